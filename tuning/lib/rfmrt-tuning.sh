@@ -1,4 +1,5 @@
 # shellcheck shell=bash
+# shellcheck disable=SC2034  # globals here are read by the scripts that source this file
 # rfmrt-tuning.sh - shared code of the rfmrt tuning scripts (tuning/bin/rfmrt-*).
 #
 # Sourced, never run. Provides: messages and exit codes, --sysroot handling, cpu list and cpu mask
@@ -183,16 +184,16 @@ cpulist_and() {
 # Returns 1 when the text is not a mask.
 mask_to_list() {
     local mask=${1//,/} i digit bit
-    local -a cpus=()
+    local -a found=()
     [[ $mask =~ ^[0-9a-fA-F]+$ ]] || return 1
     local n=${#mask}
     for ((i = 0; i < n; i++)); do
         digit=$((16#${mask:n-1-i:1}))
         for ((bit = 0; bit < 4; bit++)); do
-            ((digit & (1 << bit))) && cpus+=($((i * 4 + bit)))
+            ((digit & (1 << bit))) && found+=($((i * 4 + bit)))
         done
     done
-    cpulist_format "${cpus[@]}"
+    cpulist_format "${found[@]}"
 }
 
 # Cpu list -> hex mask in the kernel's format: 32-bit groups separated by commas, padded to the
@@ -430,9 +431,8 @@ device_irqs() {
 # IRQs whose handler name matches an extended regex. Sets MATCHED_IRQS.
 MATCHED_IRQS=()
 match_irqs() {
-    local regex=$1 irq rc=0
-    [[ "" =~ $regex ]] || rc=$?
-    ((rc != 2)) || usage_error "--match '$regex': not a valid extended regular expression"
+    local regex=$1 irq
+    validate_regex "$regex" --match
     MATCHED_IRQS=()
     for irq in "${IRQS[@]}"; do
         irq_name "$irq"
@@ -444,6 +444,7 @@ match_irqs() {
 # Validate a regex given for option $2 (bash =~ returns 2 on a malformed pattern).
 validate_regex() {
     local rc=0
+    # shellcheck disable=SC2319  # $? is the status of [[ =~ ]]: 1 no match, 2 bad regex
     [[ "" =~ $1 ]] || rc=$?
     ((rc != 2)) || usage_error "$2 '$1': not a valid extended regular expression"
 }
@@ -542,7 +543,8 @@ conf_put() {
 # Does the file now hold the new value? (The kernel may print a list or mask differently from how
 # it was written, so lists and masks are compared as cpu sets.)
 change_verify() {
-    local i=$1 want=${CH_NEW[i]}
+    local i=$1
+    local want=${CH_NEW[i]}
     change_path "$i"
     local path=$REPLY
     case ${CH_KIND[i]} in
@@ -568,7 +570,8 @@ change_verify() {
 
 # Perform one change. Returns 1 with WRITE_ERROR on failure.
 change_write() {
-    local i=$1 value=${CH_NEW[i]}
+    local i=$1
+    local value=${CH_NEW[i]}
     change_path "$i"
     local path=$REPLY
     case ${CH_KIND[i]} in
@@ -824,8 +827,9 @@ load_restore_file() {
         c=${f[3]:-}
         case $kind in
         irq)
-            [[ $a =~ ^[0-9]+$ ]] && cpulist_norm "$b" ||
+            if ! [[ $a =~ ^[0-9]+$ ]] || ! cpulist_norm "$b"; then
                 die "$EXIT_ENV" "$file line $lineno: bad irq entry '$line'"
+            fi
             irq_exists "$a" || die "$EXIT_ENV" "$file line $lineno: IRQ $a does not exist (any more)"
             local cur="?"
             irq_affinity "$a" && cur=$REPLY
@@ -843,16 +847,18 @@ load_restore_file() {
             add_change "$kind" "$a" "" "$now" "$b" "$a" pending
             ;;
         conf)
-            restore_path_ok "$a" && [[ $b =~ ^[A-Za-z_][A-Za-z0-9_]*$ ]] &&
-                [[ $c == unset || $c == "set "* ]] ||
+            if ! restore_path_ok "$a" || ! [[ $b =~ ^[A-Za-z_][A-Za-z0-9_]*$ ]] ||
+                ! [[ $c == unset || $c == "set "* ]]; then
                 die "$EXIT_ENV" "$file line $lineno: bad conf entry '$line'"
+            fi
             local now=unset
             conf_get "$SYSROOT$a" "$b" && now="set $REPLY"
             add_change conf "$a" "$b" "$now" "$c" "$a $b" pending
             ;;
         service)
-            [[ $a =~ ^[A-Za-z0-9_.@-]+$ ]] && ((${#CH_KIND[@]} > 0)) ||
+            if ! [[ $a =~ ^[A-Za-z0-9_.@-]+$ ]] || ((${#CH_KIND[@]} == 0)); then
                 die "$EXIT_ENV" "$file line $lineno: bad service entry '$line'"
+            fi
             CH_SERVICE[${#CH_SERVICE[@]} - 1]=$a
             ;;
         *) die "$EXIT_ENV" "$file line $lineno: unknown entry '$kind'" ;;

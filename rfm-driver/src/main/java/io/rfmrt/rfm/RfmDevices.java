@@ -1,0 +1,139 @@
+package io.rfmrt.rfm;
+
+import io.rfmrt.rfm.internal.sim.DmaRing;
+import io.rfmrt.rfm.internal.sim.NetworkImage;
+import io.rfmrt.rfm.internal.sim.SimDevice;
+import io.rfmrt.rfm.sim.SimNetwork;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Opens devices from URIs, so that the backend is configuration, not code.
+ * <pre>
+ *   sim:NETWORK?node=N[&amp;size=16M][&amp;dma=auto|on-demand][&amp;dmaSlots=64][&amp;dmaSlotSize=2048]
+ *       [&amp;dmaPolicy=drop-newest|backpressure][&amp;loopback=true]
+ *   sim:/dev/shm/rfmrt/NETWORK?node=N...        (a network folder instead of a name)
+ * </pre>
+ * A {@code sim} device joins the network, creating it with {@code size} (default 16 MiB) if it does not exist yet,
+ * as plugging a card into a ring.
+ */
+public final class RfmDevices
+{
+    private static final Set<String> SIM_KEYS = Set.of("node", "size", "dma", "dmaSlots", "dmaSlotSize",
+        "dmaPolicy", "loopback");
+
+    private RfmDevices()
+    {
+    }
+
+    /**
+     * @param uri a device URI.
+     * @return the open device; close it to release the node.
+     * @throws RfmException with a message naming the bad part of the URI, or why the node cannot be had.
+     */
+    public static RfmDevice open(final String uri)
+    {
+        final int colon = uri == null ? -1 : uri.indexOf(':');
+        if (colon <= 0)
+        {
+            throw new RfmException(RfmStatus.BAD_PARAMETER, "device URI '" + uri +
+                "' has no backend (expected e.g. sim:lab1?node=1)");
+        }
+        final String scheme = uri.substring(0, colon);
+        final String rest = uri.substring(colon + 1);
+        if (!"sim".equals(scheme))
+        {
+            throw new RfmException(RfmStatus.NOT_FOUND, "device URI '" + uri + "': backend '" + scheme +
+                "' is not available in this build (sim)");
+        }
+        final int question = rest.indexOf('?');
+        final String network = question < 0 ? rest : rest.substring(0, question);
+        final Map<String, String> params = parseQuery(uri, question < 0 ? "" : rest.substring(question + 1));
+
+        final String nodeText = params.get("node");
+        if (nodeText == null)
+        {
+            throw new RfmException(RfmStatus.BAD_PARAMETER, "device URI '" + uri + "' needs node=N (0-255)");
+        }
+        final int node = (int)number(uri, "node", nodeText, 0, RfmDevice.MAX_NODE_ID);
+        final long size = params.containsKey("size") ? size(uri, params.get("size")) : NetworkImage.DEFAULT_MEMORY_SIZE;
+        final DmaMode mode;
+        final DmaRingFullPolicy policy;
+        try
+        {
+            mode = DmaMode.parse(params.getOrDefault("dma", "auto"));
+            policy = DmaRingFullPolicy.parse(params.getOrDefault("dmaPolicy", "drop-newest"));
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            throw new RfmException(RfmStatus.BAD_PARAMETER, "device URI '" + uri + "': " + ex.getMessage());
+        }
+        final int slots = (int)number(uri, "dmaSlots",
+            params.getOrDefault("dmaSlots", Integer.toString(DmaRing.DEFAULT_SLOT_COUNT)), 2, 65536);
+        final int slotSize = (int)size(uri, params.getOrDefault("dmaSlotSize",
+            Integer.toString(DmaRing.DEFAULT_SLOT_SIZE)));
+        final String loopbackText = params.getOrDefault("loopback", "false");
+        if (!"true".equals(loopbackText) && !"false".equals(loopbackText))
+        {
+            throw new RfmException(RfmStatus.BAD_PARAMETER, "device URI '" + uri + "': loopback '" + loopbackText +
+                "' is not true or false");
+        }
+        final NetworkImage image = NetworkImage.createOrAttach(SimNetwork.dir(network), network, size);
+        return SimDevice.open(uri, image, node, mode, policy, slots, slotSize, Boolean.parseBoolean(loopbackText));
+    }
+
+    private static Map<String, String> parseQuery(final String uri, final String query)
+    {
+        final Map<String, String> params = new LinkedHashMap<>();
+        if (query.isEmpty())
+        {
+            return params;
+        }
+        for (final String pair : query.split("&"))
+        {
+            final int eq = pair.indexOf('=');
+            final String key = eq < 0 ? pair : pair.substring(0, eq);
+            if (!SIM_KEYS.contains(key))
+            {
+                throw new RfmException(RfmStatus.BAD_PARAMETER, "device URI '" + uri + "': unknown parameter '" +
+                    key + "' (known: " + new java.util.TreeSet<>(SIM_KEYS) + ")");
+            }
+            params.put(key, eq < 0 ? "" : pair.substring(eq + 1));
+        }
+        return params;
+    }
+
+    private static long number(final String uri, final String key, final String text, final long min, final long max)
+    {
+        final long value;
+        try
+        {
+            value = Sizes.parseNumber(text);
+        }
+        catch (final NumberFormatException ex)
+        {
+            throw new RfmException(RfmStatus.BAD_PARAMETER, "device URI '" + uri + "': " + key + " '" + text +
+                "' is not a number");
+        }
+        if (value < min || value > max)
+        {
+            throw new RfmException(RfmStatus.OUT_OF_RANGE, "device URI '" + uri + "': " + key + " " + value +
+                " is outside " + min + ".." + max);
+        }
+        return value;
+    }
+
+    private static long size(final String uri, final String text)
+    {
+        try
+        {
+            return Sizes.parseSize(text);
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            throw new RfmException(RfmStatus.BAD_PARAMETER, "device URI '" + uri + "': " + ex.getMessage());
+        }
+    }
+}

@@ -1,0 +1,464 @@
+package io.rfmrt.rfm.internal.sim;
+
+import io.rfmrt.rfm.DmaEngine;
+import io.rfmrt.rfm.DmaMode;
+import io.rfmrt.rfm.DmaRingFullPolicy;
+import io.rfmrt.rfm.EventInfo;
+import io.rfmrt.rfm.EventType;
+import io.rfmrt.rfm.RfmConfig;
+import io.rfmrt.rfm.RfmCounter;
+import io.rfmrt.rfm.RfmDevice;
+import io.rfmrt.rfm.RfmException;
+import io.rfmrt.rfm.RfmStatus;
+import io.rfmrt.rfm.RfmWindow;
+import io.rfmrt.rfm.internal.Futex;
+import org.agrona.BufferUtil;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicIntegerArray;
+
+import static io.rfmrt.rfm.internal.sim.ControlBlockDescriptor.FLAG_DMA_AUTO;
+import static io.rfmrt.rfm.internal.sim.ControlBlockDescriptor.FLAG_LED;
+import static io.rfmrt.rfm.internal.sim.ControlBlockDescriptor.FLAG_LOOPBACK;
+import static io.rfmrt.rfm.internal.sim.ControlBlockDescriptor.FLAG_TRANSMIT_OFF;
+
+/**
+ * One emulated card: a node id claimed on a {@link NetworkImage}, its event FIFOs and interrupt lines, and its DMA
+ * ring. Waiting sleeps in {@code FUTEX_WAIT} on the type's line; sending puts the event in the receiver's FIFO after
+ * the sender's earlier memory writes and wakes the receiver with {@code FUTEX_WAKE}.
+ */
+public final class SimDevice implements RfmDevice
+{
+    private static final int TIMESPEC_SIZE = 16;
+    private static final long NANOS_PER_SECOND = TimeUnit.SECONDS.toNanos(1);
+
+    private final String uri;
+    private final NetworkImage network;
+    private final int node;
+    private final RfmWindow window;
+    private final SimDmaEngine dma;
+    private final AtomicIntegerArray waiting = new AtomicIntegerArray(EventType.COUNT);
+    private final AtomicIntegerArray cancelled = new AtomicIntegerArray(EventType.COUNT);
+    private final UnsafeBuffer timespecs;
+    private final DmaRing[] peerRings = new DmaRing[ControlBlockDescriptor.CARD_COUNT];
+    private final int[] peerGenerations = new int[ControlBlockDescriptor.CARD_COUNT];
+    private final EventInfo scratch = new EventInfo();
+    private volatile boolean closed;
+
+    /**
+     * Claim a node on a network and build its DMA ring.
+     *
+     * @param uri       the URI, for the configuration snapshot.
+     * @param network   the attached network; the device closes it.
+     * @param node      node id 0..255.
+     * @param mode      DMA mode.
+     * @param policy    DMA ring-full policy.
+     * @param slotCount DMA descriptors.
+     * @param slotSize  DMA buffer size.
+     * @param loopback  initial loopback flag.
+     * @return the open device.
+     * @throws RfmException NODE_IN_USE when a live process holds the node.
+     */
+    public static SimDevice open(final String uri, final NetworkImage network, final int node, final DmaMode mode,
+        final DmaRingFullPolicy policy, final int slotCount, final int slotSize, final boolean loopback)
+    {
+        final RfmStatus claim = network.claim(node);
+        if (claim != RfmStatus.SUCCESS)
+        {
+            final long owner = network.ownerPid(node);
+            network.close();
+            throw new RfmException(claim, "node " + node + " of network '" + network.name() +
+                "' is held by live process " + owner);
+        }
+        final DmaRing ring;
+        try
+        {
+            ring = DmaRing.create(network, node, mode, policy, slotCount, slotSize);
+        }
+        catch (final RuntimeException ex)
+        {
+            network.release(node);
+            network.close();
+            throw ex;
+        }
+        network.flag(node, FLAG_DMA_AUTO, mode == DmaMode.AUTO);
+        network.flag(node, FLAG_LOOPBACK, loopback);
+        return new SimDevice(uri, network, node, ring);
+    }
+
+    private SimDevice(final String uri, final NetworkImage network, final int node, final DmaRing ring)
+    {
+        this.uri = uri;
+        this.network = network;
+        this.node = node;
+        this.window = new RfmWindow(network.memory());
+        this.dma = new SimDmaEngine(network, ring, node);
+        this.timespecs = new UnsafeBuffer(BufferUtil.allocateDirectAligned(EventType.COUNT * TIMESPEC_SIZE, 64));
+    }
+
+    /**
+     * @return the network this card is on.
+     */
+    public NetworkImage network()
+    {
+        return network;
+    }
+
+    /**
+     * @return whether the DMA host buffers are locked in memory.
+     */
+    public boolean dmaBuffersLocked()
+    {
+        return dma.ring().locked();
+    }
+
+    @Override
+    public int nodeId()
+    {
+        return node;
+    }
+
+    @Override
+    public int boardId()
+    {
+        return RfmConfig.BOARD_ID_5565;
+    }
+
+    @Override
+    public long memorySize()
+    {
+        return network.memorySize();
+    }
+
+    @Override
+    public long firstOffset()
+    {
+        return 0;
+    }
+
+    @Override
+    public RfmConfig config()
+    {
+        return new RfmConfig(uri, "sim", node, boardId(), memorySize(), 0, ControlBlockDescriptor.LAYOUT_VERSION,
+            dma.mode(), dma.slotCount(), dma.slotSize(), loopback());
+    }
+
+    @Override
+    public RfmWindow window()
+    {
+        return window;
+    }
+
+    @Override
+    public void enableEvent(final EventType type)
+    {
+        network.enable(node, type, true);
+    }
+
+    @Override
+    public void disableEvent(final EventType type)
+    {
+        network.enable(node, type, false);
+    }
+
+    @Override
+    public boolean isEventEnabled(final EventType type)
+    {
+        return (network.enabledMask(node) & type.mask()) != 0;
+    }
+
+    @Override
+    public RfmStatus sendEvent(final int toNode, final EventType type, final int data)
+    {
+        return sendEvent(toNode, type, data, -1, 0);
+    }
+
+    @Override
+    public RfmStatus sendEvent(final int toNode, final EventType type, final int data, final long rfmOffset,
+        final int length)
+    {
+        if (closed)
+        {
+            return RfmStatus.NOT_OPEN;
+        }
+        if (!type.sendable())
+        {
+            return RfmStatus.BAD_PARAMETER;
+        }
+        if (toNode != ALL_NODES && (toNode < 0 || toNode > MAX_NODE_ID))
+        {
+            return RfmStatus.OUT_OF_RANGE;
+        }
+        final boolean loopback = loopback();
+        if (toNode == node && !loopback)
+        {
+            network.addCounter(node, RfmCounter.SENDS_REFUSED.id(), 1);
+            return RfmStatus.NODE_ID_SELF;
+        }
+        if (!network.linkUp())
+        {
+            network.addCounter(node, RfmCounter.SENDS_REFUSED.id(), 1);
+            return RfmStatus.LINK_TEST_FAIL;
+        }
+        if ((network.flags(node) & FLAG_TRANSMIT_OFF) != 0)
+        {
+            network.addCounter(node, RfmCounter.SENDS_REFUSED.id(), 1);
+            return RfmStatus.TRANSMIT_DISABLED;
+        }
+        if (rfmOffset >= 0)
+        {
+            final String problem = DmaRing.sourceProblem(rfmOffset, length, network.memorySize());
+            if (problem != null)
+            {
+                network.addCounter(node, RfmCounter.DMA_REJECTED.id(), 1);
+                throw new RfmException(problem.contains("aligned") ? RfmStatus.UNALIGNED_OFFSET :
+                    RfmStatus.OUT_OF_RANGE, problem);
+            }
+        }
+        if (toNode == ALL_NODES)
+        {
+            for (int n = network.nextPresent(0); n >= 0; n = network.nextPresent(n + 1))
+            {
+                if (n != node || loopback)
+                {
+                    deliver(n, type, data, rfmOffset, length);
+                }
+            }
+        }
+        else if (network.isPresent(toNode))
+        {
+            deliver(toNode, type, data, rfmOffset, length);
+        }
+        else
+        {
+            network.addCounter(node, RfmCounter.SENDS_UNDELIVERED.id(), 1);
+        }
+        network.addCounter(node, RfmCounter.EVENTS_SENT.slot(type), 1);
+        return RfmStatus.SUCCESS;
+    }
+
+    private void deliver(final int to, final EventType type, final int data, final long rfmOffset, final int length)
+    {
+        if (rfmOffset >= 0 && (network.flags(to) & FLAG_DMA_AUTO) != 0)
+        {
+            final DmaRing ring = ringOf(to);
+            if (ring != null && ring.destinationProblem(length, 0) == null)
+            {
+                ring.fill(network.memory(), rfmOffset, length, 0, node, data);
+            }
+            else if (ring != null)
+            {
+                network.addCounter(to, RfmCounter.DMA_REJECTED.id(), 1);
+            }
+        }
+        network.deliver(to, type, node, data);
+    }
+
+    private DmaRing ringOf(final int to)
+    {
+        if (to == node)
+        {
+            return dma.ring();
+        }
+        final int generation = network.claimGeneration(to);
+        DmaRing ring = peerRings[to];
+        if (ring == null || peerGenerations[to] != generation)
+        {
+            if (ring != null)
+            {
+                ring.close();
+            }
+            ring = DmaRing.attach(network, to);
+            peerRings[to] = ring;
+            peerGenerations[to] = generation;
+        }
+        return ring;
+    }
+
+    @Override
+    public RfmStatus awaitEvent(final EventType type, final long timeoutNanos, final EventInfo into)
+    {
+        if (closed)
+        {
+            return RfmStatus.NOT_OPEN;
+        }
+        if (!isEventEnabled(type))
+        {
+            return RfmStatus.EVENT_NOT_ENABLED;
+        }
+        final int t = type.ordinal();
+        if (!waiting.compareAndSet(t, 0, 1))
+        {
+            return RfmStatus.EVENT_IN_USE;
+        }
+        try
+        {
+            final long deadline = timeoutNanos > 0 ? System.nanoTime() + timeoutNanos : 0;
+            final long lineAddress = network.lineAddress(node, type);
+            final long timespecAddress = timespecs.addressOffset() + (long)t * TIMESPEC_SIZE;
+            while (true)
+            {
+                if (network.poll(node, type, into))
+                {
+                    return RfmStatus.SUCCESS;
+                }
+                if (cancelled.get(t) != 0 || closed)
+                {
+                    cancelled.set(t, 0);
+                    network.addCounter(node, RfmCounter.AWAIT_CANCELS.id(), 1);
+                    return RfmStatus.WAIT_EVENT_CANCELED;
+                }
+                long timespec = 0;
+                if (timeoutNanos == NO_WAIT)
+                {
+                    network.addCounter(node, RfmCounter.AWAIT_TIMEOUTS.id(), 1);
+                    return RfmStatus.TIMED_OUT;
+                }
+                else if (timeoutNanos > 0)
+                {
+                    final long remaining = deadline - System.nanoTime();
+                    if (remaining <= 0)
+                    {
+                        network.addCounter(node, RfmCounter.AWAIT_TIMEOUTS.id(), 1);
+                        return RfmStatus.TIMED_OUT;
+                    }
+                    timespecs.putLong(t * TIMESPEC_SIZE, remaining / NANOS_PER_SECOND);
+                    timespecs.putLong(t * TIMESPEC_SIZE + 8, remaining % NANOS_PER_SECOND);
+                    timespec = timespecAddress;
+                }
+                network.addWaiter(node, type, 1);
+                final int line = network.line(node, type);
+                if (network.poll(node, type, into))
+                {
+                    network.addWaiter(node, type, -1);
+                    return RfmStatus.SUCCESS;
+                }
+                if (cancelled.get(t) == 0 && !closed)
+                {
+                    Futex.await(lineAddress, line, timespec);
+                }
+                network.addWaiter(node, type, -1);
+            }
+        }
+        finally
+        {
+            waiting.set(t, 0);
+        }
+    }
+
+    @Override
+    public void cancelAwait(final EventType type)
+    {
+        if (waiting.get(type.ordinal()) != 0)
+        {
+            cancelled.set(type.ordinal(), 1);
+            network.raise(node, type);
+        }
+    }
+
+    @Override
+    public int clearEvents(final EventType type)
+    {
+        int cleared = 0;
+        for (final EventType t : EventType.values())
+        {
+            if (type == null || type == t)
+            {
+                while (network.poll(node, t, scratch))
+                {
+                    cleared++;
+                }
+            }
+        }
+        return cleared;
+    }
+
+    @Override
+    public long counter(final RfmCounter counter, final EventType type)
+    {
+        return network.counter(node, counter.slot(counter.perType() ? type : null));
+    }
+
+    @Override
+    public RfmStatus checkRingContinuity()
+    {
+        return network.linkUp() ? RfmStatus.SUCCESS : RfmStatus.LINK_TEST_FAIL;
+    }
+
+    @Override
+    public void loopback(final boolean on)
+    {
+        network.flag(node, FLAG_LOOPBACK, on);
+    }
+
+    @Override
+    public boolean loopback()
+    {
+        return (network.flags(node) & FLAG_LOOPBACK) != 0;
+    }
+
+    @Override
+    public void transmit(final boolean on)
+    {
+        network.flag(node, FLAG_TRANSMIT_OFF, !on);
+    }
+
+    @Override
+    public boolean transmit()
+    {
+        return (network.flags(node) & FLAG_TRANSMIT_OFF) == 0;
+    }
+
+    @Override
+    public void led(final boolean on)
+    {
+        network.flag(node, FLAG_LED, on);
+    }
+
+    @Override
+    public boolean led()
+    {
+        return (network.flags(node) & FLAG_LED) != 0;
+    }
+
+    @Override
+    public DmaEngine dma()
+    {
+        return dma;
+    }
+
+    @Override
+    public void close()
+    {
+        if (closed)
+        {
+            return;
+        }
+        closed = true;
+        for (final EventType type : EventType.values())
+        {
+            cancelAwait(type);
+        }
+        // a waiter still inside the kernel must leave before the line's memory is unmapped
+        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(2);
+        for (int t = 0; t < EventType.COUNT; t++)
+        {
+            while (waiting.get(t) != 0 && System.nanoTime() < deadline)
+            {
+                network.raise(node, EventType.fromId(t));
+                Thread.yield();
+            }
+        }
+        for (final DmaRing ring : peerRings)
+        {
+            if (ring != null)
+            {
+                ring.close();
+            }
+        }
+        network.release(node);
+        dma.ring().close();
+        network.close();
+    }
+}
