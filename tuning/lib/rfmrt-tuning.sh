@@ -34,8 +34,9 @@ die() {
     exit "$code"
 }
 
+# Bad option or bad input: one line naming the problem, exit 2.
 usage_error() {
-    die "$EXIT_USAGE" "$* (see $PROG --help)"
+    die "$EXIT_USAGE" "$*"
 }
 
 warn() {
@@ -45,7 +46,7 @@ warn() {
 # Options that take a value: fail with a clear line when the value is missing.
 need_value() {
     local opt=$1 count=$2
-    ((count >= 2)) || usage_error "$opt needs a value"
+    ((count >= 2)) || usage_error "$opt needs a value (see $PROG --help)"
 }
 
 # ---------------------------------------------------------------------------------------------------
