@@ -2,6 +2,8 @@ package io.rfmrt.rfm;
 
 import org.agrona.concurrent.UnsafeBuffer;
 
+import java.nio.ByteBuffer;
+
 /**
  * A flyweight over one completed DMA descriptor and its host buffer, reused for every completion so taking one
  * allocates nothing. Valid until the descriptor is released.
@@ -9,6 +11,9 @@ import org.agrona.concurrent.UnsafeBuffer;
 public final class DmaCompletion
 {
     private final UnsafeBuffer buffer = new UnsafeBuffer(0, 0);
+    private ByteBuffer mapping;
+    private ByteBuffer view;
+    private int viewOffset;
     private long descriptorIndex = -1;
     private int slot;
     private long rfmOffset;
@@ -24,7 +29,8 @@ public final class DmaCompletion
      *
      * @param descriptorIndex running index of the descriptor.
      * @param slot            host buffer number.
-     * @param bufferAddress   address of the host buffer.
+     * @param mapping         the engine's mapping that holds the host buffers.
+     * @param bufferOffset    offset of the host buffer in the mapping.
      * @param slotSize        size of the host buffer.
      * @param rfmOffset       source offset in reflective memory.
      * @param length          bytes moved.
@@ -37,7 +43,8 @@ public final class DmaCompletion
     public void set(
         final long descriptorIndex,
         final int slot,
-        final long bufferAddress,
+        final ByteBuffer mapping,
+        final int bufferOffset,
         final int slotSize,
         final long rfmOffset,
         final int length,
@@ -49,7 +56,14 @@ public final class DmaCompletion
     {
         this.descriptorIndex = descriptorIndex;
         this.slot = slot;
-        this.buffer.wrap(bufferAddress, slotSize);
+        if (this.mapping != mapping)
+        {
+            // once per engine: a private view so that position/limit changes stay this thread's
+            this.mapping = mapping;
+            this.view = mapping.duplicate();
+        }
+        this.viewOffset = bufferOffset;
+        this.buffer.wrap(mapping, bufferOffset, slotSize);
         this.rfmOffset = rfmOffset;
         this.length = length;
         this.destOffset = destOffset;
@@ -81,6 +95,23 @@ public final class DmaCompletion
     public UnsafeBuffer buffer()
     {
         return buffer;
+    }
+
+    /**
+     * @return a byte-buffer view of the engine's mapping, for checksums; the host buffer starts at
+     * {@link #byteBufferOffset()}. Position and limit are the caller's to set.
+     */
+    public ByteBuffer byteBuffer()
+    {
+        return view;
+    }
+
+    /**
+     * @return offset of the host buffer in {@link #byteBuffer()}.
+     */
+    public int byteBufferOffset()
+    {
+        return viewOffset;
     }
 
     /**

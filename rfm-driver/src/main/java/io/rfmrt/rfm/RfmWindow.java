@@ -297,6 +297,15 @@ public final class RfmWindow
     }
 
     /**
+     * @return a new byte-buffer view of the whole memory (index = offset) for checksums and bulk I/O; the caller
+     * owns its position and limit. Allocates: take one at set-up, not per frame.
+     */
+    public java.nio.ByteBuffer newByteBufferView()
+    {
+        return memory.byteBuffer().duplicate().order(BYTE_ORDER);
+    }
+
+    /**
      * Check that an access would be legal without doing it.
      *
      * @param offset byte offset.

@@ -352,7 +352,7 @@ public final class DmaRing implements AutoCloseable
         {
             return false;
         }
-        into.set(index, slot, ring.addressOffset() + buffersOffset + (long)slot * slotSize, slotSize,
+        into.set(index, slot, map, buffersOffset + slot * slotSize, slotSize,
             ring.getLong(descriptor + DESC_RFM_OFFSET_OFFSET),
             ring.getInt(descriptor + DESC_LENGTH_OFFSET),
             ring.getInt(descriptor + DESC_DEST_OFFSET_OFFSET),

@@ -99,10 +99,12 @@ public final class NetworkImage implements AutoCloseable
         checkMemorySize(memorySize);
         SharedFiles.createDirectories(dir);
         // creators take a file lock so two first-comers do not both build the network
-        try (java.nio.channels.FileChannel lockChannel = java.nio.channels.FileChannel.open(dir.resolve(".create.lock"),
+        final Path lockFile = dir.resolve(".create.lock");
+        try (java.nio.channels.FileChannel lockChannel = java.nio.channels.FileChannel.open(lockFile,
             java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.WRITE);
             java.nio.channels.FileLock ignored = lockChannel.lock())
         {
+            Files.setPosixFilePermissions(lockFile, SharedFiles.FILE_PERMISSIONS);
             if (!exists(dir))
             {
                 build(dir, memorySize);

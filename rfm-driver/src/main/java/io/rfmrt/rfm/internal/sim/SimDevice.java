@@ -283,8 +283,9 @@ public final class SimDevice implements RfmDevice
         {
             return RfmStatus.NOT_OPEN;
         }
-        if (!isEventEnabled(type))
+        if (!isEventEnabled(type) && network.queued(node, type) == 0)
         {
+            // a self-disabling type that fired can still be taken; otherwise nothing will ever come
             return RfmStatus.EVENT_NOT_ENABLED;
         }
         final int t = type.ordinal();

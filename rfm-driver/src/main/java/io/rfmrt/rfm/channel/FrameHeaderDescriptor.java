@@ -1,0 +1,49 @@
+package io.rfmrt.rfm.channel;
+
+import static org.agrona.BitUtil.SIZE_OF_INT;
+import static org.agrona.BitUtil.SIZE_OF_LONG;
+import static org.agrona.BitUtil.SIZE_OF_SHORT;
+
+/**
+ * Layout of one channel slot in reflective memory: a 32-byte header and the payload. Little-endian.
+ * <pre>
+ *   0 +-----------------------------------------------------------------+
+ *     | seq (int64): frame number, 1, 2, 3 ... ; -seq while being written |
+ *   8 | length (int32): payload bytes   | crc32c (int32) of the payload   |
+ *  16 | source (int16) | flags (int16)  | reserved (int32)                |
+ *  24 | sendNanos (int64): publisher's System.nanoTime() at publish      |
+ *  32 +-----------------------------------------------------------------+
+ *     | payload, length bytes, padded to 8 for DMA                       |
+ *     +-----------------------------------------------------------------+
+ * </pre>
+ * Publish: store {@code -seq} (then a store-store fence), write payload and header fields, then release-store
+ * {@code seq} last, then send the event with {@code (int) seq} as data. Read: load seq (acquire), copy, load seq
+ * again: a change, or a negative value, means the publisher lapped the reader (torn).
+ */
+public final class FrameHeaderDescriptor
+{
+    public static final int SEQ_OFFSET = 0;
+    public static final int LENGTH_OFFSET = SEQ_OFFSET + SIZE_OF_LONG;
+    public static final int CRC_OFFSET = LENGTH_OFFSET + SIZE_OF_INT;
+    public static final int SOURCE_OFFSET = CRC_OFFSET + SIZE_OF_INT;
+    public static final int FLAGS_OFFSET = SOURCE_OFFSET + SIZE_OF_SHORT;
+    public static final int RESERVED_OFFSET = FLAGS_OFFSET + SIZE_OF_SHORT;
+    public static final int SEND_NANOS_OFFSET = RESERVED_OFFSET + SIZE_OF_INT;
+    /** Header bytes; the payload starts here. */
+    public static final int HEADER_SIZE = SEND_NANOS_OFFSET + SIZE_OF_LONG;
+    /** Slot sizes are a multiple of this. */
+    public static final int SLOT_ALIGNMENT = 64;
+
+    private FrameHeaderDescriptor()
+    {
+    }
+
+    /**
+     * @param payloadLength payload bytes.
+     * @return bytes a DMA transfer of the frame moves: header plus payload, padded to 8.
+     */
+    public static int transferLength(final int payloadLength)
+    {
+        return (HEADER_SIZE + payloadLength + 7) & ~7;
+    }
+}

@@ -1,0 +1,125 @@
+package io.rfmrt.rfm.channel;
+
+import io.rfmrt.rfm.RfmDevice;
+import io.rfmrt.rfm.RfmStatus;
+import io.rfmrt.rfm.RfmWindow;
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.NanoClock;
+import org.agrona.concurrent.SystemNanoClock;
+
+import java.nio.ByteBuffer;
+import java.util.zip.CRC32C;
+
+import static io.rfmrt.rfm.channel.FrameHeaderDescriptor.*;
+
+/**
+ * Publishes frames into one channel: payload and header first, the sequence number last with a release store, then
+ * the event that announces it. Sequence numbers are 64-bit and start at 1.
+ * <p>
+ * Single-threaded: one publisher per channel, on the channel's node. Allocation-free after construction.
+ */
+public final class FramePublisher
+{
+    private final RfmDevice device;
+    private final RfmWindow window;
+    private final ChannelSpec channel;
+    private final NanoClock clock;
+    private final ByteBuffer crcView;
+    private final CRC32C crc = new CRC32C();
+    private long seq;
+
+    /**
+     * @param device  the publishing node's device; its node id must be the channel's.
+     * @param channel the channel.
+     */
+    public FramePublisher(final RfmDevice device, final ChannelSpec channel)
+    {
+        this(device, channel, SystemNanoClock.INSTANCE);
+    }
+
+    /**
+     * @param device  the publishing node's device; its node id must be the channel's.
+     * @param channel the channel.
+     * @param clock   source of {@code sendNanos}.
+     */
+    public FramePublisher(final RfmDevice device, final ChannelSpec channel, final NanoClock clock)
+    {
+        if (device.nodeId() != channel.node())
+        {
+            throw new IllegalArgumentException("channel '" + channel.name() + "' is published by node " +
+                channel.node() + ", not by node " + device.nodeId());
+        }
+        if (channel.offset() + channel.length() > device.memorySize())
+        {
+            throw new IllegalArgumentException("channel '" + channel.name() + "' ends beyond the device memory of " +
+                device.memorySize() + " bytes");
+        }
+        this.device = device;
+        this.window = device.window();
+        this.channel = channel;
+        this.clock = clock;
+        this.crcView = window.newByteBufferView();
+    }
+
+    /**
+     * @return the channel.
+     */
+    public ChannelSpec channel()
+    {
+        return channel;
+    }
+
+    /**
+     * @return the number of the last frame published, 0 before the first.
+     */
+    public long lastSeq()
+    {
+        return seq;
+    }
+
+    /**
+     * Continue numbering after {@code seq}, e.g. after a restart; the next frame gets {@code seq + 1}.
+     *
+     * @param seq the last number used.
+     */
+    public void resumeAfter(final long seq)
+    {
+        this.seq = seq;
+    }
+
+    /**
+     * Publish one frame and send its event.
+     *
+     * @param src    payload source.
+     * @param index  payload offset in src.
+     * @param length payload bytes, at most {@link ChannelSpec#maxPayload()}.
+     * @param flags  application flags (16 bits).
+     * @return the status of the event send; the frame is in memory either way.
+     * @throws IllegalArgumentException if the payload does not fit a slot.
+     */
+    public RfmStatus publish(final DirectBuffer src, final int index, final int length, final int flags)
+    {
+        if (length < 0 || length > channel.maxPayload())
+        {
+            throw new IllegalArgumentException("payload of " + length + " bytes does not fit channel '" +
+                channel.name() + "' (max " + channel.maxPayload() + ")");
+        }
+        final long sendNanos = clock.nanoTime();
+        final long next = seq + 1;
+        final long slot = channel.slotOffset(next);
+        window.putLongThenStoreStoreFence(slot + SEQ_OFFSET, -next);
+        window.putBytes(slot + HEADER_SIZE, src, index, length);
+        crc.reset();
+        crcView.limit((int)slot + HEADER_SIZE + length).position((int)slot + HEADER_SIZE);
+        crc.update(crcView);
+        window.putInt(slot + LENGTH_OFFSET, length);
+        window.putInt(slot + CRC_OFFSET, (int)crc.getValue());
+        window.putShort(slot + SOURCE_OFFSET, (short)channel.node());
+        window.putShort(slot + FLAGS_OFFSET, (short)flags);
+        window.putInt(slot + RESERVED_OFFSET, 0);
+        window.putLong(slot + SEND_NANOS_OFFSET, sendNanos);
+        window.putLongRelease(slot + SEQ_OFFSET, next);
+        seq = next;
+        return device.sendEvent(channel.target(), channel.event(), (int)next, slot, transferLength(length));
+    }
+}

@@ -1,0 +1,267 @@
+package io.rfmrt.rfm.channel;
+
+import io.rfmrt.rfm.DmaCompletion;
+import io.rfmrt.rfm.DmaEngine;
+import io.rfmrt.rfm.RfmDevice;
+import io.rfmrt.rfm.RfmStatus;
+import io.rfmrt.rfm.RfmWindow;
+import org.agrona.BufferUtil;
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import java.lang.invoke.VarHandle;
+import java.nio.ByteBuffer;
+import java.util.zip.CRC32C;
+
+import static io.rfmrt.rfm.channel.FrameHeaderDescriptor.*;
+
+/**
+ * Receives the frames of one channel and says what each one is: valid, torn, corrupt, duplicate, stale or own.
+ * Holes in a source's sequence are counted as gaps (lost frames). Three ways in, matching the DMA modes:
+ * <ul>
+ *   <li>{@link #receiveCompleted}: the frame is already in a DMA buffer (auto mode) — validate it in place;</li>
+ *   <li>{@link #receiveOnDemand}: submit a DMA read of the announced slot, then validate;</li>
+ *   <li>{@link #receiveFromMemory}: copy the slot from reflective memory by the CPU, then validate.</li>
+ * </ul>
+ * The first frame seen from a source sets its baseline: frames lost before it are not counted.
+ * <p>
+ * Single-threaded. Allocation-free after construction.
+ */
+public final class FrameReceiver
+{
+    private final RfmDevice device;
+    private final RfmWindow window;
+    private final ChannelSpec channel;
+    private final int selfNode;
+    private final UnsafeBuffer copy;
+    private final ByteBuffer copyView;
+    private final CRC32C crc = new CRC32C();
+    private final long[] lastSeq = new long[RfmDevice.MAX_NODE_ID + 1];
+    private final long[] counters = new long[FrameCounter.COUNT];
+    private boolean selfFilter = true;
+    private Runnable readFault;
+
+    /**
+     * @param device  the receiving node's device.
+     * @param channel the channel to receive.
+     */
+    public FrameReceiver(final RfmDevice device, final ChannelSpec channel)
+    {
+        this.device = device;
+        this.window = device.window();
+        this.channel = channel;
+        this.selfNode = device.nodeId();
+        final ByteBuffer host = BufferUtil.allocateDirectAligned(channel.slotSize(), 64);
+        this.copy = new UnsafeBuffer(host);
+        this.copyView = host.duplicate();
+    }
+
+    /**
+     * @return the channel.
+     */
+    public ChannelSpec channel()
+    {
+        return channel;
+    }
+
+    /**
+     * @param on drop frames published by this node (default on).
+     * @return this.
+     */
+    public FrameReceiver selfFilter(final boolean on)
+    {
+        this.selfFilter = on;
+        return this;
+    }
+
+    /**
+     * Fault injection: run {@code fault} between copying a slot and re-checking its sequence number, e.g. to make a
+     * publisher lap the reader. Null removes it.
+     *
+     * @param fault the action.
+     * @return this.
+     */
+    public FrameReceiver readFault(final Runnable fault)
+    {
+        this.readFault = fault;
+        return this;
+    }
+
+    /**
+     * @param counter a counter.
+     * @return its value.
+     */
+    public long counter(final FrameCounter counter)
+    {
+        return counters[counter.id()];
+    }
+
+    /**
+     * @param source a node id.
+     * @return the newest frame number seen from it, 0 if none.
+     */
+    public long lastSeq(final int source)
+    {
+        return lastSeq[source];
+    }
+
+    /**
+     * Count an event whose DMA transfer never completed (the ring was full when the frame arrived).
+     */
+    public void countDmaMissing()
+    {
+        counters[FrameCounter.DMA_MISSING.id()]++;
+    }
+
+    /**
+     * Validate a frame that DMA already moved into a host buffer.
+     *
+     * @param completion the completed descriptor (release it after the frame is used).
+     * @param into       points at the frame on OK.
+     * @return the outcome, counted.
+     */
+    public FrameStatus receiveCompleted(final DmaCompletion completion, final FrameView into)
+    {
+        return validate(completion.buffer(), completion.destOffset(), completion.byteBuffer(),
+            completion.byteBufferOffset() + completion.destOffset(), completion.length(), into);
+    }
+
+    /**
+     * Read the slot an event announced through an on-demand DMA transfer, then validate it. On any outcome that
+     * took a descriptor, {@code completion} holds it: release it once the frame is used.
+     *
+     * @param eventData  the event's data word, {@code (int) seq}.
+     * @param completion filled with the descriptor.
+     * @param into       points at the frame (in the DMA buffer) on OK.
+     * @return the outcome, counted; DMA_MISSING if the ring was full.
+     */
+    public FrameStatus receiveOnDemand(final int eventData, final DmaCompletion completion, final FrameView into)
+    {
+        final long slot = channel.slotOffset(eventData);
+        final int length = frameLength(slot);
+        if (length < 0)
+        {
+            return count(FrameStatus.BAD_HEADER);
+        }
+        final DmaEngine dma = device.dma();
+        if (dma.submit(slot, transferLength(length), 0) != RfmStatus.SUCCESS || !dma.takeCompleted(completion))
+        {
+            return count(FrameStatus.DMA_MISSING);
+        }
+        if (readFault != null)
+        {
+            readFault.run();
+        }
+        VarHandle.loadLoadFence();
+        final long copied = completion.buffer().getLong(SEQ_OFFSET, RfmWindow.BYTE_ORDER);
+        if (copied <= 0 || window.getLongVolatile(slot + SEQ_OFFSET) != copied)
+        {
+            return count(copied == 0 ? FrameStatus.BAD_HEADER : FrameStatus.TORN);
+        }
+        return receiveCompleted(completion, into);
+    }
+
+    /**
+     * Copy the slot an event announced out of reflective memory with the CPU, then validate the copy.
+     *
+     * @param eventData the event's data word, {@code (int) seq}.
+     * @param into      points at the receiver's copy on OK.
+     * @return the outcome, counted.
+     */
+    public FrameStatus receiveFromMemory(final int eventData, final FrameView into)
+    {
+        final long slot = channel.slotOffset(eventData);
+        final long before = window.getLongAcquire(slot + SEQ_OFFSET);
+        if (before < 0)
+        {
+            return count(FrameStatus.TORN);
+        }
+        final int length = frameLength(slot);
+        if (before == 0 || length < 0)
+        {
+            return count(FrameStatus.BAD_HEADER);
+        }
+        window.getBytes(slot, copy, 0, HEADER_SIZE + length);
+        if (readFault != null)
+        {
+            readFault.run();
+        }
+        VarHandle.loadLoadFence();
+        if (window.getLongVolatile(slot + SEQ_OFFSET) != before)
+        {
+            return count(FrameStatus.TORN);
+        }
+        return validate(copy, 0, copyView, 0, channel.slotSize(), into);
+    }
+
+    private int frameLength(final long slot)
+    {
+        final int length = window.getInt(slot + LENGTH_OFFSET);
+        return length < 0 || length > channel.maxPayload() ? -1 : length;
+    }
+
+    private FrameStatus validate(final DirectBuffer buffer, final int base, final ByteBuffer view, final int viewBase,
+        final int available, final FrameView into)
+    {
+        final long seq = buffer.getLong(base + SEQ_OFFSET, RfmWindow.BYTE_ORDER);
+        if (seq < 0)
+        {
+            return count(FrameStatus.TORN);
+        }
+        final int length = buffer.getInt(base + LENGTH_OFFSET, RfmWindow.BYTE_ORDER);
+        if (seq == 0 || length < 0 || length > channel.maxPayload() || HEADER_SIZE + length > available)
+        {
+            return count(FrameStatus.BAD_HEADER);
+        }
+        final int source = buffer.getShort(base + SOURCE_OFFSET, RfmWindow.BYTE_ORDER) & 0xFFFF;
+        if (source > RfmDevice.MAX_NODE_ID)
+        {
+            return count(FrameStatus.BAD_HEADER);
+        }
+        if (selfFilter && source == selfNode)
+        {
+            return count(FrameStatus.SELF);
+        }
+        crc.reset();
+        view.limit(viewBase + HEADER_SIZE + length).position(viewBase + HEADER_SIZE);
+        crc.update(view);
+        if ((int)crc.getValue() != buffer.getInt(base + CRC_OFFSET, RfmWindow.BYTE_ORDER))
+        {
+            return count(FrameStatus.CRC_ERROR);
+        }
+        final long last = lastSeq[source];
+        if (last != 0)
+        {
+            if (seq == last)
+            {
+                return count(FrameStatus.DUPLICATE);
+            }
+            if (seq < last)
+            {
+                return count(FrameStatus.STALE);
+            }
+            counters[FrameCounter.GAPS.id()] += seq - last - 1;
+        }
+        lastSeq[source] = seq;
+        counters[FrameCounter.FRAMES.id()]++;
+        into.wrap(buffer, base);
+        return FrameStatus.OK;
+    }
+
+    private FrameStatus count(final FrameStatus status)
+    {
+        final FrameCounter counter = switch (status)
+        {
+            case TORN -> FrameCounter.TORN;
+            case CRC_ERROR -> FrameCounter.CRC_ERRORS;
+            case DUPLICATE -> FrameCounter.DUPLICATES;
+            case STALE -> FrameCounter.STALE;
+            case SELF -> FrameCounter.SELF_FILTERED;
+            case BAD_HEADER -> FrameCounter.BAD_HEADER;
+            case DMA_MISSING -> FrameCounter.DMA_MISSING;
+            case OK -> FrameCounter.FRAMES;
+        };
+        counters[counter.id()]++;
+        return status;
+    }
+}
