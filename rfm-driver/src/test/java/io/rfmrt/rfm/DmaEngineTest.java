@@ -1,0 +1,163 @@
+package io.rfmrt.rfm;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.nio.file.Path;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class DmaEngineTest
+{
+    private Path root;
+
+    @BeforeEach
+    void setUp()
+    {
+        root = SimTestSupport.freshRoot();
+    }
+
+    @AfterEach
+    void tearDown()
+    {
+        SimTestSupport.removeRoot(root);
+    }
+
+    @Test
+    void shouldFillTheReceiversNextSlotBeforeInterruptingInAutoMode()
+    {
+        try (RfmDevice one = RfmDevices.open("sim:dma?node=1&size=1M");
+            RfmDevice two = RfmDevices.open("sim:dma?node=2&size=1M&dma=auto&dmaSlots=4&dmaSlotSize=256"))
+        {
+            two.enableEvent(EventType.INTR1);
+            for (int i = 0; i < 16; i++)
+            {
+                one.window().putLong(0x1000 + i * 8L, 0x1111_0000L + i);
+            }
+            assertThat(one.sendEvent(2, EventType.INTR1, 5, 0x1000, 128)).isEqualTo(RfmStatus.SUCCESS);
+
+            final EventInfo info = new EventInfo();
+            assertThat(two.awaitEvent(EventType.INTR1, RfmDevice.NO_WAIT, info)).isEqualTo(RfmStatus.SUCCESS);
+            final DmaCompletion done = new DmaCompletion();
+            assertThat(two.dma().takeCompleted(done)).isTrue();
+            assertThat(done.rfmOffset()).isEqualTo(0x1000);
+            assertThat(done.length()).isEqualTo(128);
+            assertThat(done.sourceNode()).isEqualTo(1);
+            assertThat(done.eventData()).isEqualTo(5);
+            assertThat(done.completionNanos()).isLessThanOrEqualTo(info.arrivalNanos());
+            for (int i = 0; i < 16; i++)
+            {
+                assertThat(done.buffer().getLong(i * 8)).isEqualTo(0x1111_0000L + i);
+            }
+            assertThat(done.buffer().addressOffset() % 4096).isZero();
+            assertThat(two.dma().takeCompleted(new DmaCompletion())).isFalse();
+            two.dma().release(done);
+            assertThat(two.dma().freeIndex()).isEqualTo(1);
+            assertThat(two.counter(RfmCounter.DMA_COMPLETED, null)).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void shouldCopyOnSubmitInOnDemandMode()
+    {
+        try (RfmDevice two = RfmDevices.open("sim:dma?node=2&size=1M&dma=on-demand&dmaSlots=2&dmaSlotSize=128"))
+        {
+            two.window().putLong(0x2008, 99);
+            assertThat(two.dma().mode()).isEqualTo(DmaMode.ON_DEMAND);
+            assertThat(two.dma().submit(0x2000, 16, 16)).isEqualTo(RfmStatus.SUCCESS);
+            final DmaCompletion done = new DmaCompletion();
+            assertThat(two.dma().takeCompleted(done)).isTrue();
+            assertThat(done.destOffset()).isEqualTo(16);
+            assertThat(done.buffer().getLong(16 + 8)).isEqualTo(99);
+        }
+    }
+
+    @Test
+    void shouldRejectTransfersThatBreakTheCardsRules()
+    {
+        try (RfmDevice two = RfmDevices.open("sim:dma?node=2&size=1M&dma=on-demand&dmaSlots=2&dmaSlotSize=128"))
+        {
+            final DmaEngine dma = two.dma();
+            assertThatThrownBy(() -> dma.submit(0x1004, 64, 0))
+                .isInstanceOf(RfmException.class).hasMessage("DMA source offset 0x1004 is not 8-byte aligned")
+                .extracting(e -> ((RfmException)e).status()).isEqualTo(RfmStatus.UNALIGNED_OFFSET);
+            assertThatThrownBy(() -> dma.submit(0x1000, 60, 0))
+                .hasMessage("DMA length 60 is not a positive multiple of 8");
+            assertThatThrownBy(() -> dma.submit(0x1000, 64, 8))
+                .hasMessage("DMA destination offset 8 is not 16-byte aligned");
+            assertThatThrownBy(() -> dma.submit(0x1000, 136, 0))
+                .hasMessage("DMA length 136 at destination offset 0 exceeds the slot size 128 of node 2");
+            assertThatThrownBy(() -> dma.submit((1 << 20) - 8, 16, 0))
+                .hasMessage("DMA source 0xffff8 + 16 bytes is outside the memory (0x0..0xfffff)");
+            assertThat(two.counter(RfmCounter.DMA_REJECTED, null)).isEqualTo(5);
+            assertThat(dma.hardwareIndex()).isZero();
+
+            // the sending side checks its own rules too
+            assertThatThrownBy(() -> two.sendEvent(3, EventType.INTR1, 0, 0x1001, 64))
+                .hasMessage("DMA source offset 0x1001 is not 8-byte aligned");
+        }
+    }
+
+    @Test
+    void shouldDropAndCountWhenTheRingIsFullUnderDropNewest()
+    {
+        try (RfmDevice one = RfmDevices.open("sim:dma?node=1&size=1M");
+            RfmDevice two = RfmDevices.open("sim:dma?node=2&size=1M&dmaSlots=2&dmaSlotSize=128"))
+        {
+            two.enableEvent(EventType.INTR1);
+            for (int i = 0; i < 5; i++)
+            {
+                one.sendEvent(2, EventType.INTR1, i, 0, 64);
+            }
+            assertThat(two.counter(RfmCounter.DMA_COMPLETED, null)).isEqualTo(2);
+            assertThat(two.counter(RfmCounter.DMA_DROPPED, null)).isEqualTo(3);
+            // the events still arrive: the receiver sees that transfers are missing
+            assertThat(two.counter(RfmCounter.EVENTS_RECEIVED, EventType.INTR1)).isEqualTo(5);
+
+            final DmaCompletion done = new DmaCompletion();
+            assertThat(two.dma().takeCompleted(done)).isTrue();
+            assertThat(done.eventData()).isZero();
+            two.dma().release(done);
+            one.sendEvent(2, EventType.INTR1, 9, 0, 64);
+            assertThat(two.counter(RfmCounter.DMA_COMPLETED, null)).isEqualTo(3);
+        }
+    }
+
+    @Test
+    void shouldStallThenDropUnderBackpressureWhenTheConsumerDoesNotFreeSlots()
+    {
+        try (RfmDevice one = RfmDevices.open("sim:dma?node=1&size=1M");
+            RfmDevice two = RfmDevices.open("sim:dma?node=2&size=1M&dmaSlots=2&dmaSlotSize=128&dmaPolicy=backpressure"))
+        {
+            two.enableEvent(EventType.INTR1);
+            for (int i = 0; i < 3; i++)
+            {
+                one.sendEvent(2, EventType.INTR1, i, 0, 64);
+            }
+            assertThat(two.counter(RfmCounter.DMA_BACKPRESSURE_STALLS, null)).isEqualTo(1);
+            assertThat(two.counter(RfmCounter.DMA_DROPPED, null)).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void shouldRefuseOutOfOrderRelease()
+    {
+        try (RfmDevice two = RfmDevices.open("sim:dma?node=2&size=1M&dma=on-demand&dmaSlots=4&dmaSlotSize=128"))
+        {
+            two.dma().submit(0, 64, 0);
+            two.dma().submit(64, 64, 0);
+            final DmaCompletion first = new DmaCompletion();
+            final DmaCompletion second = new DmaCompletion();
+            assertThat(two.dma().takeCompleted(first)).isTrue();
+            assertThat(two.dma().takeCompleted(second)).isTrue();
+            assertThatThrownBy(() -> two.dma().release(second))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessage("DMA descriptor 1 released out of order, next to release is 0");
+            two.dma().release(first);
+            two.dma().release(second);
+            assertThat(two.dma().freeIndex()).isEqualTo(2);
+        }
+    }
+}

@@ -1,0 +1,221 @@
+package io.rfmrt.rfm.channel;
+
+import io.rfmrt.rfm.DmaCompletion;
+import io.rfmrt.rfm.EventInfo;
+import io.rfmrt.rfm.EventType;
+import io.rfmrt.rfm.RfmDevice;
+import io.rfmrt.rfm.RfmDevices;
+import io.rfmrt.rfm.RfmStatus;
+import io.rfmrt.rfm.SimTestSupport;
+import io.rfmrt.rfm.sim.SimNetwork;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.nio.file.Path;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class FrameChannelTest
+{
+    private static final ChannelSpec SENSOR = new ChannelSpec("sensor", 1, 0x1000, 4, 128, EventType.INTR1, 2);
+
+    private Path root;
+    private RfmDevice sender;
+    private RfmDevice receiver;
+    private final UnsafeBuffer payload = new UnsafeBuffer(new byte[96]);
+    private final EventInfo event = new EventInfo();
+    private final FrameView view = new FrameView();
+
+    @BeforeEach
+    void setUp()
+    {
+        root = SimTestSupport.freshRoot();
+    }
+
+    @AfterEach
+    void tearDown()
+    {
+        if (sender != null)
+        {
+            sender.close();
+        }
+        if (receiver != null)
+        {
+            receiver.close();
+        }
+        SimTestSupport.removeRoot(root);
+    }
+
+    private void open(final String receiverDma)
+    {
+        sender = RfmDevices.open("sim:frames?node=1&size=1M");
+        receiver = RfmDevices.open("sim:frames?node=2&size=1M&dmaSlots=8&dmaSlotSize=128&dma=" + receiverDma);
+        receiver.enableEvent(EventType.INTR1);
+    }
+
+    private RfmStatus publish(final FramePublisher publisher, final long value)
+    {
+        payload.putLong(0, value);
+        payload.putLong(40, ~value);
+        return publisher.publish(payload, 0, 48, 3);
+    }
+
+    private int nextEvent()
+    {
+        assertThat(receiver.awaitEvent(EventType.INTR1, RfmDevice.NO_WAIT, event)).isEqualTo(RfmStatus.SUCCESS);
+        return event.data();
+    }
+
+    @Test
+    void shouldDeliverFramesThroughAutoDma()
+    {
+        open("auto");
+        final FramePublisher publisher = new FramePublisher(sender, SENSOR);
+        final FrameReceiver frames = new FrameReceiver(receiver, SENSOR);
+        final DmaCompletion done = new DmaCompletion();
+        for (long i = 1; i <= 10; i++)
+        {
+            assertThat(publish(publisher, i * 100)).isEqualTo(RfmStatus.SUCCESS);
+            assertThat(nextEvent()).isEqualTo((int)i);
+            assertThat(receiver.dma().takeCompleted(done)).isTrue();
+            assertThat(frames.receiveCompleted(done, view)).isEqualTo(FrameStatus.OK);
+            assertThat(view.seq()).isEqualTo(i);
+            assertThat(view.length()).isEqualTo(48);
+            assertThat(view.source()).isEqualTo(1);
+            assertThat(view.flags()).isEqualTo(3);
+            assertThat(view.buffer().getLong(view.payloadOffset())).isEqualTo(i * 100);
+            assertThat(view.buffer().getLong(view.payloadOffset() + 40)).isEqualTo(~(i * 100));
+            assertThat(view.sendNanos()).isLessThanOrEqualTo(event.arrivalNanos());
+            receiver.dma().release(done);
+        }
+        assertThat(frames.counter(FrameCounter.FRAMES)).isEqualTo(10);
+        assertThat(frames.counter(FrameCounter.GAPS)).isZero();
+    }
+
+    @Test
+    void shouldDeliverFramesThroughOnDemandDmaAndCpuCopies()
+    {
+        open("on-demand");
+        final FramePublisher publisher = new FramePublisher(sender, SENSOR);
+        final FrameReceiver frames = new FrameReceiver(receiver, SENSOR);
+        final DmaCompletion done = new DmaCompletion();
+        publish(publisher, 7);
+        assertThat(frames.receiveOnDemand(nextEvent(), done, view)).isEqualTo(FrameStatus.OK);
+        assertThat(view.buffer().getLong(view.payloadOffset())).isEqualTo(7);
+        receiver.dma().release(done);
+
+        publish(publisher, 8);
+        assertThat(frames.receiveFromMemory(nextEvent(), view)).isEqualTo(FrameStatus.OK);
+        assertThat(view.buffer().getLong(view.payloadOffset())).isEqualTo(8);
+        assertThat(frames.counter(FrameCounter.FRAMES)).isEqualTo(2);
+    }
+
+    @Test
+    void shouldCountGapsDuplicatesAndStaleFrames()
+    {
+        open("on-demand");
+        final FramePublisher publisher = new FramePublisher(sender, SENSOR);
+        final FrameReceiver frames = new FrameReceiver(receiver, SENSOR);
+        publish(publisher, 1);
+        assertThat(frames.receiveFromMemory(nextEvent(), view)).isEqualTo(FrameStatus.OK);
+        publish(publisher, 2);
+        publish(publisher, 3);
+        publish(publisher, 4);
+        nextEvent();
+        nextEvent();
+        // read only frame 4: frames 2 and 3 were lost
+        assertThat(frames.receiveFromMemory(nextEvent(), view)).isEqualTo(FrameStatus.OK);
+        assertThat(frames.counter(FrameCounter.GAPS)).isEqualTo(2);
+        assertThat(frames.receiveFromMemory(4, view)).isEqualTo(FrameStatus.DUPLICATE);
+        assertThat(frames.receiveFromMemory(3, view)).isEqualTo(FrameStatus.STALE);
+        assertThat(frames.counter(FrameCounter.DUPLICATES)).isEqualTo(1);
+        assertThat(frames.counter(FrameCounter.STALE)).isEqualTo(1);
+        assertThat(frames.counter(FrameCounter.FRAMES)).isEqualTo(2);
+    }
+
+    @Test
+    void shouldCountTornFrameWhenSenderLapsReader()
+    {
+        open("on-demand");
+        final FramePublisher publisher = new FramePublisher(sender, SENSOR);
+        final FrameReceiver frames = new FrameReceiver(receiver, SENSOR);
+        publish(publisher, 1);
+        final int announced = nextEvent();
+        // while the reader copies slot 1, the publisher goes round the 4-slot ring and rewrites it
+        frames.readFault(() ->
+        {
+            for (int i = 0; i < SENSOR.slots(); i++)
+            {
+                publish(publisher, 1000 + i);
+            }
+        });
+        assertThat(frames.receiveFromMemory(announced, view)).isEqualTo(FrameStatus.TORN);
+        assertThat(frames.counter(FrameCounter.TORN)).isEqualTo(1);
+
+        final DmaCompletion done = new DmaCompletion();
+        assertThat(frames.receiveOnDemand((int)publisher.lastSeq(), done, view)).isEqualTo(FrameStatus.TORN);
+        receiver.dma().release(done);
+        assertThat(frames.counter(FrameCounter.TORN)).isEqualTo(2);
+        assertThat(frames.counter(FrameCounter.FRAMES)).isZero();
+    }
+
+    @Test
+    void shouldCountTornFrameWhenReadMidWrite()
+    {
+        open("on-demand");
+        final FramePublisher publisher = new FramePublisher(sender, SENSOR);
+        final FrameReceiver frames = new FrameReceiver(receiver, SENSOR);
+        publish(publisher, 1);
+        // a publisher stopped between its busy mark and its final sequence store
+        sender.window().putLong(SENSOR.slotOffset(1), -5);
+        assertThat(frames.receiveFromMemory(1, view)).isEqualTo(FrameStatus.TORN);
+    }
+
+    @Test
+    void shouldCountCorruptPayloadAsCrcError()
+    {
+        open("auto");
+        final FramePublisher publisher = new FramePublisher(sender, SENSOR);
+        final FrameReceiver frames = new FrameReceiver(receiver, SENSOR);
+        publisher.resumeAfter(0);
+        payload.putLong(0, 5);
+        // corrupt the payload in memory after publishing, then read it by CPU
+        publisher.publish(payload, 0, 48, 0);
+        try (SimNetwork net = SimNetwork.attach("frames"))
+        {
+            net.corruptMemory(SENSOR.slotOffset(1) + FrameHeaderDescriptor.HEADER_SIZE + 3, 1, (byte)0x10);
+        }
+        assertThat(frames.receiveFromMemory(1, view)).isEqualTo(FrameStatus.CRC_ERROR);
+        assertThat(frames.counter(FrameCounter.CRC_ERRORS)).isEqualTo(1);
+    }
+
+    @Test
+    void shouldFilterOwnFrames()
+    {
+        sender = RfmDevices.open("sim:frames?node=1&size=1M&loopback=true");
+        final ChannelSpec toAll = new ChannelSpec("all", 1, 0x1000, 4, 128, EventType.INTR2, RfmDevice.ALL_NODES);
+        sender.enableEvent(EventType.INTR2);
+        final FramePublisher publisher = new FramePublisher(sender, toAll);
+        final FrameReceiver own = new FrameReceiver(sender, toAll);
+        publisher.publish(payload, 0, 8, 0);
+        assertThat(sender.awaitEvent(EventType.INTR2, RfmDevice.NO_WAIT, event)).isEqualTo(RfmStatus.SUCCESS);
+        assertThat(own.receiveFromMemory(event.data(), view)).isEqualTo(FrameStatus.SELF);
+        assertThat(own.counter(FrameCounter.SELF_FILTERED)).isEqualTo(1);
+        own.selfFilter(false);
+        assertThat(own.receiveFromMemory(event.data(), view)).isEqualTo(FrameStatus.OK);
+    }
+
+    @Test
+    void shouldRefuseOversizedPayloadsAndForeignPublishers()
+    {
+        open("auto");
+        final FramePublisher publisher = new FramePublisher(sender, SENSOR);
+        assertThatThrownBy(() -> publisher.publish(payload, 0, 97, 0))
+            .hasMessage("payload of 97 bytes does not fit channel 'sensor' (max 96)");
+        assertThatThrownBy(() -> new FramePublisher(receiver, SENSOR))
+            .hasMessage("channel 'sensor' is published by node 1, not by node 2");
+    }
+}
