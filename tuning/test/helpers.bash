@@ -1,4 +1,5 @@
 # shellcheck shell=bash
+# shellcheck disable=SC2034,SC2154  # globals used by the .bats files; status/output/lines set by run
 # Shared setup for the tuning bats tests: fixture copies, snapshots, small assertions.
 
 TUNING_DIR=$(cd "$BATS_TEST_DIRNAME/.." && pwd)
@@ -104,4 +105,12 @@ affinity() {
 # The restore file an apply printed.
 restore_file_of_output() {
     sed -n 's/^restore file: //p' <<<"$output"
+}
+
+# The command must fail. (A bare "! cmd" never fails a bats test: set -e ignores it.)
+refute() {
+    if "$@"; then
+        printf 'expected to fail: %s\n' "$*" >&2
+        return 1
+    fi
 }

@@ -199,7 +199,7 @@ setup() {
     [ "$(affinity 40) $(affinity 41) $(affinity 42) $(affinity 43)" = "0 0-1 0 0" ]
     local rf
     rf=$(restore_file_of_output)
-    ! grep -q $'^irq\t41\t' "$rf"
+    refute grep -q $'^irq\t41\t' "$rf"
     [ "$(grep -c $'^irq\t' "$rf")" -eq 3 ]
     release_unwritable
     run $IA --restore "$rf" --sysroot "$ROOT"
@@ -334,6 +334,7 @@ bad_input() {
     "${nobody[@]}" test -x "$BIN/$IA" || skip "the scripts are not readable by an unprivileged user here"
     # A fixture copy the unprivileged user can read but not write.
     ROOT=$(mktemp -d /tmp/rfmrt-tuning-test.XXXXXX)
+    # shellcheck disable=SC2034  # removed by teardown (helpers.bash)
     UNPRIV_ROOT=$ROOT
     cp -a "$FIXTURES/vm-virtio/." "$ROOT/"
     chmod -R a+rX,go-w "$ROOT"
