@@ -519,6 +519,8 @@ conf_put() {
         have_value=1
         value=$3
     fi
+    # Unsetting a key of a file that does not exist: nothing to do.
+    ((have_value)) || [[ -e $path ]] || return 0
     if [[ -e $path ]]; then
         while IFS= read -r line || [[ -n $line ]]; do
             if [[ $line =~ ^[[:space:]]*(export[[:space:]]+)?${key}= ]]; then
@@ -578,7 +580,10 @@ change_write() {
     case ${CH_KIND[i]} in
     irq | file) write_value "$path" "$value" || return 1 ;;
     mask)
-        list_to_mask "$value" "$NR_CPU_IDS"
+        if ! list_to_mask "$value" "$NR_CPU_IDS"; then
+            WRITE_ERROR="bad cpu list '$value'"
+            return 1
+        fi
         write_value "$path" "$REPLY" || return 1
         ;;
     conf)
@@ -841,8 +846,9 @@ load_restore_file() {
             ;;
         mask | file)
             restore_path_ok "$a" || die "$EXIT_ENV" "$file line $lineno: refusing path '$a'"
-            [[ $kind == file || -z $b ]] || cpulist_norm "$b" ||
+            if [[ $kind == mask ]] && ! cpulist_norm "$b"; then
                 die "$EXIT_ENV" "$file line $lineno: bad cpu list '$b'"
+            fi
             read_line "$SYSROOT$a" || die "$EXIT_ENV" "$file line $lineno: cannot read $a"
             local now=$REPLY
             if [[ $kind == mask ]]; then mask_to_list "$now" || true; now=$REPLY; fi

@@ -155,6 +155,15 @@ setup() {
     grep -q $'^irq\t41\t0-1$' "$BATS_TEST_TMPDIR/mine.restore"
 }
 
+@test "a restore file that cannot be written stops everything before a change, exit 3" {
+    use_fixture vm-virtio
+    local before
+    before=$(snapshot)
+    run $IA --irq 41 --cpus 0 --save "$BATS_TEST_TMPDIR/no/such/dir/x.restore" --sysroot "$ROOT"
+    expect_one_error_line 3 "cannot write the restore file $BATS_TEST_TMPDIR/no/such/dir/x.restore; nothing changed"
+    [ "$(snapshot)" = "$before" ]
+}
+
 @test "restore file falls back to TMPDIR when /var/lib/rfmrt cannot be created" {
     use_fixture vm-virtio
     mkdir -p "$ROOT/var"

@@ -460,6 +460,14 @@ public final class SimDevice implements RfmDevice
         }
         network.release(node);
         dma.ring().close();
+        try
+        {
+            java.nio.file.Files.deleteIfExists(DmaRing.file(network, node));
+        }
+        catch (final java.io.IOException ignore)
+        {
+            // the next holder of the node replaces it
+        }
         network.close();
     }
 }

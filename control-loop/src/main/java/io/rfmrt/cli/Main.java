@@ -1,0 +1,137 @@
+package io.rfmrt.cli;
+
+import io.rfmrt.rfm.RfmException;
+import io.rfmrt.rfm.channel.LayoutException;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+import java.io.PrintWriter;
+
+/**
+ * The {@code rfmrt} command line.
+ * <p>
+ * Exit codes: 0 ok, 1 error, 2 usage, 3 time-out. Every failure is one line on stderr naming the problem; set
+ * {@code RFMRT_DEBUG=1} to get stack traces instead.
+ */
+@Command(
+    name = "rfmrt",
+    mixinStandardHelpOptions = true,
+    versionProvider = Main.Version.class,
+    description = "Real-time runtime for reflective-memory networks.",
+    subcommands = {RfmCommand.class, DemoCommand.class, BenchCommand.class, CommandLine.HelpCommand.class})
+public final class Main
+{
+    /** Success. */
+    public static final int EXIT_OK = 0;
+    /** The operation failed. */
+    public static final int EXIT_ERROR = 1;
+    /** The command line was wrong. */
+    public static final int EXIT_USAGE = 2;
+    /** A wait ran out of time. */
+    public static final int EXIT_TIMEOUT = 3;
+
+    private Main()
+    {
+    }
+
+    /**
+     * @param args command line.
+     */
+    public static void main(final String[] args)
+    {
+        System.exit(run(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true)));
+    }
+
+    /**
+     * Run the command line without exiting.
+     *
+     * @param args command line.
+     * @param out  standard output.
+     * @param err  standard error.
+     * @return the exit code.
+     */
+    public static int run(final String[] args, final PrintWriter out, final PrintWriter err)
+    {
+        final boolean debug = System.getenv("RFMRT_DEBUG") != null;
+        final CommandLine cli = new CommandLine(new Main());
+        cli.setOut(out);
+        cli.setErr(err);
+        cli.setParameterExceptionHandler((ex, arguments) ->
+        {
+            err.println("rfmrt: " + ex.getMessage().replace(System.lineSeparator(), " ") + " (see '" +
+                qualifiedName(ex.getCommandLine()) + " --help')");
+            return EXIT_USAGE;
+        });
+        cli.setExecutionExceptionHandler((ex, commandLine, parseResult) ->
+        {
+            if (debug)
+            {
+                ex.printStackTrace(err);
+            }
+            err.println("rfmrt: " + describe(ex));
+            return ex instanceof UsageException ? EXIT_USAGE : EXIT_ERROR;
+        });
+        return cli.execute(args);
+    }
+
+    private static String qualifiedName(final CommandLine commandLine)
+    {
+        final StringBuilder name = new StringBuilder(commandLine.getCommandName());
+        for (CommandLine parent = commandLine.getParent(); parent != null; parent = parent.getParent())
+        {
+            name.insert(0, parent.getCommandName() + " ");
+        }
+        return name.toString();
+    }
+
+    /**
+     * @param ex a failure.
+     * @return one line for the user.
+     */
+    static String describe(final Throwable ex)
+    {
+        if (ex instanceof RfmException || ex instanceof LayoutException || ex instanceof UsageException ||
+            ex instanceof IllegalArgumentException || ex instanceof IllegalStateException)
+        {
+            return firstLine(ex.getMessage());
+        }
+        if (ex instanceof java.io.IOException)
+        {
+            return "I/O error: " + firstLine(String.valueOf(ex.getMessage()));
+        }
+        return "internal error: " + firstLine(ex.toString()) + " (RFMRT_DEBUG=1 shows where)";
+    }
+
+    private static String firstLine(final String text)
+    {
+        final String t = text == null ? "" : text;
+        final int nl = t.indexOf('\n');
+        return nl < 0 ? t : t.substring(0, nl);
+    }
+
+    /**
+     * A command line that parsed but makes no sense; exit code 2.
+     */
+    static final class UsageException extends RuntimeException
+    {
+        private static final long serialVersionUID = 1L;
+
+        UsageException(final String message)
+        {
+            super(message);
+        }
+    }
+
+    /**
+     * Version from the jar manifest.
+     */
+    static final class Version implements CommandLine.IVersionProvider
+    {
+        @Override
+        public String[] getVersion()
+        {
+            final String version = Main.class.getPackage().getImplementationVersion();
+            return new String[]{"rfmrt " + (version == null ? "development build" : version)};
+        }
+    }
+}

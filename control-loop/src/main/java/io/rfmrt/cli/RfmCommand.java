@@ -1,0 +1,459 @@
+package io.rfmrt.cli;
+
+import io.rfmrt.rfm.EventInfo;
+import io.rfmrt.rfm.EventType;
+import io.rfmrt.rfm.RfmCounter;
+import io.rfmrt.rfm.RfmDevice;
+import io.rfmrt.rfm.RfmDevices;
+import io.rfmrt.rfm.RfmException;
+import io.rfmrt.rfm.RfmStatus;
+import io.rfmrt.rfm.RfmWindow;
+import io.rfmrt.rfm.sim.SimNetwork;
+import picocli.CommandLine.ArgGroup;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+import java.io.PrintWriter;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+
+/**
+ * {@code rfmrt rfm}: the diagnostic utility for emulated RFM networks, what the vendor's utility is to a card.
+ */
+@Command(
+    name = "rfm",
+    mixinStandardHelpOptions = true,
+    description = "Create, inspect and drive emulated RFM networks.",
+    subcommands = {
+        RfmCommand.Create.class, RfmCommand.Destroy.class, RfmCommand.Status.class, RfmCommand.Poke.class,
+        RfmCommand.Peek.class, RfmCommand.Send.class, RfmCommand.Wait.class, RfmCommand.Link.class,
+        RfmCommand.Reset.class})
+final class RfmCommand
+{
+    private RfmCommand()
+    {
+    }
+
+    /** Options every subcommand has. */
+    abstract static class NetworkCommand implements Callable<Integer>
+    {
+        @Spec
+        CommandSpec spec;
+
+        @Option(names = "--network", required = true, paramLabel = "NAME",
+            description = "Network name (under /dev/shm/rfmrt, or RFMRT_SIM_ROOT) or folder.")
+        String network;
+
+        PrintWriter out()
+        {
+            return spec.commandLine().getOut();
+        }
+
+        SimNetwork attachExisting()
+        {
+            return SimNetwork.attach(network);
+        }
+    }
+
+    /** Subcommands that act as a node: they join the network, creating it if needed, and hold the node id. */
+    abstract static class NodeCommand extends NetworkCommand
+    {
+        @Option(names = "--node", required = true, paramLabel = "N", converter = Converters.Node.class,
+            description = "Node id to act as, 0-255.")
+        int node;
+
+        long memorySize()
+        {
+            if (!SimNetwork.exists(network))
+            {
+                return SimNetwork.DEFAULT_MEMORY_SIZE;
+            }
+            try (SimNetwork net = SimNetwork.attach(network))
+            {
+                return net.memorySize();
+            }
+        }
+
+        RfmDevice openNode()
+        {
+            final RfmDevice device = RfmDevices.open("sim:" + network + "?node=" + node);
+            final Thread hook = new Thread(device::close, "rfmrt-release-node");
+            Runtime.getRuntime().addShutdownHook(hook);
+            return device;
+        }
+    }
+
+    /** Access width in bits and its checks. */
+    abstract static class MemoryCommand extends NodeCommand
+    {
+        @Option(names = "--offset", required = true, paramLabel = "HEX", converter = Converters.Hex.class,
+            description = "Byte offset in reflective memory, hexadecimal.")
+        long offset;
+
+        @Option(names = "--width", defaultValue = "32", paramLabel = "BITS",
+            description = "Access width: 8, 16, 32 or 64 (default ${DEFAULT-VALUE}).")
+        int width;
+
+        int bytes()
+        {
+            if (width != 8 && width != 16 && width != 32 && width != 64)
+            {
+                throw new Main.UsageException("--width " + width + " is not 8, 16, 32 or 64");
+            }
+            return width / 8;
+        }
+
+        void checkRange(final long memorySize, final int count)
+        {
+            final int bytes = bytes();
+            if ((offset & (bytes - 1)) != 0)
+            {
+                throw new RfmException(RfmStatus.UNALIGNED_OFFSET, String.format(
+                    "offset 0x%x is not %d-byte aligned for a %d-bit access", offset, bytes, width));
+            }
+            if (offset < 0 || offset + (long)bytes * count > memorySize)
+            {
+                throw new RfmException(RfmStatus.OUT_OF_RANGE, String.format(
+                    "offset 0x%x + %d bytes is outside the %d-byte memory of network '%s'", offset,
+                    (long)bytes * count, memorySize, network));
+            }
+        }
+    }
+
+    @Command(name = "create", mixinStandardHelpOptions = true, description = "Create a network.")
+    static final class Create extends NetworkCommand
+    {
+        @Option(names = "--size", defaultValue = "16M", paramLabel = "BYTES", converter = Converters.Size.class,
+            description = "Memory size, e.g. 16M, 64M (default ${DEFAULT-VALUE}).")
+        long size;
+
+        @Override
+        public Integer call()
+        {
+            try (SimNetwork net = SimNetwork.create(network, size))
+            {
+                out().printf("created network %s: %d bytes of memory in %s%n", network, net.memorySize(), net.dir());
+            }
+            return Main.EXIT_OK;
+        }
+    }
+
+    @Command(name = "destroy", mixinStandardHelpOptions = true, description = "Remove a network's files.")
+    static final class Destroy extends NetworkCommand
+    {
+        @Option(names = "--force", description = "Remove it even while live processes hold nodes.")
+        boolean force;
+
+        @Override
+        public Integer call()
+        {
+            SimNetwork.destroy(network, force);
+            out().printf("destroyed network %s%n", network);
+            return Main.EXIT_OK;
+        }
+    }
+
+    @Command(name = "status", mixinStandardHelpOptions = true,
+        description = "Show the ring, its cards (node ids, owner pids, flags) and their counters.")
+    static final class Status extends NetworkCommand
+    {
+        @Override
+        public Integer call()
+        {
+            final PrintWriter out = out();
+            try (SimNetwork net = attachExisting())
+            {
+                final List<SimNetwork.CardStatus> cards = net.cards();
+                out.printf("network %s  memory %d bytes  link %s  created %s  resets %d  link downs %d%n",
+                    net.name(), net.memorySize(), net.linkUp() ? "up" : "DOWN",
+                    Instant.ofEpochMilli(net.createdMillis()), net.resets(), net.linkDowns());
+                out.printf("%4s  %8s  %-5s  %-24s  %-26s  %8s  %8s  %8s  %8s%n", "node", "pid", "state", "flags",
+                    "enabled", "sent", "received", "overflow", "dma");
+                for (final SimNetwork.CardStatus card : cards)
+                {
+                    final String state = card.ownerPid() == 0 ? "free" : card.ownerAlive() ? "live" : "dead";
+                    out.printf("%4d  %8d  %-5s  %-24s  %-26s  %8d  %8d  %8d  %8d%n", card.node(), card.ownerPid(),
+                        state, card.flagNames(), enabled(card.enabledMask()), card.total(RfmCounter.EVENTS_SENT),
+                        card.total(RfmCounter.EVENTS_RECEIVED), card.total(RfmCounter.FIFO_OVERFLOWS),
+                        card.total(RfmCounter.DMA_COMPLETED));
+                }
+                if (cards.isEmpty())
+                {
+                    out.println("(no cards)");
+                }
+                for (final SimNetwork.CardStatus card : cards)
+                {
+                    final List<String> counters = new ArrayList<>();
+                    for (final RfmCounter counter : RfmCounter.values())
+                    {
+                        if (counter.perType())
+                        {
+                            for (final EventType type : EventType.values())
+                            {
+                                final long value = card.counter(counter, type);
+                                if (value != 0)
+                                {
+                                    counters.add(counter.label() + " " + type + "=" + value);
+                                }
+                            }
+                        }
+                        else if (card.counter(counter, null) != 0)
+                        {
+                            counters.add(counter.label() + "=" + card.counter(counter, null));
+                        }
+                    }
+                    final List<String> queued = new ArrayList<>();
+                    for (final EventType type : EventType.values())
+                    {
+                        if (card.queued()[type.ordinal()] != 0)
+                        {
+                            queued.add(type + "=" + card.queued()[type.ordinal()]);
+                        }
+                    }
+                    out.printf("node %d counters: %s%s%n", card.node(), counters.isEmpty() ? "all zero" :
+                        String.join(", ", counters), queued.isEmpty() ? "" : "; queued: " + String.join(", ", queued));
+                }
+            }
+            return Main.EXIT_OK;
+        }
+
+        private static String enabled(final int mask)
+        {
+            final List<String> names = new ArrayList<>();
+            for (final EventType type : EventType.values())
+            {
+                if ((mask & type.mask()) != 0)
+                {
+                    names.add(type.name());
+                }
+            }
+            return names.isEmpty() ? "-" : String.join(",", names);
+        }
+    }
+
+    @Command(name = "poke", mixinStandardHelpOptions = true, description = "Write one value as a node.")
+    static final class Poke extends MemoryCommand
+    {
+        @Option(names = "--value", required = true, paramLabel = "HEX", converter = Converters.Hex.class,
+            description = "Value, hexadecimal.")
+        long value;
+
+        @Override
+        public Integer call()
+        {
+            final int bytes = bytes();
+            if (bytes < 8 && (value >>> (bytes * 8)) != 0)
+            {
+                throw new Main.UsageException(String.format("--value 0x%x does not fit %d bits", value, width));
+            }
+            checkRange(memorySize(), 1);
+            try (RfmDevice device = openNode())
+            {
+                final RfmWindow w = device.window();
+                switch (bytes)
+                {
+                    case 1 -> w.putByte(offset, (byte)value);
+                    case 2 -> w.putShort(offset, (short)value);
+                    case 4 -> w.putIntVolatile(offset, (int)value);
+                    default -> w.putLongVolatile(offset, value);
+                }
+                out().printf("node %d wrote 0x%0" + bytes * 2 + "x at 0x%08x%n", node, value, offset);
+            }
+            return Main.EXIT_OK;
+        }
+    }
+
+    @Command(name = "peek", mixinStandardHelpOptions = true, description = "Read values as a node.")
+    static final class Peek extends MemoryCommand
+    {
+        @Option(names = "--count", defaultValue = "1", paramLabel = "K",
+            description = "Consecutive values to read (default ${DEFAULT-VALUE}).")
+        int count;
+
+        @Override
+        public Integer call()
+        {
+            if (count < 1)
+            {
+                throw new Main.UsageException("--count " + count + " is not at least 1");
+            }
+            final int bytes = bytes();
+            checkRange(memorySize(), count);
+            try (RfmDevice device = openNode())
+            {
+                final RfmWindow w = device.window();
+                for (int i = 0; i < count; i++)
+                {
+                    final long at = offset + (long)i * bytes;
+                    final long v = switch (bytes)
+                    {
+                        case 1 -> w.getByte(at) & 0xFFL;
+                        case 2 -> w.getShort(at) & 0xFFFFL;
+                        case 4 -> w.getIntVolatile(at) & 0xFFFF_FFFFL;
+                        default -> w.getLongVolatile(at);
+                    };
+                    out().printf("0x%08x: 0x%0" + bytes * 2 + "x%n", at, v);
+                }
+            }
+            return Main.EXIT_OK;
+        }
+    }
+
+    @Command(name = "send", mixinStandardHelpOptions = true, description = "Send a network event as a node.")
+    static final class Send extends NodeCommand
+    {
+        @Option(names = "--to", required = true, paramLabel = "M|all", converter = Converters.Destination.class,
+            description = "Destination node id, or all.")
+        int to;
+
+        @Option(names = "--type", required = true, paramLabel = "TYPE", converter = Converters.Event.class,
+            description = "INTR1, INTR2, INTR3, INTR4 or RESET.")
+        EventType type;
+
+        @Option(names = "--data", defaultValue = "0", paramLabel = "HEX", converter = Converters.Hex.class,
+            description = "32-bit data word, hexadecimal (default ${DEFAULT-VALUE}).")
+        long data;
+
+        @Override
+        public Integer call()
+        {
+            if (!type.sendable())
+            {
+                throw new Main.UsageException("--type " + type + " cannot be sent (INTR1..INTR4 or RESET)");
+            }
+            if ((data >>> 32) != 0)
+            {
+                throw new Main.UsageException(String.format("--data 0x%x does not fit 32 bits", data));
+            }
+            if (to == node)
+            {
+                throw new RfmException(RfmStatus.NODE_ID_SELF, "node " + node + " cannot send to itself");
+            }
+            try (RfmDevice device = openNode())
+            {
+                final boolean present = to == RfmDevice.ALL_NODES || isPresent(to);
+                final RfmStatus status = device.sendEvent(to, type, (int)data);
+                if (status != RfmStatus.SUCCESS)
+                {
+                    throw new RfmException(status, "send refused: " + status +
+                        (status == RfmStatus.LINK_TEST_FAIL ? " (the ring is open: rfmrt rfm link --up)" : ""));
+                }
+                out().printf("node %d sent %s to %s data 0x%08x%s%n", node, type,
+                    to == RfmDevice.ALL_NODES ? "all" : "node " + to, data,
+                    present ? "" : " (node " + to + " is not on the ring: nobody received it)");
+            }
+            return Main.EXIT_OK;
+        }
+
+        private boolean isPresent(final int other)
+        {
+            try (SimNetwork net = SimNetwork.attach(network))
+            {
+                return net.cards().stream().anyMatch(c -> c.node() == other && c.present());
+            }
+        }
+    }
+
+    @Command(name = "wait", mixinStandardHelpOptions = true,
+        description = "Enable an event type as a node and print each event that arrives.")
+    static final class Wait extends NodeCommand
+    {
+        @Option(names = "--type", required = true, paramLabel = "TYPE", converter = Converters.Event.class,
+            description = "Event type, e.g. INTR1.")
+        EventType type;
+
+        @Option(names = "--timeout", defaultValue = "inf", paramLabel = "DURATION",
+            converter = Converters.Duration.class,
+            description = "Give up after this long without an event, e.g. 5s, 500ms (default: wait forever).")
+        long timeoutNanos;
+
+        @Option(names = "--count", defaultValue = "1", paramLabel = "K",
+            description = "Events to wait for (default ${DEFAULT-VALUE}).")
+        int count;
+
+        @Override
+        public Integer call()
+        {
+            if (count < 1)
+            {
+                throw new Main.UsageException("--count " + count + " is not at least 1");
+            }
+            try (RfmDevice device = openNode())
+            {
+                device.enableEvent(type);
+                final EventInfo info = new EventInfo();
+                for (int i = 0; i < count; i++)
+                {
+                    final RfmStatus status = device.awaitEvent(type, timeoutNanos, info);
+                    if (status == RfmStatus.TIMED_OUT)
+                    {
+                        spec.commandLine().getErr().printf("rfmrt: no %s event for node %d within %s (%d of %d)%n",
+                            type, node, describe(timeoutNanos), i, count);
+                        return Main.EXIT_TIMEOUT;
+                    }
+                    if (status != RfmStatus.SUCCESS)
+                    {
+                        throw new RfmException(status, "wait for " + type + " ended: " + status);
+                    }
+                    out().println(info);
+                    out().flush();
+                }
+            }
+            return Main.EXIT_OK;
+        }
+
+        private static String describe(final long nanos)
+        {
+            return nanos % 1_000_000_000L == 0 ? nanos / 1_000_000_000L + " s" : nanos / 1_000_000L + " ms";
+        }
+    }
+
+    @Command(name = "link", mixinStandardHelpOptions = true,
+        description = "Open (down) or close (up) the ring; going down raises SYNC_LOSS on every card.")
+    static final class Link extends NetworkCommand
+    {
+        @ArgGroup(exclusive = true, multiplicity = "1")
+        State state;
+
+        static final class State
+        {
+            @Option(names = "--down", required = true, description = "Open the ring.")
+            boolean down;
+
+            @Option(names = "--up", required = true, description = "Close the ring.")
+            boolean up;
+        }
+
+        @Override
+        public Integer call()
+        {
+            try (SimNetwork net = attachExisting())
+            {
+                final boolean changed = net.link(state.up);
+                out().printf("network %s link %s%s%n", network, state.up ? "up" : "down", changed ? "" :
+                    " (already)");
+            }
+            return Main.EXIT_OK;
+        }
+    }
+
+    @Command(name = "reset", mixinStandardHelpOptions = true,
+        description = "Network reset: zero memory and counters, close the ring, send RESET to every card.")
+    static final class Reset extends NetworkCommand
+    {
+        @Override
+        public Integer call()
+        {
+            try (SimNetwork net = attachExisting())
+            {
+                net.reset();
+                out().printf("network %s reset%n", network);
+            }
+            return Main.EXIT_OK;
+        }
+    }
+}
