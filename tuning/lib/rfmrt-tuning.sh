@@ -437,7 +437,7 @@ match_irqs() {
     MATCHED_IRQS=()
     for irq in "${IRQS[@]}"; do
         irq_name "$irq"
-        [[ $REPLY =~ $regex ]] && MATCHED_IRQS+=("$irq")
+        [[ $REPLY != "-" && $REPLY =~ $regex ]] && MATCHED_IRQS+=("$irq")
     done
     return 0
 }

@@ -337,24 +337,29 @@ bad_input() {
 }
 
 @test "without write permission it stops before changing anything, exit 3" {
-    ((EUID == 0)) || skip "needs root to switch to an unprivileged user"
-    command -v setpriv >/dev/null || skip "no setpriv"
-    local -a nobody=(setpriv --reuid=65534 --regid=65534 --clear-groups --)
-    "${nobody[@]}" test -x "$BIN/$IA" || skip "the scripts are not readable by an unprivileged user here"
-    # A fixture copy the unprivileged user can read but not write.
-    ROOT=$(mktemp -d /tmp/rfmrt-tuning-test.XXXXXX)
-    # shellcheck disable=SC2034  # removed by teardown (helpers.bash)
-    UNPRIV_ROOT=$ROOT
-    cp -a "$FIXTURES/vm-virtio/." "$ROOT/"
-    chmod -R a+rX,go-w "$ROOT"
+    local -a as_user=()
+    if ((EUID == 0)); then
+        # Run as an unprivileged user on a fixture copy it can read but not write.
+        command -v setpriv >/dev/null || skip "no setpriv to switch to an unprivileged user"
+        as_user=(setpriv --reuid=65534 --regid=65534 --clear-groups --)
+        "${as_user[@]}" test -x "$BIN/$IA" || skip "the scripts are not readable by an unprivileged user here"
+        ROOT=$(mktemp -d /tmp/rfmrt-tuning-test.XXXXXX)
+        # shellcheck disable=SC2034  # removed by teardown (helpers.bash)
+        UNPRIV_ROOT=$ROOT
+        cp -a "$FIXTURES/vm-virtio/." "$ROOT/"
+        chmod -R a+rX,go-w "$ROOT"
+    else
+        use_fixture vm-virtio
+        find "$ROOT/proc" -type f -exec chmod a-w {} +
+    fi
     local before
     before=$(snapshot)
-    run "${nobody[@]}" env TMPDIR="$ROOT" "$BIN/$IA" --device 0000:00:04.0 --cpus 0 --sysroot "$ROOT"
+    run "${as_user[@]}" env TMPDIR="$ROOT" "$BIN/$IA" --device 0000:00:04.0 --cpus 0 --sysroot "$ROOT"
     expect_one_error_line 3 "cannot write /proc/irq/40/smp_affinity_list: permission denied \(run as root, or use --dry-run\); nothing changed"
     [ "$(snapshot)" = "$before" ]
-    run "${nobody[@]}" "$BIN/$IA" --list --probe --irq 41 --sysroot "$ROOT"
+    run "${as_user[@]}" "$BIN/$IA" --list --probe --irq 41 --sysroot "$ROOT"
     expect_one_error_line 3 "--probe: cannot write /proc/irq/41/smp_affinity_list \(run as root\)"
-    run "${nobody[@]}" "$BIN/$IA" --list --irq 41 --sysroot "$ROOT"
+    run "${as_user[@]}" "$BIN/$IA" --list --irq 41 --sysroot "$ROOT"
     expect_status 0
     expect_line '^41 +0-1 '
 }
