@@ -18,7 +18,8 @@ import java.io.PrintWriter;
     mixinStandardHelpOptions = true,
     versionProvider = Main.Version.class,
     description = "Real-time runtime for reflective-memory networks.",
-    subcommands = {RfmCommand.class, DemoCommand.class, BenchCommand.class, CommandLine.HelpCommand.class})
+    subcommands = {RfmCommand.class, DemoCommand.class, BenchCommand.class, BenchCommand.Peer.class,
+        CommandLine.HelpCommand.class})
 public final class Main
 {
     /** Success. */
