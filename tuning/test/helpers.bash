@@ -114,3 +114,18 @@ refute() {
         return 1
     fi
 }
+
+# Does the cpu list (e.g. 0-3,6) contain the cpu?
+list_has_cpu() {
+    local list=$1 cpu=$2 part lo hi
+    local -a parts=()
+    IFS=, read -ra parts <<<"$list"
+    for part in "${parts[@]}"; do
+        lo=${part%-*}
+        hi=${part#*-}
+        if ((cpu >= lo && cpu <= hi)); then
+            return 0
+        fi
+    done
+    return 1
+}

@@ -12,9 +12,14 @@ setup() {
     export TMPDIR=$BATS_TEST_TMPDIR
     REAL_IRQ=""
     REAL_ORIG=""
+    REAL_ISO_RESTORE=""
+    REAL_ISO_DONE=""
 }
 
 teardown() {
+    if [[ -n ${REAL_ISO_RESTORE:-} && -f $REAL_ISO_RESTORE && -z ${REAL_ISO_DONE:-} ]]; then
+        "$BIN/rfmrt-isolate" --restore "$REAL_ISO_RESTORE" >/dev/null 2>&1 || true
+    fi
     if [[ -n $REAL_IRQ && -n $REAL_ORIG ]] &&
         [[ $(cat "/proc/irq/$REAL_IRQ/smp_affinity_list") != "$REAL_ORIG" ]]; then
         echo "$REAL_ORIG" >"/proc/irq/$REAL_IRQ/smp_affinity_list" || true
@@ -107,22 +112,59 @@ virtio_vector_with_managed() {
     online=$(cat /sys/devices/system/cpu/online)
     last=${online##*[,-]}
     [[ $last != 0 ]] || skip "one cpu only: nothing to isolate"
-    real_state() {
-        local f
-        for f in /proc/irq/default_smp_affinity /proc/irq/*/smp_affinity_list \
-            /sys/devices/virtual/workqueue/cpumask /proc/sys/kernel/timer_migration \
-            /proc/sys/kernel/sched_rt_runtime_us /sys/kernel/mm/transparent_hugepage/enabled; do
-            [[ -r $f ]] && printf '%s %s\n' "$f" "$(cat "$f")"
-        done
-        ls /var/lib/rfmrt 2>/dev/null || true
-    }
-    before=$(real_state)
+    before=$(real_state; ls /var/lib/rfmrt 2>/dev/null || true)
     run rfmrt-isolate --rt-cpus "$last" --dry-run --rt-runtime-unlimited
     expect_status 0
     expect_line "^RT cpus $last, housekeeping cpus "
     expect_line '^dry run: .*nothing written'
-    after=$(real_state)
+    after=$(real_state; ls /var/lib/rfmrt 2>/dev/null || true)
     [ "$after" = "$before" ]
+}
+
+# What rfmrt-isolate may change on the running system, one "file value" line each.
+real_state() {
+    local f
+    for f in /proc/irq/default_smp_affinity /proc/irq/*/smp_affinity_list \
+        /sys/devices/virtual/workqueue/cpumask /sys/bus/workqueue/devices/writeback/cpumask \
+        /proc/sys/kernel/timer_migration /proc/sys/kernel/sched_rt_runtime_us \
+        /sys/kernel/mm/transparent_hugepage/enabled /sys/devices/system/cpu/cpufreq/policy*/scaling_governor; do
+        [[ -r $f ]] && printf '%s %s\n' "$f" "$(cat "$f")"
+    done
+    return 0
+}
+
+@test "real: rfmrt-isolate applies on the running system and --restore brings every value back" {
+    need_root
+    local online last before during
+    online=$(cat /sys/devices/system/cpu/online)
+    last=${online##*[,-]}
+    [[ $last != 0 ]] || skip "one cpu only: nothing to isolate"
+    [[ ! -e /etc/default/irqbalance ]] || skip "irqbalance is configured here: not touching a real irqbalance"
+    before=$(real_state)
+    REAL_ISO_RESTORE=$BATS_TEST_TMPDIR/isolate.restore
+    run rfmrt-isolate --rt-cpus "$last" --rt-runtime-unlimited --skip irqbalance --save "$REAL_ISO_RESTORE"
+    # 4 when a managed IRQ stays on the RT cpu
+    [[ $status -eq 0 || $status -eq 4 ]] || expect_status 0
+    during=$(real_state)
+    local irq aff
+    for irq in /proc/irq/[0-9]*; do
+        irq=${irq##*/}
+        aff=$(cat "/proc/irq/$irq/smp_affinity_list" 2>/dev/null) || continue
+        # every IRQ is off the RT cpu, or reported as refused
+        if list_has_cpu "$aff" "$last"; then
+            expect_line "IRQ $irq .*(FAILED|NOT APPLIED)"
+        fi
+    done
+    [ "$(cat /proc/sys/kernel/timer_migration)" = 0 ]
+    [ "$(cat /proc/sys/kernel/sched_rt_runtime_us)" = -1 ]
+    if [[ -r /sys/kernel/mm/transparent_hugepage/enabled ]]; then
+        grep -q '\[never\]' /sys/kernel/mm/transparent_hugepage/enabled
+    fi
+    [ "$during" != "$before" ]
+    run rfmrt-isolate --restore "$REAL_ISO_RESTORE"
+    expect_status 0
+    REAL_ISO_DONE=1
+    [ "$(real_state)" = "$before" ]
 }
 
 @test "real: rfmrt-msix-plan prints a plan for a virtio device with several vectors" {
