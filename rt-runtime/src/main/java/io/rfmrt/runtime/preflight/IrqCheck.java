@@ -117,10 +117,14 @@ final class IrqCheck
         {
             status = unreadable.isEmpty() ? CheckStatus.PASS : CheckStatus.WARN;
             value.append("none of ").append(checked).append(" IRQs on isolated cores ").append(isolated);
+            if (!kept.isEmpty())
+            {
+                value.append(" besides the RFM card's");
+            }
         }
         if (!kept.isEmpty())
         {
-            value.append("; RFM card's: ").append(String.join(", ", kept));
+            value.append(offenders.isEmpty() ? ": " : "; RFM card's: ").append(String.join(", ", kept));
         }
         if (!unreadable.isEmpty())
         {

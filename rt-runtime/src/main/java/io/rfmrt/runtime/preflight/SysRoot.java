@@ -1,6 +1,8 @@
 package io.rfmrt.runtime.preflight;
 
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
@@ -17,6 +19,8 @@ import java.util.Optional;
  */
 final class SysRoot
 {
+    private static final int READ_SIZE = 64 * 1024;
+
     private final Path root;
 
     SysRoot(final Path root)
@@ -45,10 +49,17 @@ final class SysRoot
      */
     Optional<String> read(final String path)
     {
-        try
+        try (InputStream in = Files.newInputStream(resolve(path)))
         {
-            // kernel files report size 0: readAllBytes reads to end of file whatever the size says
-            return Optional.of(new String(Files.readAllBytes(resolve(path)), StandardCharsets.UTF_8));
+            // One large read, not Files.readAllBytes: kernel files report size 0, and sysctl files answer a read
+            // that does not start at offset 0 with end of file, so a 1-byte first read would lose the rest.
+            final ByteArrayOutputStream text = new ByteArrayOutputStream(READ_SIZE);
+            final byte[] buffer = new byte[READ_SIZE];
+            for (int n = in.read(buffer); n > 0; n = in.read(buffer))
+            {
+                text.write(buffer, 0, n);
+            }
+            return Optional.of(text.toString(StandardCharsets.UTF_8));
         }
         catch (final IOException | SecurityException ex)
         {
