@@ -3,6 +3,7 @@ package io.rfmrt.runtime.preflight;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -69,14 +70,15 @@ public final class Preflight
     private final CpuSet online;
     private final Optional<CpuSet> isolated;
     private final Optional<CpuSet> nohzFull;
+    private final Map<String, String> malformed = new HashMap<>();
 
     private Preflight(final SysRoot root, final PreflightOptions options)
     {
         this.root = root;
         this.options = options;
         this.online = readOnline(root);
-        this.isolated = cpuList(ISOLATED);
-        this.nohzFull = cpuList(NOHZ_FULL);
+        this.isolated = cpuListOrEmpty(ISOLATED);
+        this.nohzFull = cpuListOrEmpty(NOHZ_FULL);
     }
 
     /**
@@ -237,6 +239,27 @@ public final class Preflight
     }
 
     /**
+     * A cpu list the other items depend on: when malformed, its own item says so and the others see none.
+     */
+    private Optional<CpuSet> cpuListOrEmpty(final String path)
+    {
+        try
+        {
+            return cpuList(path);
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            malformed.put(path, ex.getMessage());
+            return Optional.of(CpuSet.EMPTY);
+        }
+    }
+
+    private Optional<String> malformed(final String path)
+    {
+        return Optional.ofNullable(malformed.get(path));
+    }
+
+    /**
      * A sysfs cpu list; "(null)" (what older kernels print for an unset mask) reads as empty.
      */
     private Optional<CpuSet> cpuList(final String path)
@@ -304,6 +327,11 @@ public final class Preflight
         {
             return unknown(CheckId.ISOLATED_CPUS, ISOLATED);
         }
+        final Optional<String> bad = malformed(ISOLATED);
+        if (bad.isPresent())
+        {
+            return item(CheckId.ISOLATED_CPUS, CheckStatus.WARN, "unknown: " + bad.get());
+        }
         final String context = online.isEmpty() ? "" : " (online " + online + ")";
         return isolated.get().isEmpty() ?
             item(CheckId.ISOLATED_CPUS, CheckStatus.FAIL, "none" + context) :
@@ -316,6 +344,11 @@ public final class Preflight
         {
             return item(CheckId.NOHZ_FULL, CheckStatus.WARN,
                 "unknown: " + root.why(NOHZ_FULL) + " (kernel without CONFIG_NO_HZ_FULL?)");
+        }
+        final Optional<String> bad = malformed(NOHZ_FULL);
+        if (bad.isPresent())
+        {
+            return item(CheckId.NOHZ_FULL, CheckStatus.WARN, "unknown: " + bad.get());
         }
         return coverage(CheckId.NOHZ_FULL, nohzFull.get(), nohzFull.get().toString(), "keep the tick");
     }
