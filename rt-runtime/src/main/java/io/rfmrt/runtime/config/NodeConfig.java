@@ -1,0 +1,483 @@
+package io.rfmrt.runtime.config;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import io.rfmrt.rfm.EventType;
+import io.rfmrt.rfm.Sizes;
+import io.rfmrt.rfm.channel.ChannelLayout;
+import io.rfmrt.rfm.channel.ChannelSpec;
+import io.rfmrt.rfm.channel.LayoutException;
+import io.rfmrt.runtime.WaitStrategy;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * One node's configuration, loaded from YAML and validated as a whole; every problem names its key (dotted, as in
+ * the reference in docs/runtime.md) and the bad value.
+ * <pre>
+ * device: sim:lab1?node=2            # device URI
+ * layout: layout.yaml                # relative to this file
+ * receive:
+ *   channels: [sensor]               # input channels of the layout (empty: this node only publishes)
+ *   event: INTR1                     # default: the channels' event
+ *   wait: BLOCKING                   # BLOCKING | SPIN_THEN_BLOCK(ns) | BUSY_SPIN | POLLING(ns)
+ * publish:                           # optional built-in source of test frames
+ *   channel: command
+ *   rateHz: 1000
+ *   size: 64
+ * threads:
+ *   cpus: [2, 3]                     # cores for RT threads; empty: /sys/devices/system/cpu/isolated
+ *   isr:       {cpu: 2, priority: 80}
+ *   consumer:  {cpu: 3, priority: 70}
+ *   publisher: {cpu: 3, priority: 60}
+ *   housekeeping: {cpu: 0}           # journal and heartbeat threads, SCHED_OTHER
+ *   lockMemory: true
+ *   cpuDmaLatency: false
+ * strict: false                      # refuse to run when an RT step is refused
+ * journal:
+ *   enabled: true
+ *   dir: journal                     # relative to this file
+ *   roll: HOURLY
+ *   ringBytes: 1M
+ * heartbeat: 1s                      # 0 turns it off
+ * </pre>
+ *
+ * @param source        the file, for messages.
+ * @param device        device URI.
+ * @param layout        the loaded layout.
+ * @param inputs        input channels.
+ * @param event         event type that announces input frames.
+ * @param waitStrategy  consumer wait strategy.
+ * @param publish       built-in publisher, or null.
+ * @param threads       thread placement.
+ * @param strict        fail on any refused RT step.
+ * @param journal       journal settings.
+ * @param heartbeatNanos heartbeat period, 0 = off.
+ */
+public record NodeConfig(
+    String source,
+    String device,
+    ChannelLayout layout,
+    List<ChannelSpec> inputs,
+    EventType event,
+    WaitStrategy waitStrategy,
+    Publish publish,
+    Threads threads,
+    boolean strict,
+    Journal journal,
+    long heartbeatNanos)
+{
+    /** Default heartbeat period: 1 s. */
+    public static final long HEARTBEAT_DEFAULT_NS = 1_000_000_000L;
+
+    private static final Set<String> KEYS = Set.of(
+        "device", "layout", "receive.channels", "receive.event", "receive.wait", "publish.channel", "publish.rateHz",
+        "publish.size", "threads.cpus", "threads.isr.cpu", "threads.isr.priority", "threads.consumer.cpu",
+        "threads.consumer.priority", "threads.publisher.cpu", "threads.publisher.priority",
+        "threads.housekeeping.cpu", "threads.lockMemory", "threads.cpuDmaLatency", "strict", "journal.enabled",
+        "journal.dir", "journal.roll", "journal.ringBytes", "heartbeat");
+
+    private static final Set<String> ROLLS = Set.of("MINUTELY", "FIVE_MINUTELY", "TEN_MINUTELY", "HALF_HOURLY",
+        "HOURLY", "TWO_HOURLY", "FOUR_HOURLY", "SIX_HOURLY", "DAILY", "FAST_HOURLY", "FAST_DAILY");
+
+    /**
+     * A thread's place.
+     *
+     * @param cpu      core, -1 = not pinned.
+     * @param priority SCHED_FIFO 1..99, 0 = SCHED_OTHER.
+     */
+    public record Placement(int cpu, int priority)
+    {
+    }
+
+    /**
+     * Thread placement.
+     *
+     * @param cpus          RT cores, empty = discover.
+     * @param isr           ISR-wake thread.
+     * @param consumer      consumer thread.
+     * @param publisher     built-in publisher thread.
+     * @param housekeeping  journal and heartbeat core, -1 = not pinned.
+     * @param lockMemory    mlockall.
+     * @param cpuDmaLatency hold /dev/cpu_dma_latency at 0.
+     */
+    public record Threads(List<Integer> cpus, Placement isr, Placement consumer, Placement publisher,
+        int housekeeping, boolean lockMemory, boolean cpuDmaLatency)
+    {
+    }
+
+    /**
+     * Built-in source of test frames.
+     *
+     * @param channel the output channel.
+     * @param rateHz  frames per second.
+     * @param size    payload bytes.
+     */
+    public record Publish(ChannelSpec channel, int rateHz, int size)
+    {
+    }
+
+    /**
+     * Journal settings.
+     *
+     * @param enabled   journal or not.
+     * @param dir       folder.
+     * @param roll      Chronicle roll cycle name.
+     * @param ringBytes bytes per writer ring.
+     */
+    public record Journal(boolean enabled, Path dir, String roll, int ringBytes)
+    {
+    }
+
+    /**
+     * @param file a node YAML file.
+     * @return the validated configuration.
+     * @throws ConfigException naming the file and every bad key.
+     */
+    public static NodeConfig load(final Path file)
+    {
+        final String text;
+        try
+        {
+            text = Files.readString(file);
+        }
+        catch (final IOException ex)
+        {
+            throw new ConfigException(file.toString(), List.of("cannot read: " + ex.getMessage()));
+        }
+        final Path base = file.toAbsolutePath().getParent();
+        return parse(file.toString(), text, base);
+    }
+
+    /**
+     * @param source name of the origin, for messages.
+     * @param yaml   the configuration.
+     * @param base   folder that relative paths are relative to.
+     * @return the validated configuration.
+     * @throws ConfigException naming the source and every bad key.
+     */
+    public static NodeConfig parse(final String source, final String yaml, final Path base)
+    {
+        final JsonNode root;
+        try
+        {
+            root = new ObjectMapper(new YAMLFactory()).readTree(yaml);
+        }
+        catch (final IOException ex)
+        {
+            throw new ConfigException(source, List.of("not valid YAML: " +
+                String.valueOf(ex.getMessage()).lines().findFirst().orElse("")));
+        }
+        if (root == null || !root.isObject())
+        {
+            throw new ConfigException(source, List.of("expected a mapping of settings"));
+        }
+        final Map<String, JsonNode> values = new TreeMap<>();
+        flatten("", root, values);
+        final Reader r = new Reader(values);
+        for (final String key : values.keySet())
+        {
+            if (!KEYS.contains(key))
+            {
+                r.problems.add("unknown key '" + key + "'");
+            }
+        }
+
+        final String device = r.text("device", null);
+        if (device == null)
+        {
+            r.problems.add("missing 'device' (e.g. sim:lab1?node=2)");
+        }
+        final String layoutName = r.text("layout", null);
+        ChannelLayout layout = null;
+        if (layoutName == null)
+        {
+            r.problems.add("missing 'layout' (the channel layout YAML)");
+        }
+        else
+        {
+            try
+            {
+                layout = ChannelLayout.load(base.resolve(layoutName));
+            }
+            catch (final LayoutException ex)
+            {
+                r.problems.add("layout: " + ex.getMessage());
+            }
+        }
+
+        final List<ChannelSpec> inputs = new ArrayList<>();
+        for (final String name : r.list("receive.channels"))
+        {
+            if (layout != null)
+            {
+                layout.channel(name).ifPresentOrElse(inputs::add, () -> r.problems.add(
+                    "receive.channels '" + name + "' is not a channel of the layout"));
+            }
+        }
+        EventType event = inputs.isEmpty() ? EventType.INTR1 : inputs.get(0).event();
+        final String eventText = r.text("receive.event", null);
+        if (eventText != null)
+        {
+            try
+            {
+                event = EventType.parse(eventText);
+            }
+            catch (final IllegalArgumentException ex)
+            {
+                r.problems.add("receive.event: " + ex.getMessage());
+            }
+        }
+        for (final ChannelSpec c : inputs)
+        {
+            if (c.event() != event)
+            {
+                r.problems.add("receive.channels '" + c.name() + "' is announced by " + c.event() +
+                    ", not by receive.event " + event);
+            }
+        }
+        final Set<Integer> publishers = new java.util.HashSet<>();
+        for (final ChannelSpec c : inputs)
+        {
+            if (!publishers.add(c.node()))
+            {
+                r.problems.add("receive.channels: two input channels are published by node " + c.node() +
+                    " (the receiver tells channels apart by publisher)");
+            }
+        }
+        WaitStrategy wait = WaitStrategy.blocking();
+        try
+        {
+            wait = WaitStrategy.parse(r.text("receive.wait", "BLOCKING"));
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            r.problems.add("receive.wait: " + ex.getMessage());
+        }
+
+        Publish publish = null;
+        final String publishChannel = r.text("publish.channel", null);
+        if (publishChannel != null && layout != null)
+        {
+            final ChannelSpec out = layout.channel(publishChannel).orElse(null);
+            if (out == null)
+            {
+                r.problems.add("publish.channel '" + publishChannel + "' is not a channel of the layout");
+            }
+            final int rate = (int)r.number("publish.rateHz", 1000, 1, 100_000);
+            final int size = (int)r.number("publish.size", 64, 16, out == null ? 1 << 20 : out.maxPayload());
+            publish = out == null ? null : new Publish(out, rate, size);
+        }
+        else if (values.keySet().stream().anyMatch(k -> k.startsWith("publish.")))
+        {
+            if (publishChannel == null)
+            {
+                r.problems.add("publish: missing 'publish.channel'");
+            }
+        }
+
+        final List<Integer> cpus = new ArrayList<>();
+        for (final String cpu : r.list("threads.cpus"))
+        {
+            try
+            {
+                final int c = Integer.parseInt(cpu);
+                if (c < 0 || c > 4095)
+                {
+                    throw new NumberFormatException();
+                }
+                cpus.add(c);
+            }
+            catch (final NumberFormatException ex)
+            {
+                r.problems.add("threads.cpus '" + cpu + "' is not a cpu number");
+            }
+        }
+        final Threads threads = new Threads(List.copyOf(cpus),
+            new Placement((int)r.number("threads.isr.cpu", -1, -1, 4095),
+                (int)r.number("threads.isr.priority", 80, 0, 99)),
+            new Placement((int)r.number("threads.consumer.cpu", -1, -1, 4095),
+                (int)r.number("threads.consumer.priority", 70, 0, 99)),
+            new Placement((int)r.number("threads.publisher.cpu", -1, -1, 4095),
+                (int)r.number("threads.publisher.priority", 60, 0, 99)),
+            (int)r.number("threads.housekeeping.cpu", -1, -1, 4095),
+            r.bool("threads.lockMemory", true),
+            r.bool("threads.cpuDmaLatency", false));
+        final boolean strict = r.bool("strict", false);
+
+        final String roll = r.text("journal.roll", "HOURLY").toUpperCase(java.util.Locale.ROOT);
+        if (!ROLLS.contains(roll))
+        {
+            r.problems.add("journal.roll '" + roll + "' is not one of " + new java.util.TreeSet<>(ROLLS));
+        }
+        final long ring = r.size("journal.ringBytes", 1 << 20);
+        if (ring < 4096 || ring > (1 << 30) || Long.bitCount(ring) != 1)
+        {
+            r.problems.add("journal.ringBytes " + ring + " is not a power of two between 4K and 1G");
+        }
+        final Journal journal = new Journal(r.bool("journal.enabled", true),
+            base.resolve(r.text("journal.dir", "journal")).normalize(), roll, (int)Math.min(ring, 1 << 30));
+
+        long heartbeat = HEARTBEAT_DEFAULT_NS;
+        final String beat = r.text("heartbeat", null);
+        if (beat != null)
+        {
+            heartbeat = parseDuration(beat, r.problems);
+        }
+        if (!r.problems.isEmpty())
+        {
+            throw new ConfigException(source, r.problems);
+        }
+        return new NodeConfig(source, device, layout, List.copyOf(inputs), event, wait, publish, threads, strict,
+            journal, heartbeat);
+    }
+
+    private static long parseDuration(final String text, final List<String> problems)
+    {
+        final String t = text.trim().toLowerCase(java.util.Locale.ROOT);
+        final String[][] units = {{"ns", "1"}, {"us", "1000"}, {"ms", "1000000"}, {"s", "1000000000"}};
+        try
+        {
+            for (final String[] unit : units)
+            {
+                if (t.endsWith(unit[0]))
+                {
+                    return (long)(Double.parseDouble(t.substring(0, t.length() - unit[0].length())) *
+                        Long.parseLong(unit[1]));
+                }
+            }
+            return Long.parseLong(t) * 1_000_000_000L;
+        }
+        catch (final NumberFormatException ex)
+        {
+            problems.add("heartbeat '" + text + "' is not a duration (e.g. 1s, 500ms, 0)");
+            return 0;
+        }
+    }
+
+    private static void flatten(final String prefix, final JsonNode node, final Map<String, JsonNode> into)
+    {
+        if (node.isObject())
+        {
+            final Iterator<Map.Entry<String, JsonNode>> fields = node.fields();
+            while (fields.hasNext())
+            {
+                final Map.Entry<String, JsonNode> field = fields.next();
+                flatten(prefix.isEmpty() ? field.getKey() : prefix + "." + field.getKey(), field.getValue(), into);
+            }
+        }
+        else
+        {
+            into.put(prefix, node);
+        }
+    }
+
+    /** Typed reads of flattened keys, collecting problems. */
+    private static final class Reader
+    {
+        final Map<String, JsonNode> values;
+        final List<String> problems = new ArrayList<>();
+
+        Reader(final Map<String, JsonNode> values)
+        {
+            this.values = values;
+        }
+
+        String text(final String key, final String fallback)
+        {
+            final JsonNode v = values.get(key);
+            return v == null || v.isNull() || v.asText().isBlank() ? fallback : v.asText().trim();
+        }
+
+        List<String> list(final String key)
+        {
+            final JsonNode v = values.get(key);
+            final List<String> items = new ArrayList<>();
+            if (v == null || v.isNull())
+            {
+                return items;
+            }
+            if (v.isArray())
+            {
+                v.forEach(item -> items.add(item.asText().trim()));
+            }
+            else
+            {
+                for (final String part : v.asText().split(","))
+                {
+                    if (!part.isBlank())
+                    {
+                        items.add(part.trim());
+                    }
+                }
+            }
+            return items;
+        }
+
+        long number(final String key, final long fallback, final long min, final long max)
+        {
+            final String t = text(key, null);
+            if (t == null)
+            {
+                return fallback;
+            }
+            try
+            {
+                final long value = Sizes.parseNumber(t);
+                if (value < min || value > max)
+                {
+                    problems.add(key + " " + value + " is not " + min + ".." + max);
+                    return fallback;
+                }
+                return value;
+            }
+            catch (final NumberFormatException ex)
+            {
+                problems.add(key + " '" + t + "' is not a number");
+                return fallback;
+            }
+        }
+
+        long size(final String key, final long fallback)
+        {
+            final String t = text(key, null);
+            if (t == null)
+            {
+                return fallback;
+            }
+            try
+            {
+                return Sizes.parseSize(t);
+            }
+            catch (final IllegalArgumentException ex)
+            {
+                problems.add(key + " '" + t + "' is not a size (e.g. 1M)");
+                return fallback;
+            }
+        }
+
+        boolean bool(final String key, final boolean fallback)
+        {
+            final String t = text(key, null);
+            if (t == null)
+            {
+                return fallback;
+            }
+            if ("true".equalsIgnoreCase(t) || "false".equalsIgnoreCase(t))
+            {
+                return Boolean.parseBoolean(t);
+            }
+            problems.add(key + " '" + t + "' is not true or false");
+            return fallback;
+        }
+    }
+}
