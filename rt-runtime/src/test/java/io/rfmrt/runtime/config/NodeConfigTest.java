@@ -1,0 +1,142 @@
+package io.rfmrt.runtime.config;
+
+import io.rfmrt.rfm.EventType;
+import io.rfmrt.runtime.WaitStrategy;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class NodeConfigTest
+{
+    private static final String LAYOUT = """
+        channels:
+          - {name: sensor,  node: 1, offset: 0x10000, slots: 8, slotSize: 128, event: INTR1, to: 2}
+          - {name: command, node: 2, offset: 0x10400, slots: 8, slotSize: 128, event: INTR2, to: 1}
+        """;
+
+    private static final String NODE = """
+        device: sim:lab1?node=2
+        layout: layout.yaml
+        receive:
+          channels: [sensor]
+          wait: SPIN_THEN_BLOCK(5000)
+        publish:
+          channel: command
+          rateHz: 500
+          size: 32
+        threads:
+          cpus: [1]
+          isr: {cpu: 1, priority: 81}
+          consumer: {cpu: 1, priority: 71}
+          housekeeping: {cpu: 0}
+          lockMemory: false
+        strict: true
+        journal:
+          dir: journal/node-2
+          roll: minutely
+          ringBytes: 64K
+        heartbeat: 500ms
+        """;
+
+    @TempDir
+    Path dir;
+
+    @BeforeEach
+    void writeLayout() throws Exception
+    {
+        Files.writeString(dir.resolve("layout.yaml"), LAYOUT);
+    }
+
+    private NodeConfig parse(final String yaml)
+    {
+        return NodeConfig.parse("node.yaml", yaml, dir);
+    }
+
+    @Test
+    void shouldLoadEverySetting() throws Exception
+    {
+        Files.writeString(dir.resolve("node.yaml"), NODE);
+        final NodeConfig config = NodeConfig.load(dir.resolve("node.yaml"));
+        assertThat(config.device()).isEqualTo("sim:lab1?node=2");
+        assertThat(config.inputs()).extracting(c -> c.name()).containsExactly("sensor");
+        assertThat(config.event()).isEqualTo(EventType.INTR1);
+        assertThat(config.waitStrategy()).isEqualTo(WaitStrategy.spinThenBlock(5000));
+        assertThat(config.publish().channel().name()).isEqualTo("command");
+        assertThat(config.publish().rateHz()).isEqualTo(500);
+        assertThat(config.publish().size()).isEqualTo(32);
+        assertThat(config.threads().cpus()).containsExactly(1);
+        assertThat(config.threads().isr()).isEqualTo(new NodeConfig.Placement(1, 81));
+        assertThat(config.threads().consumer()).isEqualTo(new NodeConfig.Placement(1, 71));
+        assertThat(config.threads().publisher()).isEqualTo(new NodeConfig.Placement(-1, 60));
+        assertThat(config.threads().housekeeping()).isZero();
+        assertThat(config.threads().lockMemory()).isFalse();
+        assertThat(config.strict()).isTrue();
+        assertThat(config.journal().enabled()).isTrue();
+        assertThat(config.journal().dir()).isEqualTo(dir.resolve("journal/node-2"));
+        assertThat(config.journal().roll()).isEqualTo("MINUTELY");
+        assertThat(config.journal().ringBytes()).isEqualTo(65536);
+        assertThat(config.heartbeatNanos()).isEqualTo(500_000_000L);
+    }
+
+    @Test
+    void shouldUseDefaults()
+    {
+        final NodeConfig config = parse("device: sim:lab1?node=2\nlayout: layout.yaml\nreceive: {channels: sensor}\n");
+        assertThat(config.waitStrategy()).isEqualTo(WaitStrategy.blocking());
+        assertThat(config.threads().isr()).isEqualTo(new NodeConfig.Placement(-1, 80));
+        assertThat(config.threads().consumer()).isEqualTo(new NodeConfig.Placement(-1, 70));
+        assertThat(config.threads().lockMemory()).isTrue();
+        assertThat(config.strict()).isFalse();
+        assertThat(config.publish()).isNull();
+        assertThat(config.journal().roll()).isEqualTo("HOURLY");
+        assertThat(config.heartbeatNanos()).isEqualTo(NodeConfig.HEARTBEAT_DEFAULT_NS);
+    }
+
+    @Test
+    void shouldNameEveryBadKeyAndValue()
+    {
+        final String yaml = NODE.replace("priority: 81", "priority: 120")
+            .replace("SPIN_THEN_BLOCK(5000)", "FAST")
+            .replace("strict: true", "strict: maybe")
+            .replace("channels: [sensor]", "channels: [sensor, nope]")
+            .replace("roll: minutely", "roll: weekly")
+            .replace("heartbeat: 500ms", "heartbeat: often\ncolour: red");
+        assertThatThrownBy(() -> parse(yaml))
+            .isInstanceOf(ConfigException.class)
+            .satisfies(e -> assertThat(((ConfigException)e).problems()).containsExactly(
+                "unknown key 'colour'",
+                "receive.channels 'nope' is not a channel of the layout",
+                "receive.wait: wait strategy 'FAST' is not BLOCKING, SPIN_THEN_BLOCK(ns), BUSY_SPIN or POLLING(ns)",
+                "threads.isr.priority 120 is not 0..99",
+                "strict 'maybe' is not true or false",
+                "journal.roll 'WEEKLY' is not one of [DAILY, FAST_DAILY, FAST_HOURLY, FIVE_MINUTELY, FOUR_HOURLY, " +
+                    "HALF_HOURLY, HOURLY, MINUTELY, SIX_HOURLY, TEN_MINUTELY, TWO_HOURLY]",
+                "heartbeat 'often' is not a duration (e.g. 1s, 500ms, 0)"))
+            .hasMessageStartingWith("node.yaml: unknown key 'colour'; ");
+    }
+
+    @Test
+    void shouldRefuseMissingDeviceAndABrokenLayout() throws Exception
+    {
+        Files.writeString(dir.resolve("bad.yaml"), "channels:\n  - {name: a, node: 1, offset: 3, slots: 2, " +
+            "slotSize: 64}\n");
+        assertThatThrownBy(() -> parse("layout: bad.yaml\n"))
+            .satisfies(e -> assertThat(((ConfigException)e).problems()).containsExactly(
+                "missing 'device' (e.g. sim:lab1?node=2)",
+                "layout: " + dir.resolve("bad.yaml") + ": channel 'a': offset 0x3 is not 64-byte aligned"));
+    }
+
+    @Test
+    void shouldRefuseInputsOnAnotherEventType()
+    {
+        assertThatThrownBy(() -> parse(
+            "device: sim:l?node=3\nlayout: layout.yaml\nreceive: {channels: [sensor, command]}\n"))
+            .hasMessageContaining("receive.channels 'command' is announced by INTR2, not by receive.event INTR1");
+    }
+}
