@@ -576,7 +576,9 @@ public final class Preflight
 
     private String limitUnknown(final String path, final String name)
     {
-        return root.read(path).isPresent() ? "unknown: no '" + name + "' line in " + path : "unknown: " + root.why(path);
+        return root.read(path).isPresent() ?
+            "unknown: no '" + name + "' line in " + path :
+            "unknown: " + root.why(path);
     }
 
     /**

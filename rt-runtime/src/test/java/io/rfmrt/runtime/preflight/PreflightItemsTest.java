@@ -378,7 +378,8 @@ class PreflightItemsTest
         final PreflightItem item = check(CheckId.SWAP);
 
         assertThat(item.status()).isEqualTo(WARN);
-        assertThat(item.value()).isEqualTo("2 swap areas: /dev/sda2 (partition, 4194300 KiB), /swapfile (file, 512 MiB)");
+        assertThat(item.value())
+            .isEqualTo("2 swap areas: /dev/sda2 (partition, 4194300 KiB), /swapfile (file, 512 MiB)");
     }
 
     @Test
