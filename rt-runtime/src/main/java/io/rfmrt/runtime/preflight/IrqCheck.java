@@ -271,7 +271,8 @@ final class IrqCheck
     }
 
     /**
-     * @return the irqbalance settings of the running process, when its environment is readable (root) and has any.
+     * @return the irqbalance settings of the running process, when its environment is readable (root). It is what
+     * irqbalance acts on, even when the configuration file was edited since it started.
      */
     private Optional<Map<String, String>> environment(final int pid)
     {
@@ -287,7 +288,7 @@ final class IrqCheck
                 }
             }
             return vars;
-        }).filter(vars -> !vars.isEmpty());
+        });
     }
 
     /**

@@ -1,6 +1,8 @@
 package io.rfmrt.runtime.preflight;
 
-import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -29,14 +31,28 @@ class PreflightItemsTest
     private static final String CAP_EFF_NONE = "CapEff:\t0000000000000000\n";
 
     @TempDir
-    Path dir;
+    static Path dir;
 
-    private Path node;
+    private static Fixtures.Editable fixture;
+    private static Path node;
 
-    @BeforeEach
-    void copyFixture()
+    @BeforeAll
+    static void copyFixture()
     {
-        node = Fixtures.copy(Fixtures.RT_NODE, dir);
+        fixture = new Fixtures.Editable(Fixtures.RT_NODE, dir);
+        node = fixture.root();
+    }
+
+    @AfterEach
+    void restoreFixture()
+    {
+        fixture.restore();
+    }
+
+    @AfterAll
+    static void shouldHaveRestoredEveryEdit()
+    {
+        assertThat(fixture.files()).isEqualTo(fixture.originalFiles());
     }
 
     private PreflightItem check(final CheckId check)
@@ -46,12 +62,12 @@ class PreflightItemsTest
 
     private void write(final String path, final String text)
     {
-        Fixtures.write(node, path, text);
+        fixture.write(path, text);
     }
 
     private void delete(final String path)
     {
-        Fixtures.delete(node, path);
+        fixture.delete(path);
     }
 
     private void limits(final String rtprio, final String memlock)
@@ -245,6 +261,22 @@ class PreflightItemsTest
         write("etc/default/irqbalance", "export IRQBALANCE_BANNED_CPUS=\"0c\"\nIRQBALANCE_BANNED_CPULIST='2-7'\n");
         assertThat(check(CheckId.IRQBALANCE).status()).isEqualTo(FAIL);
         assertThat(check(CheckId.IRQBALANCE).value()).contains("IRQBALANCE_BANNED_CPUS=0c", "cores 4-7");
+    }
+
+    @Test
+    void shouldTrustTheRunningIrqbalancesEnvironmentOverItsConfigurationFile()
+    {
+        write("proc/812/environ", "LANG=C\0IRQBALANCE_BANNED_CPULIST=2-3\0PATH=/usr/bin\0");
+
+        final PreflightItem item = check(CheckId.IRQBALANCE);
+
+        assertThat(item.status()).isEqualTo(FAIL);
+        assertThat(item.value()).isEqualTo("running (pid 812), IRQBALANCE_BANNED_CPULIST=2-3 in its environment " +
+            "leaves isolated cores 4-7 to it: it may move IRQs there");
+
+        write("proc/812/environ", "LANG=C\0");
+        assertThat(check(CheckId.IRQBALANCE).status()).isEqualTo(WARN);
+        assertThat(check(CheckId.IRQBALANCE).value()).contains("no IRQBALANCE_BANNED_CPULIST in its environment");
     }
 
     @Test
@@ -463,9 +495,9 @@ class PreflightItemsTest
     }
 
     @Test
-    void shouldReportEveryItemOnASysrootWithAnEmptyProc() throws Exception
+    void shouldReportEveryItemOnASysrootWithAnEmptyProc(@TempDir final Path empty) throws Exception
     {
-        final Path bare = Files.createDirectories(dir.resolve("bare/proc"));
+        final Path bare = Files.createDirectories(empty.resolve("bare/proc"));
 
         final PreflightReport report = Preflight.run(bare.getParent(), PreflightOptions.defaults());
 
