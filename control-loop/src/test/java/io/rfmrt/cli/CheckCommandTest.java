@@ -218,7 +218,7 @@ class CheckCommandTest
 
         assertThat(check("--sysroot", node.toString())).isEqualTo(Main.EXIT_OK);
         assertThat(out.toString()).containsPattern("WARN +RLIMIT_RTPRIO +60 \\(hard 60\\): SCHED_FIFO priorities " +
-            "above 60 refused \\(expected up to 90\\)");
+            "above 60 refused \\(expected up to 80\\)");
 
         out.getBuffer().setLength(0);
         assertThat(check("--sysroot", node.toString(), "--min-rtprio", "60")).isEqualTo(Main.EXIT_OK);

@@ -1,5 +1,7 @@
 package io.rfmrt.runtime.preflight;
 
+import io.rfmrt.runtime.threads.RtPriorities;
+
 import java.util.Objects;
 import java.util.Optional;
 import java.util.regex.Pattern;
@@ -11,10 +13,10 @@ import java.util.regex.Pattern;
 public final class PreflightOptions
 {
     /**
-     * Default of {@link #minRtPriority()}: the highest {@code SCHED_FIFO} priority an rfmrt node is expected to ask
-     * for, with room above the kernel's IRQ threads (50).
+     * Default of {@link #minRtPriority()}: the highest {@code SCHED_FIFO} priority an rfmrt node asks for by default,
+     * the ISR-wake thread's ({@link RtPriorities#ISR_DEFAULT}).
      */
-    public static final int MIN_RT_PRIORITY_DEFAULT = 90;
+    public static final int MIN_RT_PRIORITY_DEFAULT = RtPriorities.ISR_DEFAULT;
 
     private static final PreflightOptions DEFAULTS = new PreflightOptions(null, MIN_RT_PRIORITY_DEFAULT);
 

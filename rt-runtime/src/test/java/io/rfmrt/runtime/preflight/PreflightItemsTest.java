@@ -383,7 +383,7 @@ class PreflightItemsTest
         final PreflightItem item = check(CheckId.RLIMIT_RTPRIO);
 
         assertThat(item.status()).isEqualTo(WARN);
-        assertThat(item.value()).isEqualTo("50 (hard 50): SCHED_FIFO priorities above 50 refused (expected up to 90)");
+        assertThat(item.value()).isEqualTo("50 (hard 50): SCHED_FIFO priorities above 50 refused (expected up to 80)");
         assertThat(Preflight.run(node, RFM.withMinRtPriority(50)).item(CheckId.RLIMIT_RTPRIO).status())
             .isEqualTo(PASS);
     }
