@@ -347,7 +347,8 @@ public final class RtEnvironment implements AutoCloseable
             refuse(Refusal.ofProcess(ProcessSteps.STEP_ISOLATED_CPUS,
                 "no isolated cpus (" + file + (isolated.isEmpty() ? " unreadable" :
                     isolated.get().isEmpty() ? " is empty" : " lists no online cpu") +
-                ") and rfmrt.rt.cpus not set: RT threads use cpus " + CpuList.format(CpuList.of(rtCpus)) +
+                ") and rfmrt.rt.cpus not set",
+                "RT threads use cpus " + CpuList.format(CpuList.of(rtCpus)) +
                 ", best effort (shared with the rest of the system)"));
         }
         if (settings.lockMemory())
@@ -361,8 +362,8 @@ public final class RtEnvironment implements AutoCloseable
             {
                 memoryStatus = "refused";
                 refuse(Refusal.ofProcess(ProcessSteps.STEP_MLOCKALL,
-                    "mlockall(MCL_CURRENT|MCL_FUTURE) refused (" + refused +
-                    "): memory may be paged out (allow it: LimitMEMLOCK=infinity or CAP_IPC_LOCK)"));
+                    "mlockall(MCL_CURRENT|MCL_FUTURE) refused (" + refused + ")",
+                    "memory may be paged out (allow it: LimitMEMLOCK=infinity or CAP_IPC_LOCK)"));
             }
         }
         if (settings.holdCpuDmaLatency())
@@ -377,8 +378,8 @@ public final class RtEnvironment implements AutoCloseable
             {
                 latencyStatus = "refused";
                 refuse(Refusal.ofProcess(ProcessSteps.STEP_CPU_DMA_LATENCY,
-                    "cpu_dma_latency hold refused (" + Errno.reasonOf(ex) + ": " + device +
-                    "): cpus may enter deep idle states and wake up late"));
+                    "cpu_dma_latency hold refused (" + Errno.reasonOf(ex) + ": " + device + ")",
+                    "cpus may enter deep idle states and wake up late"));
             }
         }
     }
@@ -390,8 +391,8 @@ public final class RtEnvironment implements AutoCloseable
         if (cpu >= 0 && !online.get(cpu))
         {
             early = Refusal.ofThread(ThreadPlacer.STEP_AFFINITY, name,
-                "pinning " + name + " to cpu " + cpu + " refused (not online; online " + CpuList.format(online) +
-                "): running unpinned");
+                "pinning " + name + " to cpu " + cpu + " refused (not online; online " + CpuList.format(online) + ")",
+                "running unpinned");
             pinCpu = -1;
             if (settings.strict())
             {
@@ -482,7 +483,7 @@ public final class RtEnvironment implements AutoCloseable
         }
         if (settings.strict())
         {
-            throw new RtSetupException("strict: " + refusal.line());
+            throw new RtSetupException("strict: " + refusal.what());
         }
     }
 

@@ -2,7 +2,7 @@ package io.rfmrt.runtime.threads;
 
 /**
  * A setup step was refused in strict mode: the message is one line naming the step, the thread if any, and the errno
- * or reason ({@code strict: SCHED_FIFO 80 refused for rfmrt-isr (EPERM): running SCHED_OTHER}).
+ * or reason ({@code strict: SCHED_FIFO 80 refused for rfmrt-isr (EPERM)}).
  */
 public final class RtSetupException extends RuntimeException
 {

@@ -88,14 +88,14 @@ public final class ThreadPlacer
             if (pinRefused != null)
             {
                 refusals.add(Refusal.ofThread(STEP_AFFINITY, name,
-                    "pinning " + name + " to cpu " + cpu + " refused (" + pinRefused + "): running on cpus " +
-                    allowedList));
+                    "pinning " + name + " to cpu " + cpu + " refused (" + pinRefused + ")",
+                    "running on cpus " + allowedList));
             }
             else if (lockRefused != null)
             {
                 refusals.add(Refusal.ofThread(STEP_AFFINITY_LOCK, name,
-                    "cpu " + cpu + " not reservable by AffinityLock for " + name + " (" + lockRefused +
-                    "): pinned with sched_setaffinity, not reserved"));
+                    "cpu " + cpu + " not reservable by AffinityLock for " + name + " (" + lockRefused + ")",
+                    "pinned with sched_setaffinity, not reserved"));
             }
         }
 
@@ -108,8 +108,8 @@ public final class ThreadPlacer
         if (why != null)
         {
             refusals.add(Refusal.ofThread(wanted, name,
-                wanted + " " + priority + " refused for " + name + " (" + why + "): running " + policy +
-                (readPriority > 0 ? " " + readPriority : "")));
+                wanted + " " + priority + " refused for " + name + " (" + why + ")",
+                "running " + policy + (readPriority > 0 ? " " + readPriority : "")));
         }
         return new PlacementResult(tid, lock, actualCpu, allowedList, policy, readPriority, refusals);
     }
