@@ -45,6 +45,8 @@ import static org.agrona.BitUtil.SIZE_OF_SHORT;
  *     }
  * }
  * }</pre>
+ * Old roll-cycle files may be deleted (the reader starts at the oldest one left), except in a folder this process
+ * cannot write: there Chronicle opens the queue read-only and keeps its listing of files as it was.
  * The journal may be open for writing at the same time; {@link #next} then returns {@code false} at what is written
  * so far, including at a record whose writer has not finished it (or died while writing it): an incomplete last
  * record is the clean end. A record this code cannot understand — a layout version other than
@@ -63,6 +65,7 @@ public final class JournalReader implements AutoCloseable
     }
 
     private static final String[] NO_NAMES = new String[0];
+    private static final String METADATA_FILE = "metadata.cq4t";
 
     private final Path dir;
     private final SingleChronicleQueue queue;
@@ -76,7 +79,7 @@ public final class JournalReader implements AutoCloseable
     {
         this.dir = dir;
         this.queue = queue;
-        this.tailer = queue.createTailer();
+        this.tailer = queue.createTailer().toStart();
     }
 
     /**
@@ -106,7 +109,10 @@ public final class JournalReader implements AutoCloseable
         final SingleChronicleQueue queue;
         try
         {
-            queue = SingleChronicleQueueBuilder.binary(dir).readOnly(true).build();
+            // read-only mode keeps Chronicle's stale listing when old cycle files were deleted; use it only when
+            // the folder cannot be written
+            final boolean readOnly = !Files.isWritable(dir) || !Files.isWritable(dir.resolve(METADATA_FILE));
+            queue = SingleChronicleQueueBuilder.binary(dir).readOnly(readOnly).build();
         }
         catch (final RuntimeException | Error ex)
         {
