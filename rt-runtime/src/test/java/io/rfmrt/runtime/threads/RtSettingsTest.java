@@ -43,7 +43,8 @@ class RtSettingsTest
         assertThatThrownBy(() -> settings(sysroot, 2, -1).validate())
             .isInstanceOf(IllegalArgumentException.class).hasMessage("rfmrt.rt.cpus: cpu -1 is negative");
         assertThatThrownBy(() -> settings(sysroot, 8).validate())
-            .isInstanceOf(IllegalArgumentException.class).hasMessage("rfmrt.rt.cpus: cpu 8 is not online (online: 0-7)");
+            .isInstanceOf(IllegalArgumentException.class)
+            .hasMessage("rfmrt.rt.cpus: cpu 8 is not online (online: 0-7)");
         assertThatThrownBy(() -> settings(sysroot, 3, 3).validate())
             .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("rfmrt.rt.cpus: cpu 3 is listed twice");
         assertThatThrownBy(() -> new RtSettings(Arrays.asList(2, null), false, false, false, sysroot).validate())
@@ -157,7 +158,8 @@ class RtSettingsTest
         }
         assertThatThrownBy(() -> RtEnvironment.prepare(new RtSettings(List.of(), true, false, true, sysroot),
             warnings::add))
-            .isInstanceOf(RtSetupException.class).hasMessageStartingWith("strict: cpu_dma_latency hold refused (ENOENT");
+            .isInstanceOf(RtSetupException.class)
+            .hasMessageStartingWith("strict: cpu_dma_latency hold refused (ENOENT");
     }
 
     private static RtSettings settings(final Path sysroot, final Integer... cpus)

@@ -274,10 +274,11 @@ public final class ThreadPlacer
         {
             final String stat = Files.readString(taskDir(tid).resolve("stat"), StandardCharsets.US_ASCII);
             // field 2 (comm) is in parentheses and may hold spaces: count fields after the last ')'
-            final String[] rest = stat.substring(stat.lastIndexOf(')') + 2).strip().split(" ");
-            final int offset = 3;
-            return new int[] {
-                Integer.parseInt(rest[STAT_FIELD_POLICY - offset]), Integer.parseInt(rest[STAT_FIELD_RT_PRIORITY - offset])};
+            final String[] rest = stat.substring(stat.lastIndexOf(')') + 1).strip().split(" ");
+            final int firstField = 3;
+            final int policy = Integer.parseInt(rest[STAT_FIELD_POLICY - firstField]);
+            final int priority = Integer.parseInt(rest[STAT_FIELD_RT_PRIORITY - firstField]);
+            return new int[] {policy, priority};
         }
         catch (final IOException | RuntimeException ex)
         {
