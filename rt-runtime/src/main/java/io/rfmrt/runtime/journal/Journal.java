@@ -60,6 +60,7 @@ public final class Journal implements AutoCloseable
     static final long IDLE_MIN_PARK_NS = TimeUnit.MICROSECONDS.toNanos(10);
     static final long IDLE_MAX_PARK_NS = TimeUnit.MILLISECONDS.toNanos(1);
     static final int CLOSE_TIMEOUT_MS = 10_000;
+    static final int START_TIMEOUT_MS = 10_000;
 
     private static final Set<PosixFilePermission> DIR_PERMISSIONS = PosixFilePermissions.fromString("rwxrwx---");
 
@@ -84,7 +85,8 @@ public final class Journal implements AutoCloseable
     }
 
     /**
-     * Create the folder when missing (0770), open the queue and start the journal thread.
+     * Create the folder when missing (0770), open the queue and start the journal thread; return once the thread
+     * runs (pinned, when asked) and has written the journal header (or counted why it could not).
      *
      * @param config settings; validated here.
      * @return the running journal.
@@ -128,6 +130,7 @@ public final class Journal implements AutoCloseable
             thread.setDaemon(true);
             return thread;
         });
+        journal.awaitStarted();
         return journal;
     }
 
@@ -244,6 +247,25 @@ public final class Journal implements AutoCloseable
     void resumeForTest()
     {
         agent.pause(false);
+    }
+
+    private void awaitStarted()
+    {
+        boolean started = false;
+        try
+        {
+            started = agent.awaitStarted(START_TIMEOUT_MS);
+        }
+        catch (final InterruptedException ex)
+        {
+            Thread.currentThread().interrupt();
+        }
+        if (!started)
+        {
+            close();
+            throw new JournalException("journal thread for " + config.dir() + " did not start within " +
+                START_TIMEOUT_MS + " ms");
+        }
     }
 
     private static void checkWriterName(final String name)

@@ -4,8 +4,7 @@ import org.agrona.DirectBuffer;
 import org.agrona.concurrent.AtomicBuffer;
 import org.agrona.concurrent.ringbuffer.OneToOneRingBuffer;
 
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
+import java.util.concurrent.atomic.AtomicLong;
 
 import static io.rfmrt.runtime.journal.internal.JournalRecordDescriptor.BYTE_ORDER;
 import static io.rfmrt.runtime.journal.internal.JournalRecordDescriptor.COUNTERS_COUNT_OFFSET;
@@ -55,28 +54,14 @@ import static org.agrona.BitUtil.SIZE_OF_LONG;
  */
 public final class JournalWriter
 {
-    private static final VarHandle DROPPED;
-
-    static
-    {
-        try
-        {
-            DROPPED = MethodHandles.lookup().findVarHandle(JournalWriter.class, "dropped", long.class);
-        }
-        catch (final ReflectiveOperationException ex)
-        {
-            throw new ExceptionInInitializerError(ex);
-        }
-    }
-
     private final String name;
     private final int id;
     private final OneToOneRingBuffer ring;
     private final AtomicBuffer buffer;
     private final int maxMessageLength;
+    /** Written by the producing thread only (lazySet), read by any. */
+    private final AtomicLong dropped = new AtomicLong();
     private volatile boolean closed;
-    @SuppressWarnings("unused") // through DROPPED
-    private long dropped;
 
     JournalWriter(final String name, final int id, final OneToOneRingBuffer ring)
     {
@@ -285,7 +270,7 @@ public final class JournalWriter
      */
     public long dropped()
     {
-        return (long)DROPPED.getAcquire(this);
+        return dropped.get();
     }
 
     /**
@@ -324,7 +309,7 @@ public final class JournalWriter
                 return index;
             }
         }
-        DROPPED.setRelease(this, (long)DROPPED.get(this) + 1);
+        dropped.lazySet(dropped.get() + 1);
         return -1;
     }
 

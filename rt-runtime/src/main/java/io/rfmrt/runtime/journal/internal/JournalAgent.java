@@ -25,6 +25,8 @@ import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.BitSet;
 import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 import static io.rfmrt.runtime.journal.internal.JournalRecordDescriptor.HEADER_KIND_ID;
@@ -90,6 +92,7 @@ public final class JournalAgent implements Agent, MessageHandler, ErrorHandler
     private volatile String affinityError;
     private volatile boolean paused;
     private volatile Writers writers = new Writers(new OneToOneRingBuffer[0], new byte[0][]);
+    private final CountDownLatch started = new CountDownLatch(1);
 
     // journal thread only
     private ExcerptAppender appender;
@@ -229,11 +232,30 @@ public final class JournalAgent implements Agent, MessageHandler, ErrorHandler
     @Override
     public void onStart()
     {
-        if (cpu >= 0)
+        try
         {
-            pin();
+            if (cpu >= 0)
+            {
+                pin();
+            }
+            checkHealth(nanoClock.nanoTime());
         }
-        checkHealth(nanoClock.nanoTime());
+        finally
+        {
+            started.countDown();
+        }
+    }
+
+    /**
+     * Wait until {@link #onStart()} has run on the journal thread.
+     *
+     * @param timeoutMs longest wait.
+     * @return {@code true} when it has.
+     * @throws InterruptedException when interrupted while waiting.
+     */
+    public boolean awaitStarted(final long timeoutMs) throws InterruptedException
+    {
+        return started.await(timeoutMs, TimeUnit.MILLISECONDS);
     }
 
     /**

@@ -1,0 +1,142 @@
+package io.rfmrt.runtime.journal;
+
+import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * A full ring drops and counts exactly; pinning the journal thread works or is reported, never fatal.
+ */
+class JournalDropTest
+{
+    @TempDir
+    Path temp;
+
+    @Test
+    void shouldCountEveryRecordDroppedWhileTheJournalThreadIsStalled()
+    {
+        final Path dir = temp.resolve("journal");
+        final UnsafeBuffer payload = new UnsafeBuffer(new byte[100]);
+        long accepted = 0;
+        long faults = 0;
+        long refused = 0;
+        final JournalStats stats;
+        try (Journal journal = Journal.start(JournalConfig.of(dir, 1).withRingCapacityBytes(4096)))
+        {
+            final JournalWriter writer = journal.newWriter("isr");
+            final JournalWriter other = journal.newWriter("other");
+            journal.pauseForTest();
+            while (writer.frame(accepted, 2, 0, 0, 1, 2, 3, 4, 5, payload, 0, 100))
+            {
+                accepted++;
+            }
+            refused++;
+            for (int i = 0; i < 1000; i++)
+            {
+                if (writer.fault(i, i, i, i))
+                {
+                    faults++;
+                }
+                else
+                {
+                    refused++;
+                }
+            }
+            // a 4 KiB ring of 176-byte frame messages; a smaller fault may still fit in what is left
+            assertThat(accepted).isBetween(20L, 4096L / 176);
+            assertThat(faults).isLessThan(176 / 40);
+            assertThat(refused).isEqualTo(1001 - faults);
+            assertThat(writer.dropped()).isEqualTo(refused);
+            assertThat(journal.stats().droppedByWriter()).containsEntry("isr", refused).containsEntry("other", 0L);
+
+            // a record bigger than 1/8 of the ring never fits: dropped and counted too
+            assertThat(other.frame(0, 2, 0, 0, 0, 0, 0, 0, 0, new UnsafeBuffer(new byte[1024]), 0, 1024)).isFalse();
+            assertThat(other.dropped()).isEqualTo(1);
+
+            journal.resumeForTest();
+            journal.close();
+            stats = journal.stats();
+        }
+        assertThat(stats.recordsWritten()).isEqualTo(accepted + faults);
+        assertThat(stats.droppedRingFull()).isEqualTo(refused + 1);
+        assertThat(stats.droppedByWriter()).containsEntry("isr", refused).containsEntry("other", 1L);
+        assertThat(stats.writeErrors()).isZero();
+
+        long read = 0;
+        try (JournalReader reader = JournalReader.open(dir))
+        {
+            final JournalRecord record = new JournalRecord();
+            while (reader.next(record))
+            {
+                assertThat(record.kind()).isEqualTo(read < accepted ? RecordKind.FRAME : RecordKind.FAULT);
+                assertThat(record.seq()).isEqualTo(read < accepted ? read : read - accepted);
+                read++;
+            }
+        }
+        assertThat(read).isEqualTo(accepted + faults);
+    }
+
+    @Test
+    void shouldGoOnAfterTheRingEmptiesAgain()
+    {
+        try (Journal journal = Journal.start(JournalConfig.of(temp.resolve("again"), 1).withRingCapacityBytes(4096)))
+        {
+            final JournalWriter writer = journal.newWriter("w");
+            journal.pauseForTest();
+            int accepted = 0;
+            while (writer.state(accepted, 0, 0))
+            {
+                accepted++;
+            }
+            journal.resumeForTest();
+            final long deadline = System.nanoTime() + 5_000_000_000L;
+            while (journal.stats().recordsWritten() < accepted && System.nanoTime() < deadline)
+            {
+                Thread.onSpinWait();
+            }
+            assertThat(writer.state(accepted, 0, 0)).isTrue();
+            assertThat(writer.dropped()).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void shouldPinTheJournalThreadOrReportWhyNot()
+    {
+        final int cpu = Runtime.getRuntime().availableProcessors() - 1;
+        try (Journal journal = Journal.start(JournalConfig.of(temp.resolve("pinned"), 1).withCpu(cpu)))
+        {
+            journal.newWriter("w").state(0, 1, 2);
+            journal.close();
+            final JournalStats stats = journal.stats();
+            assertThat(stats.recordsWritten()).isEqualTo(1);
+            if (stats.affinityError() == null)
+            {
+                assertThat(stats.cpu()).isEqualTo(cpu);
+            }
+            else
+            {
+                assertThat(stats.cpu()).isEqualTo(-1);
+                assertThat(stats.affinityError()).contains("cpu " + cpu);
+            }
+        }
+    }
+
+    @Test
+    void shouldReportACpuThatDoesNotExistAndStillJournal()
+    {
+        final int cpu = 4095;
+        try (Journal journal = Journal.start(JournalConfig.of(temp.resolve("nocpu"), 1).withCpu(cpu)))
+        {
+            journal.newWriter("w").state(0, 1, 2);
+            journal.close();
+            final JournalStats stats = journal.stats();
+            assertThat(stats.recordsWritten()).isEqualTo(1);
+            assertThat(stats.cpu()).isEqualTo(-1);
+            assertThat(stats.affinityError()).startsWith("journal thread not pinned to cpu 4095");
+        }
+    }
+}
