@@ -1,0 +1,281 @@
+package io.rfmrt.control;
+
+/**
+ * The failsafe of an axis: watches the sensor stream and decides whether the controller may drive the axis.
+ * <pre>
+ *            M good frames                     no frame for &gt; K periods
+ *  STARTING ───────────────▶ RUNNING ─────────────────────────────────────▶ SAFE
+ *                              ▲                                          │  ▲
+ *                              │ M good frames   frame (AUTOMATIC) or     │  │ no frame for &gt; K periods
+ *                              └─────────────── commandRecovery() ◀──────┘  │
+ *                                  RECOVERING ──────────────────────────────┘
+ *  commandSafe(): any state → SAFE, latched until commandRecovery()
+ * </pre>
+ * A "good" frame is one that arrives no more than K periods after the frame before it; a longer gap breaks the run.
+ * Every transition is reported to the {@link Listener} (synchronously, on the caller's thread) so the node can
+ * journal it; trips (timeouts that leave RUNNING or RECOVERING) and recoveries (RECOVERING → RUNNING) are counted.
+ * <p>
+ * Time is passed in (ns, any monotonic clock); there is no clock inside. The node calls {@link #onFrame(long)} for
+ * each sensor frame and {@link #poll(long)} once per period from a timer, since a missing frame cannot wake anything.
+ * Allocation free (given a listener that is). Not thread safe: one thread owns an instance.
+ */
+public final class Watchdog
+{
+    /**
+     * Why a transition happened.
+     */
+    public enum Reason
+    {
+        /** STARTING → RUNNING: M good frames. */
+        SENSOR_STREAM_STEADY,
+        /** RUNNING or RECOVERING → SAFE: no frame for more than K periods. */
+        SENSOR_TIMEOUT,
+        /** any → SAFE: {@link #commandSafe(long)}. */
+        COMMANDED_SAFE,
+        /** SAFE → RECOVERING: a frame arrived (automatic recovery). */
+        SENSOR_FRAMES_RETURNED,
+        /** SAFE → RECOVERING: {@link #commandRecovery(long)}. */
+        RECOVERY_COMMANDED,
+        /** RECOVERING → RUNNING: M good frames. */
+        RECOVERED
+    }
+
+    /**
+     * Told of every transition, on the thread that caused it.
+     */
+    @FunctionalInterface
+    public interface Listener
+    {
+        /**
+         * @param from      the state before.
+         * @param to        the state after.
+         * @param reason    why.
+         * @param nowNanos  the time passed to the call that caused it, ns.
+         */
+        void onTransition(AxisState from, AxisState to, Reason reason, long nowNanos);
+    }
+
+    private final WatchdogConfig config;
+    private final Listener listener;
+    private final long timeoutNanos;
+    private final int goodFramesToRecover;
+    private final boolean automatic;
+
+    private AxisState state = AxisState.STARTING;
+    private boolean seenFrame;
+    private boolean latched;
+    private long lastFrameNanos;
+    private long goodFrames;
+    private long frames;
+    private long trips;
+    private long recoveries;
+    private long commandedStops;
+
+    /**
+     * @param config   the settings; validated here.
+     * @param listener told of every transition; may be a no-op.
+     * @throws IllegalArgumentException naming every bad setting.
+     */
+    public Watchdog(final WatchdogConfig config, final Listener listener)
+    {
+        this.config = config.validate();
+        if (listener == null)
+        {
+            throw new IllegalArgumentException("watchdog listener must not be null");
+        }
+        this.listener = listener;
+        this.timeoutNanos = config.timeoutNanos();
+        this.goodFramesToRecover = config.goodFramesToRecover();
+        this.automatic = config.recovery() == WatchdogConfig.Recovery.AUTOMATIC;
+    }
+
+    /**
+     * A sensor frame arrived. A gap longer than the timeout since the frame before is handled first (as
+     * {@link #poll(long)} would), so a missed poll still trips.
+     *
+     * @param nowNanos when it arrived, ns.
+     * @return the state after the frame.
+     */
+    public AxisState onFrame(final long nowNanos)
+    {
+        checkTimeout(nowNanos);
+        frames++;
+        goodFrames++;
+        seenFrame = true;
+        lastFrameNanos = nowNanos;
+        if (state == AxisState.SAFE && automatic && !latched)
+        {
+            transition(AxisState.RECOVERING, Reason.SENSOR_FRAMES_RETURNED, nowNanos);
+        }
+        if (goodFrames >= goodFramesToRecover)
+        {
+            if (state == AxisState.STARTING)
+            {
+                transition(AxisState.RUNNING, Reason.SENSOR_STREAM_STEADY, nowNanos);
+            }
+            else if (state == AxisState.RECOVERING)
+            {
+                recoveries++;
+                transition(AxisState.RUNNING, Reason.RECOVERED, nowNanos);
+            }
+        }
+        return state;
+    }
+
+    /**
+     * Check the sensor stream for a timeout; call at least once per period.
+     *
+     * @param nowNanos the time now, ns.
+     * @return the state after the check.
+     */
+    public AxisState poll(final long nowNanos)
+    {
+        checkTimeout(nowNanos);
+        return state;
+    }
+
+    /**
+     * Leave SAFE: accepted only in SAFE while frames are arriving (the last one no more than K periods ago). The
+     * axis goes to RECOVERING and runs again after M further good frames. Clears a {@link #commandSafe} latch.
+     *
+     * @param nowNanos the time now, ns.
+     * @return whether the command was accepted.
+     */
+    public boolean commandRecovery(final long nowNanos)
+    {
+        checkTimeout(nowNanos);
+        if (state != AxisState.SAFE || !seenFrame || nowNanos - lastFrameNanos > timeoutNanos)
+        {
+            return false;
+        }
+        latched = false;
+        goodFrames = 0;
+        transition(AxisState.RECOVERING, Reason.RECOVERY_COMMANDED, nowNanos);
+        return true;
+    }
+
+    /**
+     * Stop the axis (an operator's stop): SAFE from any state, and latched there, even with automatic recovery,
+     * until {@link #commandRecovery(long)}.
+     *
+     * @param nowNanos the time now, ns.
+     */
+    public void commandSafe(final long nowNanos)
+    {
+        latched = true;
+        if (state != AxisState.SAFE)
+        {
+            commandedStops++;
+            transition(AxisState.SAFE, Reason.COMMANDED_SAFE, nowNanos);
+        }
+    }
+
+    /**
+     * @return the current state.
+     */
+    public AxisState state()
+    {
+        return state;
+    }
+
+    /**
+     * @return whether the controller may drive the axis (state RUNNING).
+     */
+    public boolean running()
+    {
+        return state == AxisState.RUNNING;
+    }
+
+    /**
+     * @return what the node should do to the axis while it is not RUNNING.
+     */
+    public WatchdogConfig.SafeAction safeAction()
+    {
+        return config.safeAction();
+    }
+
+    /**
+     * @return timeouts that took the axis from RUNNING or RECOVERING to SAFE.
+     */
+    public long trips()
+    {
+        return trips;
+    }
+
+    /**
+     * @return returns from RECOVERING to RUNNING.
+     */
+    public long recoveries()
+    {
+        return recoveries;
+    }
+
+    /**
+     * @return {@link #commandSafe(long)} calls that changed the state.
+     */
+    public long commandedStops()
+    {
+        return commandedStops;
+    }
+
+    /**
+     * @return sensor frames seen.
+     */
+    public long frames()
+    {
+        return frames;
+    }
+
+    /**
+     * @return good frames in a row up to now (0 after a gap, or after an accepted {@link #commandRecovery}).
+     */
+    public long goodFrames()
+    {
+        return goodFrames;
+    }
+
+    /**
+     * @return when the last frame arrived, ns (meaningless before the first).
+     */
+    public long lastFrameNanos()
+    {
+        return lastFrameNanos;
+    }
+
+    /**
+     * @return whether a {@link #commandSafe(long)} latch holds the axis in SAFE.
+     */
+    public boolean latched()
+    {
+        return latched;
+    }
+
+    /**
+     * @return the settings.
+     */
+    public WatchdogConfig config()
+    {
+        return config;
+    }
+
+    private void checkTimeout(final long nowNanos)
+    {
+        if (!seenFrame || nowNanos - lastFrameNanos <= timeoutNanos)
+        {
+            return;
+        }
+        goodFrames = 0;
+        if (state == AxisState.RUNNING || state == AxisState.RECOVERING)
+        {
+            trips++;
+            transition(AxisState.SAFE, Reason.SENSOR_TIMEOUT, nowNanos);
+        }
+    }
+
+    private void transition(final AxisState to, final Reason reason, final long nowNanos)
+    {
+        final AxisState from = state;
+        state = to;
+        listener.onTransition(from, to, reason, nowNanos);
+    }
+}
