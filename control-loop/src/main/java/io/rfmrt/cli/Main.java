@@ -18,7 +18,7 @@ import java.io.PrintWriter;
     mixinStandardHelpOptions = true,
     versionProvider = Main.Version.class,
     description = "Real-time runtime for reflective-memory networks.",
-    subcommands = {RfmCommand.class, DemoCommand.class, BenchCommand.class, CheckCommand.class,
+    subcommands = {RfmCommand.class, DemoCommand.class, NodeCommand.class, BenchCommand.class, CheckCommand.class,
         BenchCommand.Peer.class, DemoCommand.Peer.class,
         CommandLine.HelpCommand.class})
 public final class Main

@@ -1,0 +1,77 @@
+package io.rfmrt.cli;
+
+import io.rfmrt.runtime.RfmNode;
+import io.rfmrt.runtime.config.ConfigException;
+import io.rfmrt.runtime.config.NodeConfig;
+import org.apache.logging.log4j.LogManager;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+import sun.misc.Signal;
+
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+
+/**
+ * {@code rfmrt node --config FILE}: run one node until SIGTERM or SIGINT, then stop its threads, flush its journal,
+ * release its node id and exit 0. What the systemd unit runs.
+ */
+@Command(name = "node", mixinStandardHelpOptions = true,
+    description = "Run one node from a configuration file until SIGTERM/SIGINT.")
+final class NodeCommand implements Callable<Integer>
+{
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--config", required = true, paramLabel = "FILE", description = "Node configuration (YAML).")
+    Path config;
+
+    @Option(names = "--seconds", defaultValue = "0", paramLabel = "S",
+        description = "Stop by itself after S seconds (0: run until a signal).")
+    int seconds;
+
+    @Override
+    public Integer call() throws Exception
+    {
+        final PrintWriter out = spec.commandLine().getOut();
+        final NodeConfig nodeConfig;
+        try
+        {
+            nodeConfig = NodeConfig.load(config);
+        }
+        catch (final ConfigException ex)
+        {
+            throw new Main.UsageException(ex.getMessage());
+        }
+        final CountDownLatch stop = new CountDownLatch(1);
+        Signal.handle(new Signal("TERM"), signal -> stop.countDown());
+        Signal.handle(new Signal("INT"), signal -> stop.countDown());
+        try (RfmNode node = new RfmNode(nodeConfig, line ->
+        {
+            out.println(line);
+            out.flush();
+        }))
+        {
+            node.start();
+            if (seconds > 0)
+            {
+                stop.await(seconds, java.util.concurrent.TimeUnit.SECONDS);
+            }
+            else
+            {
+                stop.await();
+            }
+            out.println("stopping: closing threads, flushing the journal, releasing the node");
+            out.flush();
+        }
+        finally
+        {
+            LogManager.shutdown();
+        }
+        out.println("stopped");
+        return Main.EXIT_OK;
+    }
+}

@@ -1,0 +1,100 @@
+package io.rfmrt.runtime;
+
+import io.rfmrt.rfm.EventType;
+import io.rfmrt.rfm.RfmCounter;
+import io.rfmrt.rfm.RfmDevice;
+import io.rfmrt.rfm.channel.FrameCounter;
+import org.HdrHistogram.Histogram;
+
+import java.util.Locale;
+import java.util.function.Consumer;
+
+/**
+ * Once per period, one line: frame rate, p50/p99/p99.9/max of every stage over the period, and every counter of
+ * the receive path, the channels and the card. Runs on a housekeeping thread; the line goes to a sink (a Log4j2
+ * async logger in the node).
+ */
+public final class Heartbeat
+{
+    private final RfmDevice device;
+    private final ReceivePath path;
+    private final Consumer<String> sink;
+    private final StringBuilder line = new StringBuilder(1024);
+    private long lastHandled;
+    private long lastNanos = System.nanoTime();
+
+    /**
+     * @param device the card.
+     * @param path   the receive path, or null for a node that only publishes.
+     * @param sink   where lines go.
+     */
+    public Heartbeat(final RfmDevice device, final ReceivePath path, final Consumer<String> sink)
+    {
+        this.device = device;
+        this.path = path;
+        this.sink = sink;
+    }
+
+    /**
+     * Take the interval and emit one line.
+     */
+    public void beat()
+    {
+        final long now = System.nanoTime();
+        line.setLength(0);
+        line.append("node ").append(device.nodeId());
+        if (path != null)
+        {
+            path.latencies().sample();
+            final long handled = path.counter(RuntimeCounter.FRAMES_HANDLED);
+            final double seconds = Math.max(1e-9, (now - lastNanos) / 1e9);
+            line.append(String.format(Locale.ROOT, " | %.0f frames/s", (handled - lastHandled) / seconds));
+            lastHandled = handled;
+            for (final Stage stage : new Stage[]{Stage.END_TO_END, Stage.TRANSFER, Stage.ISR, Stage.HANDOFF,
+                Stage.HANDLER})
+            {
+                final Histogram h = path.latencies().interval(stage);
+                line.append(" | ").append(stage.label());
+                if (h.getTotalCount() == 0)
+                {
+                    line.append(" -");
+                }
+                else
+                {
+                    line.append(String.format(Locale.ROOT, " p50 %.1f p99 %.1f p99.9 %.1f max %.1f us",
+                        h.getValueAtPercentile(50) / 1e3, h.getValueAtPercentile(99) / 1e3,
+                        h.getValueAtPercentile(99.9) / 1e3, h.getMaxValue() / 1e3));
+                }
+            }
+            line.append(" | counters");
+            for (final RuntimeCounter c : RuntimeCounter.values())
+            {
+                line.append(' ').append(c.label().replace(' ', '-')).append('=').append(path.counter(c));
+            }
+            for (final FrameCounter c : FrameCounter.values())
+            {
+                line.append(' ').append(c.name().toLowerCase(Locale.ROOT).replace('_', '-')).append('=')
+                    .append(path.counter(c));
+            }
+        }
+        line.append(" | card");
+        for (final RfmCounter c : RfmCounter.values())
+        {
+            long value = 0;
+            if (c.perType())
+            {
+                for (final EventType t : EventType.values())
+                {
+                    value += device.counter(c, t);
+                }
+            }
+            else
+            {
+                value = device.counter(c, null);
+            }
+            line.append(' ').append(c.name().toLowerCase(Locale.ROOT).replace('_', '-')).append('=').append(value);
+        }
+        lastNanos = now;
+        sink.accept(line.toString());
+    }
+}

@@ -1,0 +1,96 @@
+package io.rfmrt.runtime.internal;
+
+import io.rfmrt.rfm.DmaCompletion;
+import io.rfmrt.rfm.DmaEngine;
+import io.rfmrt.rfm.channel.FrameStatus;
+import io.rfmrt.rfm.channel.FrameView;
+import io.rfmrt.runtime.FrameHandler;
+import io.rfmrt.runtime.RuntimeCounter;
+import io.rfmrt.runtime.StageLatencies;
+import io.rfmrt.runtime.StageStamps;
+import io.rfmrt.runtime.journal.JournalWriter;
+import org.agrona.concurrent.NanoClock;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import static io.rfmrt.runtime.internal.HandoffRing.*;
+
+/**
+ * The consumer duty: take a handed-off frame, call the handler, record its stages, journal it, give the DMA
+ * descriptor back. One thread; {@link #doWork()} handles at most one frame.
+ */
+public final class ConsumerAgent
+{
+    private static final int OK = FrameStatus.OK.ordinal();
+
+    private final HandoffRing handoff;
+    private final UnsafeBuffer entries;
+    private final DmaEngine dma;
+    private final DmaCompletion[] completions;
+    private final FrameHandler handler;
+    private final StageLatencies latencies;
+    private final Counters counters;
+    private final JournalWriter journal;
+    private final NanoClock clock;
+    private final FrameView view = new FrameView();
+    private final StageStamps stamps = new StageStamps();
+
+    /**
+     * @param handoff     from the ISR-wake thread.
+     * @param dma         the card's DMA engine (this thread releases descriptors).
+     * @param completions flyweights shared with the ISR-wake thread.
+     * @param handler     the application.
+     * @param latencies   stage recorders (this thread writes).
+     * @param counters    runtime counters (this thread writes FRAMES_HANDLED, JOURNAL_DROPS for frames).
+     * @param journal     frame records, or null.
+     * @param clock       time source.
+     */
+    public ConsumerAgent(final HandoffRing handoff, final DmaEngine dma, final DmaCompletion[] completions,
+        final FrameHandler handler, final StageLatencies latencies, final Counters counters,
+        final JournalWriter journal, final NanoClock clock)
+    {
+        this.handoff = handoff;
+        this.entries = handoff.entries();
+        this.dma = dma;
+        this.completions = completions;
+        this.handler = handler;
+        this.latencies = latencies;
+        this.counters = counters;
+        this.journal = journal;
+        this.clock = clock;
+    }
+
+    /**
+     * @return 1 when a frame (or a refused frame's descriptor) was handled, 0 when there was nothing.
+     */
+    public int doWork()
+    {
+        final int e = handoff.peek();
+        if (e < 0)
+        {
+            return 0;
+        }
+        final long start = clock.nanoTime();
+        final DmaCompletion completion = completions[entries.getInt(e + SLOT_OFFSET)];
+        if (entries.getInt(e + STATUS_OFFSET) == OK)
+        {
+            final long seq = entries.getLong(e + SEQ_OFFSET);
+            final int source = entries.getInt(e + SOURCE_OFFSET);
+            final long send = entries.getLong(e + SEND_OFFSET);
+            final long woke = entries.getLong(e + WOKE_OFFSET);
+            final long validated = entries.getLong(e + VALIDATED_OFFSET);
+            view.wrap(completion.buffer(), completion.destOffset());
+            handler.onFrame(view, stamps.set(seq, source, send, woke, validated, start));
+            final long end = clock.nanoTime();
+            latencies.record(send, woke, validated, start, end);
+            counters.add(RuntimeCounter.FRAMES_HANDLED, 1);
+            if (journal != null && !journal.frame(seq, source, view.flags(), view.crc32c(), send, woke, validated,
+                start, end, view.buffer(), view.payloadOffset(), view.length()))
+            {
+                counters.add(RuntimeCounter.JOURNAL_DROPS, 1);
+            }
+        }
+        dma.release(completion);
+        handoff.advance();
+        return 1;
+    }
+}

@@ -1,0 +1,107 @@
+package io.rfmrt.runtime.internal;
+
+import io.rfmrt.rfm.RfmWindow;
+import io.rfmrt.rfm.channel.ChannelSpec;
+import io.rfmrt.rfm.channel.FrameHeaderDescriptor;
+import io.rfmrt.rfm.channel.FrameReceiver;
+import io.rfmrt.rfm.channel.FrameStatus;
+import io.rfmrt.rfm.channel.FrameView;
+import io.rfmrt.runtime.FrameHandler;
+import io.rfmrt.runtime.RuntimeCounter;
+import io.rfmrt.runtime.StageLatencies;
+import io.rfmrt.runtime.StageStamps;
+import io.rfmrt.runtime.journal.JournalWriter;
+import org.agrona.concurrent.NanoClock;
+
+/**
+ * The article's baseline, kept to compare against: no interrupt, no DMA; every period, read each input channel's
+ * status word (the sequence number of the slot the next frame lands in) and copy the frame out with the CPU when it
+ * changed. The "woke" stamp is the poll that found the frame, so the transfer stage includes the sampling delay.
+ */
+public final class PollingAgent
+{
+    private final RfmWindow window;
+    private final ChannelSpec[] channels;
+    private final FrameReceiver[] receivers;
+    private final FrameHandler handler;
+    private final StageLatencies latencies;
+    private final Counters counters;
+    private final JournalWriter journal;
+    private final NanoClock clock;
+    private final FrameView view = new FrameView();
+    private final StageStamps stamps = new StageStamps();
+
+    /**
+     * @param window    the card's memory.
+     * @param channels  input channels.
+     * @param receivers one per channel.
+     * @param handler   the application.
+     * @param latencies stage recorders.
+     * @param counters  runtime counters.
+     * @param journal   frame records, or null.
+     * @param clock     time source.
+     */
+    public PollingAgent(final RfmWindow window, final ChannelSpec[] channels, final FrameReceiver[] receivers,
+        final FrameHandler handler, final StageLatencies latencies, final Counters counters,
+        final JournalWriter journal, final NanoClock clock)
+    {
+        this.window = window;
+        this.channels = channels;
+        this.receivers = receivers;
+        this.handler = handler;
+        this.latencies = latencies;
+        this.counters = counters;
+        this.journal = journal;
+        this.clock = clock;
+    }
+
+    /**
+     * One poll of every channel, taking every frame that is there.
+     *
+     * @return frames handled.
+     */
+    public int doWork()
+    {
+        counters.add(RuntimeCounter.POLLS, 1);
+        int work = 0;
+        for (int c = 0; c < channels.length; c++)
+        {
+            final ChannelSpec channel = channels[c];
+            final FrameReceiver receiver = receivers[c];
+            while (true)
+            {
+                final long next = receiver.lastSeq(channel.node()) + 1;
+                final long status = window.getLongAcquire(channel.slotOffset(next) + FrameHeaderDescriptor.SEQ_OFFSET);
+                if (status < next)
+                {
+                    // an older frame, an empty slot, or one being written (negative): nothing new yet
+                    break;
+                }
+                final long woke = clock.nanoTime();
+                final FrameStatus frame = receiver.receiveFromMemory((int)status, view);
+                if (frame != FrameStatus.OK)
+                {
+                    if (journal != null && !journal.fault(frame.ordinal(), status, channel.node(), woke))
+                    {
+                        counters.add(RuntimeCounter.JOURNAL_DROPS, 1);
+                    }
+                    break;
+                }
+                final long validated = clock.nanoTime();
+                handler.onFrame(view, stamps.set(view.seq(), view.source(), view.sendNanos(), woke, validated,
+                    validated));
+                final long end = clock.nanoTime();
+                latencies.record(view.sendNanos(), woke, validated, validated, end);
+                counters.add(RuntimeCounter.FRAMES_HANDLED, 1);
+                if (journal != null && !journal.frame(view.seq(), view.source(), view.flags(), view.crc32c(),
+                    view.sendNanos(), woke, validated, validated, end, view.buffer(), view.payloadOffset(),
+                    view.length()))
+                {
+                    counters.add(RuntimeCounter.JOURNAL_DROPS, 1);
+                }
+                work++;
+            }
+        }
+        return work;
+    }
+}
