@@ -73,6 +73,7 @@ public final class JournalReader implements AutoCloseable
     private String[] writerNames = NO_NAMES;
     private boolean headerSeen;
     private long index = -1;
+    private long documentIndex = -1;
     private boolean closed;
 
     private JournalReader(final Path dir, final SingleChronicleQueue queue)
@@ -85,8 +86,8 @@ public final class JournalReader implements AutoCloseable
     /**
      * @param dir folder of a journal.
      * @return a reader at the first record.
-     * @throws JournalException when the folder is missing, is no folder, holds no queue file, or Chronicle cannot
-     *                          open it; one line naming the folder.
+     * @throws JournalException when the folder is missing, is no folder, holds no queue file, holds a queue that is
+     *                          not an rfmrt journal, or Chronicle cannot open it; one line naming the folder.
      */
     public static JournalReader open(final Path dir)
     {
@@ -118,14 +119,52 @@ public final class JournalReader implements AutoCloseable
         {
             throw new JournalException("cannot open journal dir " + dir + ": " + Journal.oneLine(ex), ex);
         }
+        JournalReader reader = null;
         try
         {
-            return new JournalReader(dir, queue);
+            reader = new JournalReader(dir, queue);
+            reader.readFirstHeader();
+            return reader;
+        }
+        catch (final JournalException ex)
+        {
+            close(reader, queue);
+            throw ex;
         }
         catch (final RuntimeException | Error ex)
         {
-            queue.close();
+            close(reader, queue);
             throw new JournalException("cannot read journal dir " + dir + ": " + Journal.oneLine(ex), ex);
+        }
+    }
+
+    private static void close(final JournalReader reader, final SingleChronicleQueue queue)
+    {
+        if (reader != null)
+        {
+            reader.close();
+        }
+        else
+        {
+            queue.close();
+        }
+    }
+
+    /**
+     * An rfmrt journal starts with a journal header: read it now, so that a folder of something else fails at open.
+     * An empty queue passes (a journal whose thread could not write yet).
+     */
+    private void readFirstHeader()
+    {
+        final JournalRecord first = new JournalRecord();
+        if (readDocument(first))
+        {
+            final int length = first.length();
+            if (length < RECORD_HEADER_LENGTH || first.version() != VERSION || first.kindId() != HEADER_KIND_ID)
+            {
+                throw notJournal(length);
+            }
+            readHeader(first.buffer(), length);
         }
     }
 
@@ -143,9 +182,26 @@ public final class JournalReader implements AutoCloseable
         {
             throw new IllegalStateException("journal reader of " + dir + " is closed");
         }
+        while (readDocument(into))
+        {
+            if (decode(into, into.length()))
+            {
+                index = documentIndex;
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Copy the next data document into {@code into}, undecoded.
+     *
+     * @return {@code false} at the end.
+     */
+    private boolean readDocument(final JournalRecord into)
+    {
         while (true)
         {
-            final int length;
             try (DocumentContext context = tailer.readingDocument())
             {
                 if (!context.isPresent())
@@ -156,22 +212,19 @@ public final class JournalReader implements AutoCloseable
                 {
                     continue;
                 }
-                index = context.index();
+                documentIndex = context.index();
                 final Bytes<?> bytes = context.wire().bytes();
                 final long remaining = bytes.readRemaining();
                 if (remaining > Integer.MAX_VALUE)
                 {
                     throw error(remaining, "is too big for a journal record");
                 }
-                length = (int)remaining;
+                final int length = (int)remaining;
                 final byte[] array = into.prepare(length);
                 if (length > 0)
                 {
                     bytes.read(array, 0, length);
                 }
-            }
-            if (decode(into, length))
-            {
                 return true;
             }
         }
@@ -310,13 +363,13 @@ public final class JournalReader implements AutoCloseable
     private JournalException notJournal(final int length)
     {
         return new JournalException("journal dir " + dir + " is not an rfmrt journal: its first record (index 0x" +
-            Long.toHexString(index) + ", " + length + " bytes) is not a journal header");
+            Long.toHexString(documentIndex) + ", " + length + " bytes) is not a journal header");
     }
 
     private JournalException error(final long length, final String what)
     {
-        return new JournalException("journal dir " + dir + ": record at index 0x" + Long.toHexString(index) + " (" +
-            length + " bytes) " + what);
+        return new JournalException("journal dir " + dir + ": record at index 0x" + Long.toHexString(documentIndex) +
+            " (" + length + " bytes) " + what);
     }
 
     private static boolean hasQueueFiles(final Path dir)

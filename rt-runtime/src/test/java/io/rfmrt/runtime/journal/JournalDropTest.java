@@ -58,7 +58,7 @@ class JournalDropTest
             assertThat(other.dropped()).isEqualTo(1);
 
             journal.resumeForTest();
-            journal.close();
+            JournalTestSupport.closeNow(journal);
             stats = journal.stats();
         }
         assertThat(stats.recordsWritten()).isEqualTo(accepted + faults);
@@ -110,7 +110,7 @@ class JournalDropTest
         try (Journal journal = Journal.start(JournalConfig.of(temp.resolve("pinned"), 1).withCpu(cpu)))
         {
             journal.newWriter("w").state(0, 1, 2);
-            journal.close();
+            JournalTestSupport.closeNow(journal);
             final JournalStats stats = journal.stats();
             assertThat(stats.recordsWritten()).isEqualTo(1);
             if (stats.affinityError() == null)
@@ -132,7 +132,7 @@ class JournalDropTest
         try (Journal journal = Journal.start(JournalConfig.of(temp.resolve("nocpu"), 1).withCpu(cpu)))
         {
             journal.newWriter("w").state(0, 1, 2);
-            journal.close();
+            JournalTestSupport.closeNow(journal);
             final JournalStats stats = journal.stats();
             assertThat(stats.recordsWritten()).isEqualTo(1);
             assertThat(stats.cpu()).isEqualTo(-1);

@@ -46,7 +46,7 @@ class JournalRoundTripTest
             b.start();
             a.join();
             b.join();
-            journal.close();
+            JournalTestSupport.closeNow(journal);
             stats = journal.stats();
             assertThat(isr.dropped() + consumer.dropped()).isEqualTo(retries.get());
         }

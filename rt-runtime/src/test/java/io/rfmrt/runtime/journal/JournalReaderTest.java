@@ -1,0 +1,233 @@
+package io.rfmrt.runtime.journal;
+
+import io.rfmrt.runtime.journal.internal.ChronicleSupport;
+import net.openhft.chronicle.bytes.Bytes;
+import net.openhft.chronicle.queue.ExcerptAppender;
+import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
+import net.openhft.chronicle.queue.impl.single.SingleChronicleQueueBuilder;
+import net.openhft.chronicle.wire.DocumentContext;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.function.Consumer;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * What the reader does with folders that are not journals and with records it cannot understand.
+ */
+class JournalReaderTest
+{
+    @TempDir
+    Path temp;
+
+    @Test
+    void shouldRefuseAMissingFolder()
+    {
+        final Path dir = temp.resolve("nothing-here");
+        assertThatThrownBy(() -> JournalReader.open(dir)).isInstanceOf(JournalException.class)
+            .hasMessage("journal dir " + dir + " does not exist");
+    }
+
+    @Test
+    void shouldRefuseAFile() throws IOException
+    {
+        final Path file = Files.writeString(temp.resolve("file"), "x");
+        assertThatThrownBy(() -> JournalReader.open(file)).isInstanceOf(JournalException.class)
+            .hasMessage("journal dir " + file + " is not a folder");
+    }
+
+    @Test
+    void shouldRefuseAnEmptyFolder()
+    {
+        assertThatThrownBy(() -> JournalReader.open(temp)).isInstanceOf(JournalException.class)
+            .hasMessage("journal dir " + temp + " holds no journal (no .cq4 queue file)");
+    }
+
+    @Test
+    void shouldRefuseAQueueThatIsNotAJournal()
+    {
+        final Path dir = temp.resolve("other");
+        try (SingleChronicleQueue queue = SingleChronicleQueueBuilder.binary(dir).build())
+        {
+            queue.createAppender().writeText("hello from another application");
+        }
+        assertThatThrownBy(() -> JournalReader.open(dir)).isInstanceOf(JournalException.class)
+            .hasMessageStartingWith("journal dir " + dir + " is not an rfmrt journal: its first record (index 0x")
+            .hasMessageEndingWith("is not a journal header");
+    }
+
+    @Test
+    void shouldReadAnEmptyJournal()
+    {
+        final Path dir = temp.resolve("empty");
+        Journal.start(JournalConfig.of(dir, 1)).close();
+        try (JournalReader reader = JournalReader.open(dir))
+        {
+            assertThat(reader.next(new JournalRecord())).isFalse();
+            assertThat(reader.index()).isEqualTo(-1);
+        }
+    }
+
+    @Test
+    void shouldEndCleanlyAtARecordThatIsStillBeingWritten()
+    {
+        final Path dir = journalOfThreeStates();
+        try (SingleChronicleQueue queue = rawQueue(dir))
+        {
+            final ExcerptAppender appender = queue.createAppender();
+            final DocumentContext unfinished = appender.writingDocument();
+            unfinished.wire().bytes().writeByte((byte)1).writeByte((byte)RecordKind.STATE.id()).writeInt(0);
+
+            // a writer that died here leaves the same incomplete header behind
+            final JournalRecord record = new JournalRecord();
+            try (JournalReader reader = JournalReader.open(dir))
+            {
+                for (int i = 0; i < 3; i++)
+                {
+                    assertThat(reader.next(record)).isTrue();
+                    assertThat(record.from()).isEqualTo(i);
+                }
+                final long last = reader.index();
+                assertThat(reader.next(record)).isFalse();
+                assertThat(reader.next(record)).isFalse();
+                assertThat(reader.index()).isEqualTo(last);
+            }
+            unfinished.rollbackOnClose();
+            unfinished.close();
+        }
+    }
+
+    @Test
+    void shouldStopWithAClearMessageAtAnUnknownVersion()
+    {
+        final Path dir = journalOfThreeStates();
+        append(dir, bytes -> bytes.writeByte((byte)9).writeByte((byte)RecordKind.STATE.id()).writeShort((short)0)
+            .writeInt(1).writeLong(0).writeLong(0).writeLong(0));
+        final JournalRecord record = new JournalRecord();
+        try (JournalReader reader = JournalReader.open(dir))
+        {
+            for (int i = 0; i < 3; i++)
+            {
+                assertThat(reader.next(record)).isTrue();
+            }
+            assertThatThrownBy(() -> reader.next(record)).isInstanceOf(JournalException.class)
+                .hasMessageStartingWith("journal dir " + dir + ": record at index 0x")
+                .hasMessageEndingWith("(32 bytes) has layout version 9; this reader knows version 1 only " +
+                    "(written by a newer rfmrt?)");
+        }
+    }
+
+    @Test
+    void shouldStopAtAnUnknownKindAndAShortRecord()
+    {
+        final Path dir = journalOfThreeStates();
+        append(dir, bytes -> bytes.writeByte((byte)1).writeByte((byte)42).writeShort((short)0)
+            .writeInt(1).writeLong(0).writeLong(0));
+        try (JournalReader reader = skipThree(dir))
+        {
+            assertThatThrownBy(() -> reader.next(new JournalRecord())).isInstanceOf(JournalException.class)
+                .hasMessageEndingWith("(24 bytes) has unknown kind 42");
+        }
+
+        final Path other = temp.resolve("short");
+        journalOfThreeStates(other);
+        append(other, bytes -> bytes.writeByte((byte)1).writeByte((byte)RecordKind.FRAME.id()).writeShort((short)0)
+            .writeInt(1).writeLong(0).writeLong(7).writeShort((short)2));
+        try (JournalReader reader = skipThree(other))
+        {
+            assertThatThrownBy(() -> reader.next(new JournalRecord())).isInstanceOf(JournalException.class)
+                .hasMessageEndingWith("(26 bytes) is a FRAME record with a body of 10 bytes; it needs 64");
+        }
+    }
+
+    @Test
+    void shouldRefuseAccessorsOfAnotherKind()
+    {
+        final Path dir = journalOfThreeStates();
+        final JournalRecord record = new JournalRecord();
+        assertThat(record.kind()).isNull();
+        assertThat(record).hasToString("JournalRecord{empty}");
+        try (JournalReader reader = JournalReader.open(dir))
+        {
+            assertThat(reader.next(record)).isTrue();
+            assertThat(record.kind()).isEqualTo(RecordKind.STATE);
+            assertThatThrownBy(record::seq).isInstanceOf(IllegalStateException.class)
+                .hasMessage("seq() is not valid for a STATE record");
+            assertThatThrownBy(record::payload).isInstanceOf(IllegalStateException.class);
+            assertThatThrownBy(() -> record.value(0)).isInstanceOf(IllegalStateException.class);
+            assertThat(record.toString()).isEqualTo(
+                "STATE node=5 writer=w journalNanos=" + record.journalNanos() + " from=0 to=1 nanos=100");
+        }
+        final JournalReader closed = JournalReader.open(dir);
+        closed.close();
+        closed.close();
+        assertThatThrownBy(() -> closed.next(record)).isInstanceOf(IllegalStateException.class)
+            .hasMessageContaining("closed");
+    }
+
+    @Test
+    void shouldHaveStableKindIds()
+    {
+        assertThat(RecordKind.FRAME.id()).isEqualTo(1);
+        assertThat(RecordKind.FAULT.id()).isEqualTo(2);
+        assertThat(RecordKind.STATE.id()).isEqualTo(3);
+        assertThat(RecordKind.COUNTERS.id()).isEqualTo(4);
+        assertThat(RecordKind.SAMPLE.id()).isEqualTo(5);
+        for (final RecordKind kind : RecordKind.values())
+        {
+            assertThat(RecordKind.fromId(kind.id())).isSameAs(kind);
+        }
+        assertThat(RecordKind.fromId(0)).isNull();
+        assertThat(RecordKind.fromId(127)).isNull();
+        assertThat(RecordKind.fromId(-1)).isNull();
+    }
+
+    private Path journalOfThreeStates()
+    {
+        return journalOfThreeStates(temp.resolve("journal"));
+    }
+
+    private static Path journalOfThreeStates(final Path dir)
+    {
+        try (Journal journal = Journal.start(JournalConfig.of(dir, 5)))
+        {
+            final JournalWriter writer = journal.newWriter("w");
+            for (int i = 0; i < 3; i++)
+            {
+                assertThat(writer.state(i, i + 1, 100 + i)).isTrue();
+            }
+        }
+        return dir;
+    }
+
+    private static JournalReader skipThree(final Path dir)
+    {
+        final JournalReader reader = JournalReader.open(dir);
+        final JournalRecord record = new JournalRecord();
+        for (int i = 0; i < 3; i++)
+        {
+            assertThat(reader.next(record)).isTrue();
+        }
+        return reader;
+    }
+
+    private static SingleChronicleQueue rawQueue(final Path dir)
+    {
+        return SingleChronicleQueueBuilder.binary(dir).rollCycle(ChronicleSupport.rollCycle("HOURLY")).build();
+    }
+
+    private static void append(final Path dir, final Consumer<Bytes<?>> body)
+    {
+        try (SingleChronicleQueue queue = rawQueue(dir);
+            ExcerptAppender appender = queue.createAppender();
+            DocumentContext context = appender.writingDocument())
+        {
+            body.accept(context.wire().bytes());
+        }
+    }
+}
