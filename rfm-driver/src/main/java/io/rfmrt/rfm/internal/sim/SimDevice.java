@@ -240,7 +240,9 @@ public final class SimDevice implements RfmDevice
 
     private void deliver(final int to, final EventType type, final int data, final long rfmOffset, final int length)
     {
-        if (rfmOffset >= 0 && (network.flags(to) & FLAG_DMA_AUTO) != 0)
+        // the card moves data only for interrupts the receiving host takes: nothing fills a ring nobody drains
+        if (rfmOffset >= 0 && (network.flags(to) & FLAG_DMA_AUTO) != 0 &&
+            (network.enabledMask(to) & type.mask()) != 0)
         {
             final DmaRing ring = ringOf(to);
             if (ring != null && ring.destinationProblem(length, 0) == null)
