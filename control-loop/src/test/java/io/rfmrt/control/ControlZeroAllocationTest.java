@@ -1,0 +1,81 @@
+package io.rfmrt.control;
+
+import com.sun.management.ThreadMXBean;
+import org.junit.jupiter.api.Test;
+
+import java.lang.management.ManagementFactory;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * A control cycle (trajectory sample, controller step, plant step, deadline and watchdog bookkeeping, and now and then
+ * a re-planned move) allocates nothing once warm.
+ */
+class ControlZeroAllocationTest
+{
+    private static final int WARMUP = 50_000;
+    private static final int CYCLES = 100_000;
+    private static final long PERIOD_NS = 1_000_000L;
+    private static final double PERIOD_S = 1e-3;
+
+    @Test
+    void shouldNotAllocateInSteadyState()
+    {
+        final ThreadMXBean threads = (ThreadMXBean)ManagementFactory.getThreadMXBean();
+        assertThat(threads.isThreadAllocatedMemorySupported()).isTrue();
+        threads.setThreadAllocatedMemoryEnabled(true);
+
+        final Loop loop = new Loop();
+        loop.cycles(0, WARMUP);
+        final long tid = Thread.currentThread().getId();
+        final long before = threads.getThreadAllocatedBytes(tid);
+        loop.cycles(WARMUP, CYCLES);
+        final long allocated = threads.getThreadAllocatedBytes(tid) - before;
+
+        assertThat(loop.watchdog.state()).isEqualTo(AxisState.RUNNING);
+        assertThat(loop.deadlines.cycles()).isEqualTo(WARMUP + CYCLES);
+        assertThat(loop.checksum).isFinite();
+        assertThat(allocated).as("bytes allocated over %d cycles", CYCLES).isZero();
+    }
+
+    /** Everything preallocated; {@link #cycles} is the measured code. */
+    private static final class Loop
+    {
+        final DemoProfile demo = DemoProfile.standard();
+        final AxisPlant plant = new AxisPlant(AxisParameters.standard());
+        final AxisController controller = new AxisController(ControllerGains.standard());
+        final DeadlineMonitor deadlines = new DeadlineMonitor(PERIOD_NS);
+        final Watchdog watchdog = new Watchdog(WatchdogConfig.defaults(PERIOD_NS), (from, to, reason, nanos) ->
+        {
+        });
+        final MoveProfile recoveryMove = new MoveProfile();
+        final ControllerState state = new ControllerState();
+        final SensorSample sample = new SensorSample();
+        final Setpoint setpoint = new Setpoint();
+        final Setpoint spare = new Setpoint();
+        final ControlCommand command = new ControlCommand();
+        double checksum;
+
+        void cycles(final int first, final int count)
+        {
+            for (int k = first; k < first + count; k++)
+            {
+                final long now = k * PERIOD_NS;
+                watchdog.poll(now);
+                sample.set(k, now, plant.position(), plant.velocity());
+                watchdog.onFrame(now + 20_000);
+                demo.setpointRepeating(k * PERIOD_S, setpoint);
+                controller.step(state, sample, setpoint, state, command);
+                deadlines.record(now, now + 30_000 + (k & 0xff) * 3_000);
+                plant.step(command.torqueNm(), PERIOD_S);
+                if (k % 10_000 == 0)
+                {
+                    recoveryMove.planSCurve(plant.position(), 0.5, 0.6, 3.0, 30.0);
+                    recoveryMove.sample(0.1, spare);
+                    checksum += spare.position();
+                }
+                checksum += command.torqueNm();
+            }
+        }
+    }
+}

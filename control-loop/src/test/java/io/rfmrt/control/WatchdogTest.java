@@ -1,0 +1,210 @@
+package io.rfmrt.control;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * The watchdog's states with injected time: start, trip after K missed periods, automatic and commanded recovery,
+ * the commanded stop, and every transition reported.
+ */
+class WatchdogTest
+{
+    private static final long PERIOD = 1_000_000L;
+    private static final int K = 5;
+    private static final int M = 20;
+
+    private final List<String> transitions = new ArrayList<>();
+    private long now;
+
+    private Watchdog watchdog(final WatchdogConfig.Recovery recovery)
+    {
+        return new Watchdog(new WatchdogConfig(PERIOD, K, M, recovery, WatchdogConfig.SafeAction.ZERO_TORQUE),
+            (from, to, reason, nanos) -> transitions.add(from + "->" + to + " " + reason + " @" + nanos / PERIOD));
+    }
+
+    /** One period of time passes with a frame at its end (and the node's poll). */
+    private AxisState frames(final Watchdog watchdog, final int count)
+    {
+        for (int i = 0; i < count; i++)
+        {
+            now += PERIOD;
+            watchdog.poll(now);
+            watchdog.onFrame(now);
+        }
+        return watchdog.state();
+    }
+
+    /** Periods pass with polls but no frames. */
+    private AxisState silence(final Watchdog watchdog, final int periods)
+    {
+        for (int i = 0; i < periods; i++)
+        {
+            now += PERIOD;
+            watchdog.poll(now);
+        }
+        return watchdog.state();
+    }
+
+    @Test
+    void shouldStartAfterMGoodFramesAndNotTripWhileStarting()
+    {
+        final Watchdog watchdog = watchdog(WatchdogConfig.Recovery.AUTOMATIC);
+        assertThat(watchdog.state()).isEqualTo(AxisState.STARTING);
+        assertThat(silence(watchdog, 100)).isEqualTo(AxisState.STARTING);
+        assertThat(frames(watchdog, M - 1)).isEqualTo(AxisState.STARTING);
+        assertThat(silence(watchdog, K + 1)).as("a gap while starting restarts the count")
+            .isEqualTo(AxisState.STARTING);
+        assertThat(watchdog.goodFrames()).isZero();
+        assertThat(frames(watchdog, M - 1)).isEqualTo(AxisState.STARTING);
+        assertThat(frames(watchdog, 1)).isEqualTo(AxisState.RUNNING);
+        assertThat(watchdog.running()).isTrue();
+        assertThat(watchdog.trips()).isZero();
+        assertThat(transitions).containsExactly("STARTING->RUNNING SENSOR_STREAM_STEADY @" + (100 + M - 1 + K + 1 + M));
+    }
+
+    @Test
+    void shouldTripAfterKMissedPeriodsAndNotBefore()
+    {
+        final Watchdog watchdog = watchdog(WatchdogConfig.Recovery.AUTOMATIC);
+        frames(watchdog, M);
+        final long last = now;
+        assertThat(watchdog.poll(last + K * PERIOD)).as("exactly K periods: not yet").isEqualTo(AxisState.RUNNING);
+        assertThat(watchdog.poll(last + K * PERIOD + 1)).isEqualTo(AxisState.SAFE);
+        assertThat(watchdog.trips()).isEqualTo(1);
+        assertThat(watchdog.poll(last + 100 * PERIOD)).isEqualTo(AxisState.SAFE);
+        assertThat(watchdog.trips()).as("one trip, however long the silence").isEqualTo(1);
+        assertThat(transitions).last().isEqualTo("RUNNING->SAFE SENSOR_TIMEOUT @" + (last / PERIOD + K));
+    }
+
+    @Test
+    void shouldRideThroughGapsShorterThanKPeriods()
+    {
+        final Watchdog watchdog = watchdog(WatchdogConfig.Recovery.AUTOMATIC);
+        frames(watchdog, M);
+        for (int i = 0; i < 10; i++)
+        {
+            silence(watchdog, K - 1);
+            frames(watchdog, 1);
+        }
+        assertThat(watchdog.state()).isEqualTo(AxisState.RUNNING);
+        assertThat(watchdog.trips()).isZero();
+    }
+
+    @Test
+    void shouldRecoverAutomaticallyAfterMGoodFrames()
+    {
+        final Watchdog watchdog = watchdog(WatchdogConfig.Recovery.AUTOMATIC);
+        frames(watchdog, M);
+        assertThat(silence(watchdog, K + 1)).isEqualTo(AxisState.SAFE);
+        assertThat(frames(watchdog, 1)).isEqualTo(AxisState.RECOVERING);
+        assertThat(frames(watchdog, M - 2)).isEqualTo(AxisState.RECOVERING);
+        assertThat(watchdog.recoveries()).isZero();
+        assertThat(frames(watchdog, 1)).isEqualTo(AxisState.RUNNING);
+        assertThat(watchdog.recoveries()).isEqualTo(1);
+        assertThat(watchdog.trips()).isEqualTo(1);
+        assertThat(transitions).extracting(s -> s.substring(0, s.indexOf(" @"))).containsExactly(
+            "STARTING->RUNNING SENSOR_STREAM_STEADY",
+            "RUNNING->SAFE SENSOR_TIMEOUT",
+            "SAFE->RECOVERING SENSOR_FRAMES_RETURNED",
+            "RECOVERING->RUNNING RECOVERED");
+    }
+
+    @Test
+    void shouldTripAgainWhenFramesStopWhileRecovering()
+    {
+        final Watchdog watchdog = watchdog(WatchdogConfig.Recovery.AUTOMATIC);
+        frames(watchdog, M);
+        silence(watchdog, K + 1);
+        frames(watchdog, M / 2);
+        assertThat(silence(watchdog, K + 1)).isEqualTo(AxisState.SAFE);
+        assertThat(watchdog.trips()).isEqualTo(2);
+        assertThat(transitions).last().asString().startsWith("RECOVERING->SAFE SENSOR_TIMEOUT");
+        assertThat(frames(watchdog, M)).isEqualTo(AxisState.RUNNING);
+    }
+
+    @Test
+    void shouldTripOnALateFrameEvenWithoutAPoll()
+    {
+        final Watchdog watchdog = watchdog(WatchdogConfig.Recovery.AUTOMATIC);
+        frames(watchdog, M);
+        now += (K + 3) * PERIOD;
+        assertThat(watchdog.onFrame(now)).isEqualTo(AxisState.RECOVERING);
+        assertThat(watchdog.trips()).isEqualTo(1);
+        assertThat(transitions).extracting(s -> s.substring(0, s.indexOf(" @"))).endsWith(
+            "RUNNING->SAFE SENSOR_TIMEOUT", "SAFE->RECOVERING SENSOR_FRAMES_RETURNED");
+    }
+
+    @Test
+    void shouldRecoverOnlyWhenCommandedInCommandedMode()
+    {
+        final Watchdog watchdog = watchdog(WatchdogConfig.Recovery.COMMANDED);
+        frames(watchdog, M);
+        assertThat(silence(watchdog, K + 1)).isEqualTo(AxisState.SAFE);
+        assertThat(watchdog.commandRecovery(now)).as("no frames flowing: refused").isFalse();
+        assertThat(frames(watchdog, 3 * M)).as("frames alone do not recover").isEqualTo(AxisState.SAFE);
+        assertThat(watchdog.commandRecovery(now)).isTrue();
+        assertThat(watchdog.state()).isEqualTo(AxisState.RECOVERING);
+        assertThat(frames(watchdog, M - 1)).isEqualTo(AxisState.RECOVERING);
+        assertThat(frames(watchdog, 1)).isEqualTo(AxisState.RUNNING);
+        assertThat(watchdog.recoveries()).isEqualTo(1);
+        assertThat(watchdog.commandRecovery(now)).as("not in SAFE: refused").isFalse();
+        assertThat(transitions).extracting(s -> s.substring(0, s.indexOf(" @"))).containsExactly(
+            "STARTING->RUNNING SENSOR_STREAM_STEADY",
+            "RUNNING->SAFE SENSOR_TIMEOUT",
+            "SAFE->RECOVERING RECOVERY_COMMANDED",
+            "RECOVERING->RUNNING RECOVERED");
+    }
+
+    @Test
+    void shouldLatchACommandedStopUntilRecoveryIsCommanded()
+    {
+        final Watchdog watchdog = watchdog(WatchdogConfig.Recovery.AUTOMATIC);
+        frames(watchdog, M);
+        watchdog.commandSafe(now);
+        assertThat(watchdog.state()).isEqualTo(AxisState.SAFE);
+        assertThat(watchdog.latched()).isTrue();
+        assertThat(frames(watchdog, 3 * M)).as("even automatic recovery waits").isEqualTo(AxisState.SAFE);
+        watchdog.commandSafe(now);
+        assertThat(watchdog.commandedStops()).isEqualTo(1);
+        assertThat(watchdog.trips()).isZero();
+        assertThat(watchdog.commandRecovery(now)).isTrue();
+        assertThat(watchdog.latched()).isFalse();
+        assertThat(frames(watchdog, M)).isEqualTo(AxisState.RUNNING);
+    }
+
+    @Test
+    void shouldReportTheConfiguredSafeActionAndTimeout()
+    {
+        final WatchdogConfig config = WatchdogConfig.defaults(250_000L);
+        assertThat(config.timeoutNanos()).isEqualTo(250_000L * WatchdogConfig.MISSED_PERIODS_TO_TRIP_DEFAULT);
+        final Watchdog watchdog = new Watchdog(new WatchdogConfig(PERIOD, K, M, WatchdogConfig.Recovery.AUTOMATIC,
+            WatchdogConfig.SafeAction.HOLD), (from, to, reason, nanos) ->
+            {
+            });
+        assertThat(watchdog.safeAction()).isEqualTo(WatchdogConfig.SafeAction.HOLD);
+        assertThat(new Watchdog(config, (a, b, c, d) ->
+        {
+        }).safeAction()).isEqualTo(WatchdogConfig.SafeAction.ZERO_TORQUE);
+    }
+
+    @Test
+    void shouldNameEveryBadSetting()
+    {
+        final WatchdogConfig bad = new WatchdogConfig(0, 0, 0, null, null);
+        assertThatThrownBy(() -> new Watchdog(bad, (a, b, c, d) ->
+        {
+        })).isInstanceOf(IllegalArgumentException.class)
+            .hasMessageContaining("watchdog.periodNanos must be > 0, was 0")
+            .hasMessageContaining("watchdog.missedPeriodsToTrip must be >= 1, was 0")
+            .hasMessageContaining("watchdog.goodFramesToRecover must be >= 1, was 0")
+            .hasMessageContaining("watchdog.recovery must be AUTOMATIC or COMMANDED, was null")
+            .hasMessageContaining("watchdog.safeAction must be ZERO_TORQUE or HOLD, was null");
+        assertThatThrownBy(() -> new Watchdog(WatchdogConfig.defaults(PERIOD), null))
+            .isInstanceOf(IllegalArgumentException.class);
+    }
+}
