@@ -38,7 +38,7 @@ import java.util.concurrent.locks.LockSupport;
  * machine.
  */
 @Command(name = "bench", mixinStandardHelpOptions = true, description = "Benchmarks, compared side by side.",
-    subcommands = {BenchCommand.Events.class})
+    subcommands = {BenchCommand.Events.class, BenchCompare.class})
 final class BenchCommand
 {
     private BenchCommand()

@@ -19,7 +19,7 @@ import java.io.PrintWriter;
     versionProvider = Main.Version.class,
     description = "Real-time runtime for reflective-memory networks.",
     subcommands = {RfmCommand.class, DemoCommand.class, NodeCommand.class, BenchCommand.class, CheckCommand.class,
-        BenchCommand.Peer.class, DemoCommand.Peer.class,
+        BenchCommand.Peer.class, BenchCompare.Receiver.class, DemoCommand.Peer.class,
         CommandLine.HelpCommand.class})
 public final class Main
 {

@@ -69,6 +69,18 @@ public final class StageLatencies
     }
 
     /**
+     * Reader side: take what was recorded so far and forget it, e.g. to leave a warm-up out of the results.
+     */
+    public void discard()
+    {
+        sample();
+        for (final Histogram h : cumulative)
+        {
+            h.reset();
+        }
+    }
+
+    /**
      * @param stage a stage.
      * @return frames recorded between the last two {@link #sample()} calls.
      */
