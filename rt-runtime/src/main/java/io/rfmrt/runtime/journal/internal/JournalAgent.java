@@ -57,6 +57,8 @@ public final class JournalAgent implements Agent, MessageHandler, ErrorHandler
     public static final long SPACE_CHECK_INTERVAL_NS = 100_000_000L;
     /** Most bytes written between two checks of the free disk space. */
     public static final long SPACE_CHECK_INTERVAL_BYTES = 64 * 1024;
+    /** Passes over the rings that find nothing to read before close gives up on a ring that is not empty. */
+    public static final int CLOSE_PASSES_WITHOUT_WORK_MAX = 1000;
     /** Time between two attempts to write again after a failure or a full disk. */
     public static final long RETRY_INTERVAL_NS = 1_000_000_000L;
 
@@ -281,9 +283,20 @@ public final class JournalAgent implements Agent, MessageHandler, ErrorHandler
         paused = false;
         try
         {
-            while (drainOnce() > 0)
+            // a pass can read nothing yet free space (Agrona's padding at the end of a ring), so go by the rings'
+            // sizes; give up only when a ring stays non-empty with no progress (a producer stuck in a claim)
+            int passesWithoutWork = 0;
+            while (!ringsEmpty() && passesWithoutWork < CLOSE_PASSES_WITHOUT_WORK_MAX)
             {
-                // until every ring is empty
+                if (drainOnce() > 0)
+                {
+                    passesWithoutWork = 0;
+                }
+                else
+                {
+                    passesWithoutWork++;
+                    Thread.yield();
+                }
             }
         }
         catch (final Throwable ex)
@@ -363,6 +376,18 @@ public final class JournalAgent implements Agent, MessageHandler, ErrorHandler
             lastError = "journal " + dir + ": write failed: " + describe(ex);
             fail(now);
         }
+    }
+
+    private boolean ringsEmpty()
+    {
+        for (final OneToOneRingBuffer ring : writers.rings)
+        {
+            if (ring.size() > 0)
+            {
+                return false;
+            }
+        }
+        return true;
     }
 
     private int drainOnce()
