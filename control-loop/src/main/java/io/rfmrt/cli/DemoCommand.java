@@ -1,6 +1,5 @@
 package io.rfmrt.cli;
 
-import io.rfmrt.rfm.DmaCompletion;
 import io.rfmrt.rfm.EventInfo;
 import io.rfmrt.rfm.EventType;
 import io.rfmrt.rfm.RfmDevice;
@@ -9,10 +8,16 @@ import io.rfmrt.rfm.RfmStatus;
 import io.rfmrt.rfm.channel.ChannelSpec;
 import io.rfmrt.rfm.channel.FrameCounter;
 import io.rfmrt.rfm.channel.FramePublisher;
-import io.rfmrt.rfm.channel.FrameReceiver;
-import io.rfmrt.rfm.channel.FrameStatus;
-import io.rfmrt.rfm.channel.FrameView;
 import io.rfmrt.rfm.sim.SimNetwork;
+import io.rfmrt.runtime.ReceivePath;
+import io.rfmrt.runtime.RuntimeCounter;
+import io.rfmrt.runtime.Stage;
+import io.rfmrt.runtime.WaitStrategy;
+import io.rfmrt.runtime.journal.Journal;
+import io.rfmrt.runtime.journal.JournalConfig;
+import io.rfmrt.runtime.threads.RtEnvironment;
+import io.rfmrt.runtime.threads.RtSettings;
+import org.agrona.concurrent.SystemNanoClock;
 import org.HdrHistogram.Histogram;
 import org.agrona.concurrent.UnsafeBuffer;
 import picocli.CommandLine.Command;
@@ -22,6 +27,8 @@ import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
 import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
@@ -50,6 +57,10 @@ final class DemoCommand implements Callable<Integer>
     @Option(names = "--size", defaultValue = "64", description = "Payload bytes, 16..96 (default ${DEFAULT-VALUE}).")
     int size;
 
+    @Option(names = "--out", defaultValue = "rfmrt-demo", paramLabel = "DIR",
+        description = "Where the journal goes (default ./${DEFAULT-VALUE}).")
+    Path outDir;
+
     @Override
     public Integer call() throws Exception
     {
@@ -67,7 +78,9 @@ final class DemoCommand implements Callable<Integer>
             out.printf("network %s, channel at 0x%x (%d slots x %d bytes), INTR1 + auto DMA%n", network,
                 CHANNEL.offset(), CHANNEL.slots(), CHANNEL.slotSize());
             out.flush();
-            final Process receiver = ChildJvm.builder("demo-peer", network).inheritIO().start();
+            java.nio.file.Files.createDirectories(outDir);
+            final Process receiver = ChildJvm.builder("demo-peer", network, outDir.toAbsolutePath().toString())
+                .inheritIO().start();
             try (RfmDevice sender = RfmDevices.open("sim:" + network + "?node=1"))
             {
                 final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
@@ -101,7 +114,7 @@ final class DemoCommand implements Callable<Integer>
         try (SimNetwork net = SimNetwork.attach(network))
         {
             return net.cards().stream().anyMatch(c -> c.node() == 2 && c.ownerAlive() &&
-                (c.enabledMask() & EventType.INTR2.mask()) != 0);
+                (c.enabledMask() & EventType.INTR1.mask()) != 0 && (c.enabledMask() & EventType.INTR2.mask()) != 0);
         }
     }
 
@@ -133,7 +146,9 @@ final class DemoCommand implements Callable<Integer>
     }
 
     /**
-     * The receiving node of the demo, in its own process.
+     * The receiving node of the demo, in its own process: the runtime's receive path (ISR-wake thread on the
+     * interrupt, consumer thread running the handler), a journal, a live line per second, a per-stage table at the
+     * end.
      */
     @Command(name = "demo-peer", hidden = true)
     static final class Peer implements Callable<Integer>
@@ -141,77 +156,86 @@ final class DemoCommand implements Callable<Integer>
         @Parameters(index = "0")
         String network;
 
+        @Parameters(index = "1")
+        Path out;
+
         @Override
-        public Integer call()
+        public Integer call() throws Exception
         {
-            final PrintWriter out = new PrintWriter(System.out, true);
-            try (RfmDevice device = RfmDevices.open("sim:" + network + "?node=2&dmaSlots=64&dmaSlotSize=128"))
+            final PrintWriter console = new PrintWriter(System.out, true);
+            final Path journalDir = out.resolve("journal").resolve("node-2");
+            final long[] badPayload = {0};
+            try (RfmDevice device = RfmDevices.open("sim:" + network + "?node=2&dmaSlots=64&dmaSlotSize=128");
+                RtEnvironment env = RtEnvironment.prepare(new RtSettings(List.of(), false, true, false, Path.of("/")),
+                    warning -> System.err.println("receiver: " + warning));
+                Journal journal = Journal.start(JournalConfig.of(journalDir, 2)))
             {
-                device.enableEvent(EventType.INTR1);
                 device.enableEvent(EventType.INTR2);
-                final FrameReceiver frames = new FrameReceiver(device, CHANNEL);
-                final FrameView view = new FrameView();
-                final DmaCompletion done = new DmaCompletion();
-                final EventInfo event = new EventInfo();
-                final Histogram total = Histograms.create();
-                final Histogram interval = Histograms.create();
-                long badPayload = 0;
-                long sent = -1;
-                long nextReport = System.nanoTime() + TimeUnit.SECONDS.toNanos(1);
+                final ReceivePath path = new ReceivePath(device, List.of(CHANNEL), EventType.INTR1,
+                    WaitStrategy.blocking(), (frame, stamps) ->
+                    {
+                        final long n = frame.buffer().getLong(frame.payloadOffset());
+                        if (frame.buffer().getLong(frame.payloadOffset() + 8) != ~n || n != frame.seq())
+                        {
+                            badPayload[0]++;
+                        }
+                    }, journal.newWriter("isr"), journal.newWriter("consumer"), SystemNanoClock.INSTANCE);
+                final int cpu = env.rtCpus().isEmpty() ? -1 : env.rtCpus().get(0);
+                path.start(env, cpu, 80, cpu, 70);
+                console.print(env.placementTable());
+                console.flush();
+
+                final EventInfo stop = new EventInfo();
                 int second = 0;
+                long sent = -1;
+                long lastHandled = 0;
                 while (sent < 0)
                 {
-                    final RfmStatus status = device.awaitEvent(EventType.INTR1, TimeUnit.MILLISECONDS.toNanos(100),
-                        event);
-                    if (status == RfmStatus.SUCCESS)
+                    if (device.awaitEvent(EventType.INTR2, TimeUnit.SECONDS.toNanos(1), stop) == RfmStatus.SUCCESS)
                     {
-                        // one descriptor per event, in order; none when the ring was full on arrival
-                        if (device.dma().takeCompleted(done))
+                        sent = stop.data() & 0xFFFF_FFFFL;
+                        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(2);
+                        while (path.counter(RuntimeCounter.FRAMES_HANDLED) + path.counter(FrameCounter.GAPS) < sent &&
+                            System.nanoTime() < deadline)
                         {
-                            if (frames.receiveCompleted(done, view) == FrameStatus.OK)
-                            {
-                                final long latency = System.nanoTime() - view.sendNanos();
-                                Histograms.record(total, latency);
-                                Histograms.record(interval, latency);
-                                final long n = view.buffer().getLong(view.payloadOffset());
-                                if (view.buffer().getLong(view.payloadOffset() + 8) != ~n || n != view.seq())
-                                {
-                                    badPayload++;
-                                }
-                            }
-                            device.dma().release(done);
-                        }
-                        else
-                        {
-                            frames.countDmaMissing();
+                            Thread.sleep(1);
                         }
                     }
-                    else if (device.awaitEvent(EventType.INTR2, RfmDevice.NO_WAIT, event) == RfmStatus.SUCCESS)
-                    {
-                        sent = event.data() & 0xFFFF_FFFFL;
-                    }
-                    final long now = System.nanoTime();
-                    if (now >= nextReport && interval.getTotalCount() > 0)
+                    path.latencies().sample();
+                    final Histogram e2e = path.latencies().interval(Stage.END_TO_END);
+                    final long handled = path.counter(RuntimeCounter.FRAMES_HANDLED);
+                    if (sent < 0 && handled > lastHandled)
                     {
                         second++;
-                        final Map<String, Object> s = Histograms.summary(interval);
-                        out.printf("%4d s  frames %8d  lost %d  torn %d  crc %d  latency p50 %6.1f us  p99 %7.1f us" +
-                            "  max %8.1f us%n", second, frames.counter(FrameCounter.FRAMES),
-                            frames.counter(FrameCounter.GAPS), frames.counter(FrameCounter.TORN),
-                            frames.counter(FrameCounter.CRC_ERRORS), s.get("p50_us"), s.get("p99_us"), s.get("max_us"));
-                        interval.reset();
-                        nextReport += TimeUnit.SECONDS.toNanos(1);
+                        console.printf("%4d s  frames %7d (+%d)  lost %d  torn %d  crc %d  e2e p50 %6.1f us  p99 %7.1f us" +
+                            "  max %8.1f us%n", second, handled, handled - lastHandled,
+                            path.counter(FrameCounter.GAPS), path.counter(FrameCounter.TORN),
+                            path.counter(FrameCounter.CRC_ERRORS), e2e.getValueAtPercentile(50) / 1e3,
+                            e2e.getValueAtPercentile(99) / 1e3, e2e.getMaxValue() / 1e3);
+                        lastHandled = handled;
                     }
                 }
-                final long received = frames.counter(FrameCounter.FRAMES);
-                final Map<String, Object> s = Histograms.summary(total);
-                out.printf("receiver: %d of %d frames, lost %d, torn %d, crc %d, duplicate %d, stale %d, dma missing %d," +
-                    " bad payload %d%n", received, sent, sent - received, frames.counter(FrameCounter.TORN),
-                    frames.counter(FrameCounter.CRC_ERRORS), frames.counter(FrameCounter.DUPLICATES),
-                    frames.counter(FrameCounter.STALE), frames.counter(FrameCounter.DMA_MISSING), badPayload);
-                out.printf("latency publish -> validated in the receiver (us): p50 %s  p90 %s  p99 %s  p99.9 %s  " +
-                    "max %s%n", s.get("p50_us"), s.get("p90_us"), s.get("p99_us"), s.get("p999_us"), s.get("max_us"));
-                return received == sent && badPayload == 0 ? Main.EXIT_OK : Main.EXIT_ERROR;
+                path.close();
+                path.latencies().sample();
+                final long received = path.counter(RuntimeCounter.FRAMES_HANDLED);
+                console.printf("%nreceiver: %d of %d frames, lost %d, torn %d, crc %d, duplicate %d, stale %d, " +
+                    "dma missing %d, bad payload %d%n", received, sent, sent - received,
+                    path.counter(FrameCounter.TORN), path.counter(FrameCounter.CRC_ERRORS),
+                    path.counter(FrameCounter.DUPLICATES), path.counter(FrameCounter.STALE),
+                    path.counter(FrameCounter.DMA_MISSING), badPayload[0]);
+                console.printf("%-10s %9s %9s %9s %9s %9s   (microseconds, %d frames)%n", "stage", "p50", "p90",
+                    "p99", "p99.9", "max", path.latencies().cumulative(Stage.END_TO_END).getTotalCount());
+                for (final Stage stage : Stage.values())
+                {
+                    final Map<String, Object> s = Histograms.summary(path.latencies().cumulative(stage));
+                    console.printf("%-10s %9s %9s %9s %9s %9s%n", stage.label(), s.get("p50_us"), s.get("p90_us"),
+                        s.get("p99_us"), s.get("p999_us"), s.get("max_us"));
+                }
+                journal.close();
+                console.printf("journal: %s (%d records, %d dropped, %d write errors)%n", journalDir,
+                    journal.stats().recordsWritten(), journal.stats().droppedRingFull(),
+                    journal.stats().writeErrors());
+                return received == sent && badPayload[0] == 0 ? Main.EXIT_OK : Main.EXIT_ERROR;
             }
         }
     }
