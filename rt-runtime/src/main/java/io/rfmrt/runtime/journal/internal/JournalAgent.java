@@ -281,27 +281,29 @@ public final class JournalAgent implements Agent, MessageHandler, ErrorHandler
     public void onClose()
     {
         paused = false;
-        try
+        // a pass can read nothing yet free space (Agrona's padding at the end of a ring), so go by the rings'
+        // sizes; give up only when a ring stays non-empty with no progress (a producer stuck in a claim)
+        int passesWithoutWork = 0;
+        while (!ringsEmpty() && passesWithoutWork < CLOSE_PASSES_WITHOUT_WORK_MAX)
         {
-            // a pass can read nothing yet free space (Agrona's padding at the end of a ring), so go by the rings'
-            // sizes; give up only when a ring stays non-empty with no progress (a producer stuck in a claim)
-            int passesWithoutWork = 0;
-            while (!ringsEmpty() && passesWithoutWork < CLOSE_PASSES_WITHOUT_WORK_MAX)
+            int work = 0;
+            try
             {
-                if (drainOnce() > 0)
-                {
-                    passesWithoutWork = 0;
-                }
-                else
-                {
-                    passesWithoutWork++;
-                    Thread.yield();
-                }
+                work = drainOnce();
             }
-        }
-        catch (final Throwable ex)
-        {
-            onError(ex);
+            catch (final Throwable ex)
+            {
+                onError(ex);
+            }
+            if (work > 0)
+            {
+                passesWithoutWork = 0;
+            }
+            else
+            {
+                passesWithoutWork++;
+                Thread.yield();
+            }
         }
         closeAppender();
         try
