@@ -1,0 +1,154 @@
+package io.rfmrt.cli;
+
+import io.rfmrt.rfm.sim.SimNetwork;
+import io.rfmrt.runtime.journal.JournalReader;
+import io.rfmrt.runtime.journal.JournalRecord;
+import io.rfmrt.runtime.journal.RecordKind;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Two nodes from the example configurations, in two processes, exchange frames; SIGTERM stops each one cleanly.
+ */
+class NodeCommandTest
+{
+    private final Path simRoot = Path.of("/dev/shm", "rfmrt-node-test-" + UUID.randomUUID());
+
+    @AfterEach
+    void tearDown() throws IOException
+    {
+        if (Files.exists(simRoot))
+        {
+            try (Stream<Path> paths = Files.walk(simRoot))
+            {
+                for (final Path p : paths.sorted(Comparator.reverseOrder()).toList())
+                {
+                    Files.deleteIfExists(p);
+                }
+            }
+        }
+    }
+
+    @Test
+    void shouldExchangeFramesBetweenTwoNodesAndStopCleanlyOnSigterm(@TempDir final Path dir) throws Exception
+    {
+        for (final String name : List.of("layout.yaml", "node-1.yaml", "node-2.yaml"))
+        {
+            Files.copy(Path.of("..", "deploy", "conf", name), dir.resolve(name));
+        }
+        final Process one = cli("node", "--config", dir.resolve("node-1.yaml").toString());
+        final Process two = cli("node", "--config", dir.resolve("node-2.yaml").toString());
+        final StringBuilder outOneText = new StringBuilder();
+        final StringBuilder outTwoText = new StringBuilder();
+        final java.io.BufferedReader readOne = reader(one);
+        final java.io.BufferedReader readTwo = reader(two);
+        // each node prints its placement table, ending in a "process:" line, once its threads run
+        awaitLine(readOne, "process:", outOneText);
+        awaitLine(readTwo, "process:", outTwoText);
+        Thread.sleep(2_000);
+        // SIGTERM, as systemd stops a node (Process.destroy would also close our end of the pipes)
+        one.toHandle().destroy();
+        two.toHandle().destroy();
+        final String outOne = outOneText + new String(one.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        final String outTwo = outTwoText + new String(two.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(one.waitFor(30, TimeUnit.SECONDS)).isTrue();
+        assertThat(two.waitFor(30, TimeUnit.SECONDS)).isTrue();
+        assertThat(one.exitValue()).as(outOne).isZero();
+        assertThat(two.exitValue()).as(outTwo).isZero();
+        assertThat(outOne).contains("node 1 on sim:lab1?node=1").contains("rfmrt-isr").endsWith("stopped\n");
+        assertThat(outTwo).contains("node 2 on sim:lab1?node=2&dma=auto").endsWith("stopped\n");
+
+        assertThat(frames(dir.resolve("journal/node-1"))).as("command frames node 1 received").isGreaterThan(500);
+        assertThat(frames(dir.resolve("journal/node-2"))).as("sensor frames node 2 received").isGreaterThan(500);
+
+        // both released their node ids
+        final StringWriter status = new StringWriter();
+        System.setProperty(SimNetwork.ROOT_PROPERTY, simRoot.toString());
+        Main.run(new String[]{"rfm", "status", "--network", "lab1"}, new PrintWriter(status, true),
+            new PrintWriter(new StringWriter(), true));
+        assertThat(status.toString()).contains("link up").doesNotContain(" live ");
+    }
+
+    @Test
+    void shouldRefuseABadConfigurationInOneLine(@TempDir final Path dir) throws Exception
+    {
+        Files.copy(Path.of("..", "deploy", "conf", "layout.yaml"), dir.resolve("layout.yaml"));
+        Files.writeString(dir.resolve("bad.yaml"), "device: sim:lab1?node=2\nlayout: layout.yaml\n" +
+            "threads:\n  isr: {priority: 120}\n");
+        final StringWriter err = new StringWriter();
+        final int exit = Main.run(new String[]{"node", "--config", dir.resolve("bad.yaml").toString()},
+            new PrintWriter(new StringWriter(), true), new PrintWriter(err, true));
+        assertThat(exit).isEqualTo(2);
+        assertThat(err.toString()).isEqualTo("rfmrt: " + dir.resolve("bad.yaml") +
+            ": threads.isr.priority 120 is not 0..99" + System.lineSeparator());
+    }
+
+    private static java.io.BufferedReader reader(final Process process)
+    {
+        return new java.io.BufferedReader(new java.io.InputStreamReader(process.getInputStream(),
+            StandardCharsets.UTF_8));
+    }
+
+    private static void awaitLine(final java.io.BufferedReader reader, final String prefix, final StringBuilder seen)
+        throws IOException
+    {
+        String line;
+        while ((line = reader.readLine()) != null)
+        {
+            seen.append(line).append('\n');
+            if (line.startsWith(prefix))
+            {
+                return;
+            }
+        }
+        throw new AssertionError("node ended before printing '" + prefix + "': " + seen);
+    }
+
+    private static long frames(final Path journal)
+    {
+        long frames = 0;
+        try (JournalReader reader = JournalReader.open(journal))
+        {
+            final JournalRecord record = new JournalRecord();
+            while (reader.next(record))
+            {
+                if (record.kind() == RecordKind.FRAME)
+                {
+                    frames++;
+                }
+            }
+        }
+        return frames;
+    }
+
+    private Process cli(final String... args) throws IOException
+    {
+        final List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.addAll(Arrays.asList(System.getProperty("rfmrt.test.jvm.flags", "").trim().split("\\s+")));
+        command.add("-Xmx256m");
+        command.add("-D" + SimNetwork.ROOT_PROPERTY + "=" + simRoot);
+        command.add("-cp");
+        command.add(System.getProperty("rfmrt.test.classpath", System.getProperty("java.class.path")));
+        command.add(Main.class.getName());
+        command.addAll(Arrays.asList(args));
+        return new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+    }
+}
