@@ -1,107 +1,144 @@
 package io.rfmrt.cli;
 
-import io.rfmrt.rfm.EventInfo;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import io.rfmrt.control.node.ControlFrames;
+import io.rfmrt.control.node.ControllerNode;
+import io.rfmrt.control.node.PlantNode;
 import io.rfmrt.rfm.EventType;
-import io.rfmrt.rfm.RfmDevice;
-import io.rfmrt.rfm.RfmDevices;
-import io.rfmrt.rfm.RfmStatus;
-import io.rfmrt.rfm.channel.ChannelSpec;
-import io.rfmrt.rfm.channel.FrameCounter;
-import io.rfmrt.rfm.channel.FramePublisher;
 import io.rfmrt.rfm.sim.SimNetwork;
-import io.rfmrt.runtime.ReceivePath;
-import io.rfmrt.runtime.RuntimeCounter;
-import io.rfmrt.runtime.Stage;
-import io.rfmrt.runtime.WaitStrategy;
-import io.rfmrt.runtime.journal.Journal;
-import io.rfmrt.runtime.journal.JournalConfig;
-import io.rfmrt.runtime.threads.RtEnvironment;
-import io.rfmrt.runtime.threads.RtSettings;
-import org.agrona.concurrent.SystemNanoClock;
-import org.HdrHistogram.Histogram;
-import org.agrona.concurrent.UnsafeBuffer;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
 import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * {@code rfmrt demo}: a sender and a receiver node in two processes on a fresh emulated network. The sender
- * publishes frames at a fixed rate on an absolute schedule; the receiver sleeps in the kernel until each frame's
- * interrupt, takes the frame from its DMA buffer, validates it and records its latency.
+ * {@code rfmrt demo}: the main job. A closed motion-control loop across two processes on a fresh emulated RFM
+ * network — the plant node publishes sensor frames on an absolute schedule, the controller node runs the control
+ * law on the interrupt path and writes commands back — with a live line per second, a summary table,
+ * {@code DIR/summary.json}, journals under {@code DIR/journal/} and plots under {@code DIR/plots/}.
  */
 @Command(name = "demo", mixinStandardHelpOptions = true,
-    description = "Two processes exchange frames over the interrupt + DMA path of an emulated RFM network.")
+    description = "Closed-loop motion control across two processes over interrupt + DMA on an emulated RFM network.")
 final class DemoCommand implements Callable<Integer>
 {
-    static final ChannelSpec CHANNEL = new ChannelSpec("demo", 1, 0x10000, 64, 128, EventType.INTR1, 2);
-
     @Spec
     CommandSpec spec;
 
     @Option(names = "--seconds", defaultValue = "10", description = "How long to run (default ${DEFAULT-VALUE}).")
     int seconds;
 
-    @Option(names = "--rate", defaultValue = "1000", description = "Frames per second (default ${DEFAULT-VALUE}).")
+    @Option(names = "--rate", defaultValue = "1000", description = "Loop rate in Hz (default ${DEFAULT-VALUE}).")
     int rate;
 
-    @Option(names = "--size", defaultValue = "64", description = "Payload bytes, 16..96 (default ${DEFAULT-VALUE}).")
-    int size;
-
     @Option(names = "--out", defaultValue = "rfmrt-demo", paramLabel = "DIR",
-        description = "Where the journal goes (default ./${DEFAULT-VALUE}).")
+        description = "Where journals, plots and summary.json go (default ./${DEFAULT-VALUE}).")
     Path outDir;
+
+    @Option(names = "--json", description = "Print the summary as one JSON object on stdout.")
+    boolean json;
+
+    @Option(names = "--fault", paramLabel = "FAULT",
+        description = "Inject a fault mid-run: sensor-dropout (sensor frames stop for 15 %% of the run).")
+    String fault;
 
     @Override
     public Integer call() throws Exception
     {
-        if (seconds < 1 || rate < 1 || rate > 20_000 || size < 16 || size > CHANNEL.maxPayload())
+        if (seconds < 1 || seconds > 3600 || rate < 100 || rate > 10_000)
         {
-            throw new Main.UsageException("--seconds ≥ 1, --rate 1..20000 and --size 16.." + CHANNEL.maxPayload());
+            throw new Main.UsageException("--seconds 1..3600 and --rate 100..10000");
+        }
+        if (fault != null && !"sensor-dropout".equals(fault))
+        {
+            throw new Main.UsageException("--fault '" + fault + "' is not sensor-dropout");
         }
         final PrintWriter out = spec.commandLine().getOut();
+        final PrintWriter console = json ? new PrintWriter(System.err, true) : out;
+        final long cycles = (long)seconds * rate;
+        final long dropFrom = fault == null ? 0 : Math.max(1, cycles * 40 / 100);
+        final long dropTo = fault == null ? 0 : cycles * 55 / 100;
         final String network = "demo-" + ProcessHandle.current().pid();
+        Files.createDirectories(outDir);
+        final Path journals = outDir.toAbsolutePath().resolve("journal");
         SimNetwork.create(network, 1 << 20).close();
         try
         {
-            out.printf("rfmrt demo: node 1 publishes %d-byte frames at %d Hz for %d s to node 2 in another process%n",
-                size, rate, seconds);
-            out.printf("network %s, channel at 0x%x (%d slots x %d bytes), INTR1 + auto DMA%n", network,
-                CHANNEL.offset(), CHANNEL.slots(), CHANNEL.slotSize());
-            out.flush();
-            java.nio.file.Files.createDirectories(outDir);
-            final Process receiver = ChildJvm.builder("demo-peer", network, outDir.toAbsolutePath().toString())
-                .inheritIO().start();
-            try (RfmDevice sender = RfmDevices.open("sim:" + network + "?node=1"))
+            console.printf("rfmrt demo: plant (node %d) and controller (node %d) in two processes, %d Hz for %d s%s%n",
+                ControlFrames.PLANT_NODE, ControlFrames.CONTROLLER_NODE, rate, seconds,
+                fault == null ? "" : String.format(", sensor dropout at %.1f-%.1f s", dropFrom / (double)rate,
+                    dropTo / (double)rate));
+            console.flush();
+            final Process controller = ChildJvm.start("demo-controller", network,
+                journals.resolve("controller").toString(), Integer.toString(rate));
+            final AtomicReference<String> controllerResult = new AtomicReference<>();
+            final Thread relay = relay(controller, console, controllerResult);
+            awaitReady(network, controller);
+            final Process plant = ChildJvm.start("demo-plant", network, journals.resolve("plant").toString(),
+                Long.toString(cycles), Integer.toString(rate), Long.toString(dropFrom), Long.toString(dropTo));
+            final AtomicReference<String> plantResult = new AtomicReference<>();
+            final Thread plantRelay = relay(plant, console, plantResult);
+            if (!plant.waitFor(seconds + 120L, TimeUnit.SECONDS) || !controller.waitFor(60, TimeUnit.SECONDS))
             {
-                final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-                while (!receiverReady(network))
-                {
-                    if (System.nanoTime() > deadline || !receiver.isAlive())
-                    {
-                        throw new IllegalStateException("the receiver process did not come up");
-                    }
-                    Thread.sleep(10);
-                }
-                final long sent = publish(sender);
-                sender.sendEvent(2, EventType.INTR2, (int)sent);
-                if (!receiver.waitFor(30, TimeUnit.SECONDS))
-                {
-                    receiver.destroyForcibly();
-                    throw new IllegalStateException("the receiver process did not finish");
-                }
-                out.printf("sender: %d frames published%n", sent);
-                return receiver.exitValue() == 0 ? Main.EXIT_OK : Main.EXIT_ERROR;
+                plant.destroyForcibly();
+                controller.destroyForcibly();
+                throw new IllegalStateException("the demo processes did not finish");
             }
+            relay.join(5_000);
+            plantRelay.join(5_000);
+            if (controllerResult.get() == null || plantResult.get() == null)
+            {
+                throw new IllegalStateException("a demo process ended without its result (exit codes: controller " +
+                    controller.exitValue() + ", plant " + plant.exitValue() + ")");
+            }
+            final ObjectMapper mapper = new ObjectMapper();
+            final JsonNode c = mapper.readTree(controllerResult.get());
+            final JsonNode p = mapper.readTree(plantResult.get());
+            final Map<String, Object> summary = new LinkedHashMap<>();
+            for (final String key : List.of("cycles", "lost_frames", "deadline_misses", "watchdog_trips",
+                "watchdog_recoveries", "tracking_rms", "tracking_max", "move_distance", "e2e_p50_us", "e2e_p99_us",
+                "e2e_max_us", "deadline_us", "tracked_cycles", "torn_frames", "journal_drops"))
+            {
+                summary.put(key, mapper.treeToValue(c.get(key), Object.class));
+            }
+            summary.put("tracking_rms_pct_of_move", 100.0 * c.get("tracking_rms").asDouble() /
+                c.get("move_distance").asDouble());
+            summary.put("rate_hz", rate);
+            summary.put("seconds", seconds);
+            summary.put("fault", fault == null ? "none" : fault);
+            summary.put("plant", mapper.treeToValue(p, Map.class));
+            summary.put("journals", Map.of("controller", journals.resolve("controller").toString(),
+                "plant", journals.resolve("plant").toString()));
+            final List<Path> plots = DemoPlots.write(journals.resolve("controller"), outDir.resolve("plots"), rate,
+                c.get("deadline_us").asDouble());
+            summary.put("plots", plots.stream().map(Path::toString).toList());
+            Files.writeString(outDir.resolve("summary.json"),
+                mapper.enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(summary) + "\n");
+            if (json)
+            {
+                out.println(new ObjectMapper().writeValueAsString(summary));
+            }
+            else
+            {
+                printSummary(out, summary, c.get("placement").asText());
+            }
+            return Main.EXIT_OK;
         }
         finally
         {
@@ -109,134 +146,138 @@ final class DemoCommand implements Callable<Integer>
         }
     }
 
-    private static boolean receiverReady(final String network)
+    private static void printSummary(final PrintWriter out, final Map<String, Object> s, final String placement)
     {
-        try (SimNetwork net = SimNetwork.attach(network))
+        out.println();
+        out.print(placement);
+        out.println("summary");
+        final String[][] rows = {
+            {"cycles", "%s"}, {"lost_frames", "%s"}, {"deadline_misses", "%s"}, {"deadline_us", "%.1f us"},
+            {"watchdog_trips", "%s"}, {"watchdog_recoveries", "%s"}, {"tracking_rms", "%.3e rad"},
+            {"tracking_rms_pct_of_move", "%.4f %%"}, {"tracking_max", "%.3e rad"}, {"move_distance", "%.2f rad"},
+            {"e2e_p50_us", "%.1f us"}, {"e2e_p99_us", "%.1f us"}, {"e2e_max_us", "%.1f us"}};
+        for (final String[] row : rows)
         {
-            return net.cards().stream().anyMatch(c -> c.node() == 2 && c.ownerAlive() &&
-                (c.enabledMask() & EventType.INTR1.mask()) != 0 && (c.enabledMask() & EventType.INTR2.mask()) != 0);
+            out.printf(Locale.ROOT, "  %-26s " + row[1] + "%n", row[0], s.get(row[0]));
+        }
+        out.printf("  %-26s %s%n", "plant", s.get("plant"));
+        out.printf("  %-26s %s%n", "plots", s.get("plots"));
+        out.printf("  %-26s %s%n", "journals", s.get("journals"));
+    }
+
+    private static void awaitReady(final String network, final Process controller) throws InterruptedException
+    {
+        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (true)
+        {
+            try (SimNetwork net = SimNetwork.attach(network))
+            {
+                if (net.cards().stream().anyMatch(c -> c.node() == ControlFrames.CONTROLLER_NODE && c.ownerAlive() &&
+                    (c.enabledMask() & EventType.INTR1.mask()) != 0))
+                {
+                    return;
+                }
+            }
+            if (System.nanoTime() > deadline || !controller.isAlive())
+            {
+                throw new IllegalStateException("the controller process did not come up");
+            }
+            Thread.sleep(10);
         }
     }
 
-    private long publish(final RfmDevice sender)
+    private static Thread relay(final Process process, final PrintWriter console, final AtomicReference<String> result)
     {
-        final FramePublisher publisher = new FramePublisher(sender, CHANNEL);
-        final UnsafeBuffer payload = new UnsafeBuffer(new byte[size]);
-        final long period = TimeUnit.SECONDS.toNanos(1) / rate;
-        final long total = (long)seconds * rate;
-        long next = System.nanoTime() + period;
-        for (long i = 1; i <= total; i++)
+        final Thread t = new Thread(() ->
         {
-            // absolute schedule: park to just before the deadline, spin the rest
-            final long park = next - System.nanoTime() - 60_000;
-            if (park > 0)
+            try (BufferedReader lines = new BufferedReader(new InputStreamReader(process.getInputStream(),
+                StandardCharsets.UTF_8)))
             {
-                LockSupport.parkNanos(park);
+                String line;
+                while ((line = lines.readLine()) != null)
+                {
+                    if (line.startsWith("result "))
+                    {
+                        result.set(line.substring("result ".length()));
+                    }
+                    else
+                    {
+                        console.println(line);
+                        console.flush();
+                    }
+                }
             }
-            while (System.nanoTime() < next)
+            catch (final java.io.IOException ignore)
             {
-                Thread.onSpinWait();
+                // the process ended
             }
-            next += period;
-            payload.putLong(0, i);
-            payload.putLong(8, ~i);
-            publisher.publish(payload, 0, size, 0);
-        }
-        return total;
+        }, "rfmrt-demo-relay");
+        t.setDaemon(true);
+        t.start();
+        return t;
     }
 
     /**
-     * The receiving node of the demo, in its own process: the runtime's receive path (ISR-wake thread on the
-     * interrupt, consumer thread running the handler), a journal, a live line per second, a per-stage table at the
-     * end.
+     * The controller node of the demo, in its own process.
      */
-    @Command(name = "demo-peer", hidden = true)
-    static final class Peer implements Callable<Integer>
+    @Command(name = "demo-controller", hidden = true)
+    static final class Controller implements Callable<Integer>
     {
         @Parameters(index = "0")
         String network;
 
         @Parameters(index = "1")
-        Path out;
+        Path journal;
+
+        @Parameters(index = "2")
+        int rate;
 
         @Override
         public Integer call() throws Exception
         {
-            final PrintWriter console = new PrintWriter(System.out, true);
-            final Path journalDir = out.resolve("journal").resolve("node-2");
-            final long[] badPayload = {0};
-            try (RfmDevice device = RfmDevices.open("sim:" + network + "?node=2&dmaSlots=64&dmaSlotSize=128");
-                RtEnvironment env = RtEnvironment.prepare(new RtSettings(List.of(), false, true, false, Path.of("/")),
-                    warning -> System.err.println("receiver: " + warning));
-                Journal journal = Journal.start(JournalConfig.of(journalDir, 2)))
+            final Map<String, Object> r = new ControllerNode(rate).run(network, journal, line ->
             {
-                device.enableEvent(EventType.INTR2);
-                final ReceivePath path = new ReceivePath(device, List.of(CHANNEL), EventType.INTR1,
-                    WaitStrategy.blocking(), (frame, stamps) ->
-                    {
-                        final long n = frame.buffer().getLong(frame.payloadOffset());
-                        if (frame.buffer().getLong(frame.payloadOffset() + 8) != ~n || n != frame.seq())
-                        {
-                            badPayload[0]++;
-                        }
-                    }, journal.newWriter("isr"), journal.newWriter("consumer"), SystemNanoClock.INSTANCE);
-                final int cpu = env.rtCpus().isEmpty() ? -1 : env.rtCpus().get(0);
-                path.start(env, cpu, 80, cpu, 70);
-                console.print(env.placementTable());
-                console.flush();
+                System.out.println(line);
+                System.out.flush();
+            }, warning -> System.err.println("controller: " + warning));
+            System.out.println("result " + new ObjectMapper().writeValueAsString(r));
+            System.out.flush();
+            return Main.EXIT_OK;
+        }
+    }
 
-                final EventInfo stop = new EventInfo();
-                int second = 0;
-                long sent = -1;
-                long lastHandled = 0;
-                while (sent < 0)
-                {
-                    if (device.awaitEvent(EventType.INTR2, TimeUnit.SECONDS.toNanos(1), stop) == RfmStatus.SUCCESS)
-                    {
-                        sent = stop.data() & 0xFFFF_FFFFL;
-                        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(2);
-                        while (path.counter(RuntimeCounter.FRAMES_HANDLED) + path.counter(FrameCounter.GAPS) < sent &&
-                            System.nanoTime() < deadline)
-                        {
-                            Thread.sleep(1);
-                        }
-                    }
-                    path.latencies().sample();
-                    final Histogram e2e = path.latencies().interval(Stage.END_TO_END);
-                    final long handled = path.counter(RuntimeCounter.FRAMES_HANDLED);
-                    if (sent < 0 && handled > lastHandled)
-                    {
-                        second++;
-                        console.printf("%4d s  frames %7d (+%d)  lost %d  torn %d  crc %d  e2e p50 %6.1f us  p99 %7.1f us" +
-                            "  max %8.1f us%n", second, handled, handled - lastHandled,
-                            path.counter(FrameCounter.GAPS), path.counter(FrameCounter.TORN),
-                            path.counter(FrameCounter.CRC_ERRORS), e2e.getValueAtPercentile(50) / 1e3,
-                            e2e.getValueAtPercentile(99) / 1e3, e2e.getMaxValue() / 1e3);
-                        lastHandled = handled;
-                    }
-                }
-                path.close();
-                path.latencies().sample();
-                final long received = path.counter(RuntimeCounter.FRAMES_HANDLED);
-                console.printf("%nreceiver: %d of %d frames, lost %d, torn %d, crc %d, duplicate %d, stale %d, " +
-                    "dma missing %d, bad payload %d%n", received, sent, sent - received,
-                    path.counter(FrameCounter.TORN), path.counter(FrameCounter.CRC_ERRORS),
-                    path.counter(FrameCounter.DUPLICATES), path.counter(FrameCounter.STALE),
-                    path.counter(FrameCounter.DMA_MISSING), badPayload[0]);
-                console.printf("%-10s %9s %9s %9s %9s %9s   (microseconds, %d frames)%n", "stage", "p50", "p90",
-                    "p99", "p99.9", "max", path.latencies().cumulative(Stage.END_TO_END).getTotalCount());
-                for (final Stage stage : Stage.values())
-                {
-                    final Map<String, Object> s = Histograms.summary(path.latencies().cumulative(stage));
-                    console.printf("%-10s %9s %9s %9s %9s %9s%n", stage.label(), s.get("p50_us"), s.get("p90_us"),
-                        s.get("p99_us"), s.get("p999_us"), s.get("max_us"));
-                }
-                journal.close();
-                console.printf("journal: %s (%d records, %d dropped, %d write errors)%n", journalDir,
-                    journal.stats().recordsWritten(), journal.stats().droppedRingFull(),
-                    journal.stats().writeErrors());
-                return received == sent && badPayload[0] == 0 ? Main.EXIT_OK : Main.EXIT_ERROR;
-            }
+    /**
+     * The plant node of the demo, in its own process.
+     */
+    @Command(name = "demo-plant", hidden = true)
+    static final class Plant implements Callable<Integer>
+    {
+        @Parameters(index = "0")
+        String network;
+
+        @Parameters(index = "1")
+        Path journal;
+
+        @Parameters(index = "2")
+        long cycles;
+
+        @Parameters(index = "3")
+        int rate;
+
+        @Parameters(index = "4")
+        long dropFrom;
+
+        @Parameters(index = "5")
+        long dropTo;
+
+        @Override
+        public Integer call() throws Exception
+        {
+            final Map<String, Object> r = new PlantNode().run(network, journal, cycles, rate, dropFrom, dropTo,
+                warning -> System.err.println("plant: " + warning));
+            System.out.println("result " + new ObjectMapper().writeValueAsString(r));
+            System.out.flush();
+            return Main.EXIT_OK;
         }
     }
 }

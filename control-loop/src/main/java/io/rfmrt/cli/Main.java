@@ -19,7 +19,8 @@ import java.io.PrintWriter;
     versionProvider = Main.Version.class,
     description = "Real-time runtime for reflective-memory networks.",
     subcommands = {RfmCommand.class, DemoCommand.class, NodeCommand.class, BenchCommand.class, CheckCommand.class,
-        BenchCommand.Peer.class, BenchCompare.Receiver.class, DemoCommand.Peer.class,
+        BenchCommand.Peer.class, BenchCompare.Receiver.class, DemoCommand.Controller.class,
+        DemoCommand.Plant.class,
         CommandLine.HelpCommand.class})
 public final class Main
 {

@@ -1,5 +1,9 @@
 package io.rfmrt.cli;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.rfmrt.control.AxisState;
+import io.rfmrt.control.node.ControlFrames;
 import io.rfmrt.rfm.sim.SimNetwork;
 import io.rfmrt.runtime.journal.JournalReader;
 import io.rfmrt.runtime.journal.JournalRecord;
@@ -9,6 +13,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -19,42 +24,109 @@ import java.util.concurrent.TimeUnit;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * A short real demo: two processes, the receive path, the journal read back.
+ * Short real demo runs: plant and controller in two processes, the closed loop on the interrupt path.
  */
 class DemoCommandTest
 {
-    @Test
-    void shouldRunTwoProcessesAndLeaveAJournalThatReadsBack(@TempDir final Path out) throws Exception
+    private static JsonNode demo(final Path out, final String... extra) throws Exception
     {
         final Path simRoot = Path.of("/dev/shm", "rfmrt-demo-test-" + UUID.randomUUID());
-        final Process demo = cli(simRoot, "demo", "--seconds", "2", "--out", out.toString());
+        final List<String> args = new ArrayList<>(List.of("demo", "--seconds", "3", "--json", "--out",
+            out.toString()));
+        args.addAll(Arrays.asList(extra));
+        final Process demo = cli(simRoot, args.toArray(new String[0]));
         final String output = new String(demo.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertThat(demo.waitFor(120, TimeUnit.SECONDS)).isTrue();
         // the demo removed its network; only the empty root is left
-        java.nio.file.Files.deleteIfExists(simRoot);
+        Files.deleteIfExists(simRoot);
         assertThat(demo.exitValue()).as(output).isZero();
-        assertThat(output).contains("receiver: 2000 of 2000 frames, lost 0, torn 0, crc 0");
-        assertThat(output).contains("sender: 2000 frames published");
-        assertThat(output).containsPattern("(?m)^e2e\\s+[0-9.]+\\s+");
+        final JsonNode summary = new ObjectMapper().readTree(output);
+        assertThat(new ObjectMapper().readTree(Files.readString(out.resolve("summary.json")))).isEqualTo(summary);
+        assertThat(out.resolve("plots/tracking.png")).isNotEmptyFile();
+        assertThat(out.resolve("plots/latency.png")).isNotEmptyFile();
+        return summary;
+    }
 
-        long frames = 0;
-        long lastSeq = 0;
-        try (JournalReader reader = JournalReader.open(out.resolve("journal").resolve("node-2")))
+    @Test
+    void shouldCloseTheLoopAcrossTwoProcessesWithoutLosingFrames(@TempDir final Path out) throws Exception
+    {
+        final JsonNode s = demo(out);
+        assertThat(s.get("cycles").asLong()).isGreaterThan(2_500);
+        assertThat(s.get("lost_frames").asLong()).isZero();
+        assertThat(s.get("plant").get("command_gaps").asLong()).isZero();
+        assertThat(s.get("move_distance").asDouble()).isEqualTo(3.0);
+        assertThat(s.get("tracking_rms").asDouble()).as("RMS error below 0.5 %% of the move distance")
+            .isLessThan(0.005 * s.get("move_distance").asDouble());
+        for (final String key : List.of("deadline_misses", "watchdog_trips", "tracking_max", "e2e_p50_us",
+            "e2e_p99_us", "e2e_max_us"))
         {
-            final JournalRecord record = new JournalRecord();
-            while (reader.next(record))
+            assertThat(s.has(key)).as(key).isTrue();
+        }
+
+        // the controller's journal holds a frame and two samples per cycle
+        long frames = 0;
+        long control = 0;
+        long inputs = 0;
+        try (JournalReader reader = JournalReader.open(out.resolve("journal/controller")))
+        {
+            final JournalRecord r = new JournalRecord();
+            while (reader.next(r))
             {
-                if (record.kind() == RecordKind.FRAME)
+                if (r.kind() == RecordKind.FRAME)
                 {
                     frames++;
-                    assertThat(record.seq()).isEqualTo(lastSeq + 1);
-                    lastSeq = record.seq();
-                    assertThat(record.source()).isEqualTo(1);
-                    assertThat(record.payload().getLong(record.payloadOffset())).isEqualTo(record.seq());
+                }
+                else if (r.kind() == RecordKind.SAMPLE && r.sampleKind() == ControlFrames.SAMPLE_CONTROL)
+                {
+                    control++;
+                }
+                else if (r.kind() == RecordKind.SAMPLE && r.sampleKind() == ControlFrames.SAMPLE_CONTROL_INPUT)
+                {
+                    inputs++;
                 }
             }
         }
-        assertThat(frames).isEqualTo(2000);
+        assertThat(frames).isEqualTo(s.get("cycles").asLong());
+        assertThat(control).isEqualTo(frames);
+        assertThat(inputs).isEqualTo(frames);
+    }
+
+    @Test
+    void shouldTripToSafeOnSensorDropoutAndRecover(@TempDir final Path out) throws Exception
+    {
+        final JsonNode s = demo(out, "--fault", "sensor-dropout");
+        assertThat(s.get("fault").asText()).isEqualTo("sensor-dropout");
+        assertThat(s.get("watchdog_trips").asLong()).isGreaterThanOrEqualTo(1);
+        assertThat(s.get("watchdog_recoveries").asLong()).isGreaterThanOrEqualTo(1);
+        assertThat(s.get("plant").get("withheld_sensor_frames").asLong()).isEqualTo(450);
+        assertThat(s.get("plant").get("stale_command_cycles").asLong()).as("the plant braked").isPositive();
+
+        boolean sawSafe = false;
+        boolean sawBackToRunning = false;
+        try (JournalReader reader = JournalReader.open(out.resolve("journal/controller")))
+        {
+            final JournalRecord r = new JournalRecord();
+            while (reader.next(r))
+            {
+                if (r.kind() == RecordKind.STATE)
+                {
+                    sawSafe |= r.to() == AxisState.SAFE.ordinal();
+                    sawBackToRunning |= sawSafe && r.to() == AxisState.RUNNING.ordinal();
+                }
+            }
+        }
+        assertThat(sawSafe).as("journal shows the trip").isTrue();
+        assertThat(sawBackToRunning).as("journal shows the recovery").isTrue();
+    }
+
+    @Test
+    void shouldRefuseAnUnknownFault()
+    {
+        final java.io.StringWriter err = new java.io.StringWriter();
+        final int exit = Main.run(new String[]{"demo", "--fault", "meteor"}, new java.io.PrintWriter(
+            new java.io.StringWriter(), true), new java.io.PrintWriter(err, true));
+        assertThat(exit).isEqualTo(2);
+        assertThat(err.toString()).isEqualTo("rfmrt: --fault 'meteor' is not sensor-dropout" + System.lineSeparator());
     }
 
     private static Process cli(final Path simRoot, final String... args) throws IOException
@@ -68,6 +140,6 @@ class DemoCommandTest
         command.add(System.getProperty("rfmrt.test.classpath", System.getProperty("java.class.path")));
         command.add(Main.class.getName());
         command.addAll(Arrays.asList(args));
-        return new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        return new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD).start();
     }
 }

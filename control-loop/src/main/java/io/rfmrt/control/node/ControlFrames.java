@@ -1,0 +1,65 @@
+package io.rfmrt.control.node;
+
+import io.rfmrt.rfm.EventType;
+import io.rfmrt.rfm.channel.ChannelSpec;
+
+import static org.agrona.BitUtil.SIZE_OF_DOUBLE;
+import static org.agrona.BitUtil.SIZE_OF_LONG;
+
+/**
+ * The motion-control demo's layout, payloads and journal codes.
+ * <pre>
+ * sensor  frame (plant 1 → controller 2, INTR1):  0 position f64 [rad] |  8 velocity f64 [rad/s] | 16 cycle i64 | 24 plant send nanos i64
+ * command frame (controller 2 → plant 1, INTR2):  0 torque f64 [N·m]   |  8 cycle i64 answered   | 16 setpoint f64 [rad] | 24 state i64 (AxisState)
+ * </pre>
+ * Journal records: FAULT {@value #FAULT_DEADLINE_MISS} deadline miss (seq = cycle, value = lateness ns), FAULT
+ * {@value #FAULT_COMMAND_STALE} stale command at the plant (seq = cycle, value = age in periods); SAMPLE
+ * {@value #SAMPLE_CONTROL} per control cycle (setpoint, position, velocity, torque, error, cycle latency µs) and
+ * {@value #SAMPLE_CONTROL_INPUT} (integrator before the step, setpoint velocity, acceleration, jerk, sensor position,
+ * sensor velocity) so that a replay can re-run the controller bit for bit; STATE records carry watchdog
+ * transitions as {@link io.rfmrt.control.AxisState} ordinals.
+ */
+public final class ControlFrames
+{
+    /** Plant node id. */
+    public static final int PLANT_NODE = 1;
+    /** Controller node id. */
+    public static final int CONTROLLER_NODE = 2;
+
+    /** Sensor frames, plant → controller. */
+    public static final ChannelSpec SENSOR = new ChannelSpec("sensor", PLANT_NODE, 0x10000, 16, 128, EventType.INTR1,
+        CONTROLLER_NODE);
+    /** Command frames, controller → plant. */
+    public static final ChannelSpec COMMAND = new ChannelSpec("command", CONTROLLER_NODE, 0x10800, 16, 128,
+        EventType.INTR2, PLANT_NODE);
+
+    public static final int SENSOR_POSITION_OFFSET = 0;
+    public static final int SENSOR_VELOCITY_OFFSET = SENSOR_POSITION_OFFSET + SIZE_OF_DOUBLE;
+    public static final int SENSOR_CYCLE_OFFSET = SENSOR_VELOCITY_OFFSET + SIZE_OF_DOUBLE;
+    public static final int SENSOR_SEND_NANOS_OFFSET = SENSOR_CYCLE_OFFSET + SIZE_OF_LONG;
+    public static final int SENSOR_LENGTH = SENSOR_SEND_NANOS_OFFSET + SIZE_OF_LONG;
+
+    public static final int COMMAND_TORQUE_OFFSET = 0;
+    public static final int COMMAND_CYCLE_OFFSET = COMMAND_TORQUE_OFFSET + SIZE_OF_DOUBLE;
+    public static final int COMMAND_SETPOINT_OFFSET = COMMAND_CYCLE_OFFSET + SIZE_OF_LONG;
+    public static final int COMMAND_STATE_OFFSET = COMMAND_SETPOINT_OFFSET + SIZE_OF_DOUBLE;
+    public static final int COMMAND_LENGTH = COMMAND_STATE_OFFSET + SIZE_OF_LONG;
+
+    /** FAULT code: the command was written after the deadline. */
+    public static final int FAULT_DEADLINE_MISS = 100;
+    /** FAULT code: the plant's newest command was too old; it braked. */
+    public static final int FAULT_COMMAND_STALE = 101;
+    /** SAMPLE kind: one control cycle. */
+    public static final int SAMPLE_CONTROL = 1;
+    /** SAMPLE kind: the controller's inputs of one cycle, for re-runs. */
+    public static final int SAMPLE_CONTROL_INPUT = 2;
+    /** SAMPLE kind: the plant's state each period (position, velocity, applied torque, braking 0/1). */
+    public static final int SAMPLE_PLANT = 3;
+
+    /** Offset of a word the plant sets when it has published its last frame (cycle count). */
+    public static final int PLANT_DONE_OFFSET = 0x200;
+
+    private ControlFrames()
+    {
+    }
+}

@@ -1,0 +1,273 @@
+package io.rfmrt.control.node;
+
+import io.rfmrt.control.AxisController;
+import io.rfmrt.control.AxisState;
+import io.rfmrt.control.ControlCommand;
+import io.rfmrt.control.ControllerGains;
+import io.rfmrt.control.ControllerState;
+import io.rfmrt.control.DeadlineMonitor;
+import io.rfmrt.control.DemoProfile;
+import io.rfmrt.control.SensorSample;
+import io.rfmrt.control.Setpoint;
+import io.rfmrt.control.Watchdog;
+import io.rfmrt.control.WatchdogConfig;
+import io.rfmrt.rfm.EventType;
+import io.rfmrt.rfm.RfmDevice;
+import io.rfmrt.rfm.RfmDevices;
+import io.rfmrt.rfm.channel.FrameCounter;
+import io.rfmrt.rfm.channel.FramePublisher;
+import io.rfmrt.rfm.channel.FrameView;
+import io.rfmrt.runtime.ReceivePath;
+import io.rfmrt.runtime.RuntimeCounter;
+import io.rfmrt.runtime.StageStamps;
+import io.rfmrt.runtime.WaitStrategy;
+import io.rfmrt.runtime.journal.Journal;
+import io.rfmrt.runtime.journal.JournalConfig;
+import io.rfmrt.runtime.journal.JournalWriter;
+import io.rfmrt.runtime.threads.RtEnvironment;
+import io.rfmrt.runtime.threads.RtSettings;
+import io.rfmrt.runtime.threads.RtThread;
+import org.HdrHistogram.Histogram;
+import org.HdrHistogram.SingleWriterRecorder;
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.SystemNanoClock;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.Consumer;
+
+import static io.rfmrt.control.node.ControlFrames.*;
+
+/**
+ * The controller node, on the interrupt path: each sensor frame wakes the ISR-wake thread, the consumer thread runs
+ * the control law (a pure function of state and input) and writes the command frame back. A deadline monitor
+ * checks sensor send → command written against a fraction of the period; a watchdog, driven by a timer thread
+ * (a missing frame cannot wake anything), drives the axis to SAFE (zero torque) when frames stop and back to
+ * RUNNING after M good frames. The trajectory clock advances only in RUNNING, so after a recovery the axis
+ * continues the profile from where it stopped.
+ */
+public final class ControllerNode
+{
+    private static final long HIGHEST_NS = 10_000_000_000L;
+
+    private final ControllerGains gains;
+    private final long periodNanos;
+    private final double dt;
+    private final AxisController controller;
+    private final DemoProfile profile = DemoProfile.standard();
+    private final ControllerState state = new ControllerState();
+    private final SensorSample sample = new SensorSample();
+    private final Setpoint setpoint = new Setpoint();
+    private final ControlCommand command = new ControlCommand();
+    private final UnsafeBuffer commandPayload = new UnsafeBuffer(new byte[COMMAND_LENGTH]);
+    private final DeadlineMonitor deadline;
+    private final SingleWriterRecorder latency = new SingleWriterRecorder(1, HIGHEST_NS, 3);
+    private final AtomicInteger axisState = new AtomicInteger(AxisState.STARTING.ordinal());
+    private final AtomicLong framesSeen = new AtomicLong();
+    private final AtomicLong lastCycle = new AtomicLong();
+    private final AtomicLong misses = new AtomicLong();
+    private FramePublisher publisher;
+    private JournalWriter journal;
+    private long trajectoryCycle;
+    private int previousState = AxisState.STARTING.ordinal();
+    private double sumSquaredError;
+    private double maxError;
+    private long trackedCycles;
+    private volatile double lastError;
+    private volatile boolean running;
+
+    /**
+     * @param rateHz loop rate.
+     */
+    public ControllerNode(final int rateHz)
+    {
+        this.periodNanos = TimeUnit.SECONDS.toNanos(1) / rateHz;
+        this.dt = 1.0 / rateHz;
+        this.gains = ControllerGains.standard().withPeriodSeconds(dt).validate();
+        this.controller = new AxisController(gains);
+        this.deadline = new DeadlineMonitor(periodNanos);
+    }
+
+    private void onSensor(final FrameView frame, final StageStamps stamps)
+    {
+        final DirectBuffer b = frame.buffer();
+        final int p = frame.payloadOffset();
+        final long cycle = b.getLong(p + SENSOR_CYCLE_OFFSET);
+        final double position = b.getDouble(p + SENSOR_POSITION_OFFSET);
+        final double velocity = b.getDouble(p + SENSOR_VELOCITY_OFFSET);
+        final long sendNanos = frame.sendNanos();
+        framesSeen.setRelease(framesSeen.getPlain() + 1);
+        lastCycle.setRelease(cycle);
+
+        final int st = axisState.getAcquire();
+        if (st == AxisState.RUNNING.ordinal() && previousState != st)
+        {
+            // entering RUNNING (start or recovery): no integrator history from before
+            state.reset();
+        }
+        previousState = st;
+        sample.set(cycle, sendNanos, position, velocity);
+        final double integratorBefore = state.integratorNm();
+        if (st == AxisState.RUNNING.ordinal())
+        {
+            trajectoryCycle++;
+            profile.setpoint(trajectoryCycle * dt, setpoint);
+            controller.step(state, sample, setpoint, state, command);
+        }
+        else
+        {
+            profile.setpoint(trajectoryCycle * dt, setpoint);
+            AxisController.zeroTorque(sample, setpoint, command);
+        }
+        final double torque = command.torqueNm();
+        commandPayload.putDouble(COMMAND_TORQUE_OFFSET, torque);
+        commandPayload.putLong(COMMAND_CYCLE_OFFSET, cycle);
+        commandPayload.putDouble(COMMAND_SETPOINT_OFFSET, setpoint.position());
+        commandPayload.putLong(COMMAND_STATE_OFFSET, st);
+        publisher.publish(commandPayload, 0, COMMAND_LENGTH, 0);
+        final long written = System.nanoTime();
+
+        final long cycleLatency = written - sendNanos;
+        latency.recordValue(cycleLatency < 1 ? 1 : Math.min(cycleLatency, HIGHEST_NS));
+        if (deadline.record(sendNanos, written))
+        {
+            misses.setRelease(deadline.misses());
+            journal.fault(FAULT_DEADLINE_MISS, cycle, cycleLatency - deadline.deadlineNanos(), written);
+        }
+        final double error = setpoint.position() - position;
+        if (st == AxisState.RUNNING.ordinal())
+        {
+            sumSquaredError += error * error;
+            maxError = Math.max(maxError, Math.abs(error));
+            trackedCycles++;
+        }
+        lastError = error;
+        journal.sample(SAMPLE_CONTROL, written, cycle, st, setpoint.position(), position, velocity, torque, error,
+            cycleLatency / 1e3);
+        journal.sample(SAMPLE_CONTROL_INPUT, sendNanos, cycle, st, integratorBefore, setpoint.velocity(),
+            setpoint.acceleration(), setpoint.jerk(), position, velocity);
+    }
+
+    private void watch(final RfmDevice device, final JournalWriter stateJournal, final long[] transitions)
+    {
+        final Watchdog watchdog = new Watchdog(WatchdogConfig.defaults(periodNanos), (from, to, reason, now) ->
+        {
+            axisState.setRelease(to.ordinal());
+            stateJournal.state(from.ordinal(), to.ordinal(), now);
+            transitions[0]++;
+        });
+        long seen = 0;
+        long next = System.nanoTime() + periodNanos;
+        // the plant's end of stream is not a sensor failure: stop watching once it says it is done
+        while (running && device.window().getLongAcquire(PLANT_DONE_OFFSET) == 0)
+        {
+            LockSupport.parkNanos(next - System.nanoTime());
+            next += periodNanos;
+            final long now = System.nanoTime();
+            final long frames = framesSeen.getAcquire();
+            if (frames == seen)
+            {
+                watchdog.poll(now);
+            }
+            while (seen < frames)
+            {
+                watchdog.onFrame(now);
+                seen++;
+            }
+            transitions[1] = watchdog.trips();
+            transitions[2] = watchdog.recoveries();
+        }
+    }
+
+    /**
+     * Run the controller in this process until the plant says it is done.
+     *
+     * @param network    emulated network name.
+     * @param journalDir where the controller's journal goes.
+     * @param live       one progress line per second.
+     * @param warn       RT set-up warnings.
+     * @return the run's figures.
+     */
+    public Map<String, Object> run(final String network, final Path journalDir, final Consumer<String> live,
+        final Consumer<String> warn) throws InterruptedException
+    {
+        final long[] transitions = new long[3];
+        try (RfmDevice device = RfmDevices.open("sim:" + network + "?node=" + CONTROLLER_NODE +
+            "&dmaSlots=16&dmaSlotSize=128");
+            RtEnvironment env = RtEnvironment.prepare(new RtSettings(List.of(), false, true, false, Path.of("/")), warn);
+            Journal journals = Journal.start(JournalConfig.of(journalDir, CONTROLLER_NODE)))
+        {
+            publisher = new FramePublisher(device, COMMAND);
+            journal = journals.newWriter("controller");
+            final ReceivePath sensors = new ReceivePath(device, List.of(SENSOR), EventType.INTR1,
+                WaitStrategy.blocking(), this::onSensor, journals.newWriter("isr"), journal,
+                SystemNanoClock.INSTANCE);
+            final int cpu = env.rtCpus().isEmpty() ? -1 : env.rtCpus().get(0);
+            running = true;
+            final JournalWriter stateJournal = journals.newWriter("watchdog");
+            final RtThread watchdogThread = env.start("rfmrt-watchdog", cpu, 75,
+                () -> watch(device, stateJournal, transitions));
+            sensors.start(env, cpu, 80, cpu, 70);
+
+            Histogram interval = null;
+            final Histogram cumulative = new Histogram(1, HIGHEST_NS, 3);
+            int second = 0;
+            long lastFrames = 0;
+            final long start = System.nanoTime();
+            while (device.window().getLongAcquire(PLANT_DONE_OFFSET) == 0)
+            {
+                Thread.sleep(1000 - (TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start) % 1000));
+                interval = latency.getIntervalHistogram(interval);
+                cumulative.add(interval);
+                final long frames = sensors.counter(RuntimeCounter.FRAMES_HANDLED);
+                if (frames > lastFrames)
+                {
+                    second++;
+                    live.accept(String.format(Locale.ROOT, "%4d s  cycles %6d  tracking error %+8.1f urad  " +
+                        "e2e p99 %6.1f us  misses %d  state %s", second, frames, lastError * 1e6,
+                        interval.getValueAtPercentile(99) / 1e3, misses.getAcquire(),
+                        AxisState.values()[axisState.getAcquire()]));
+                    lastFrames = frames;
+                }
+            }
+            // the last frames are in flight: let them land
+            final long deadlineNanos = System.nanoTime() + TimeUnit.SECONDS.toNanos(1);
+            while (lastCycle.getAcquire() < device.window().getLongAcquire(PLANT_DONE_OFFSET) &&
+                System.nanoTime() < deadlineNanos)
+            {
+                Thread.sleep(1);
+            }
+            sensors.close();
+            running = false;
+            watchdogThread.join(5_000);
+            final Histogram total = latency.getIntervalHistogram();
+            total.add(cumulative);
+            final Map<String, Object> r = new LinkedHashMap<>();
+            r.put("cycles", sensors.counter(RuntimeCounter.FRAMES_HANDLED));
+            r.put("lost_frames", sensors.counter(FrameCounter.GAPS));
+            r.put("torn_frames", sensors.counter(FrameCounter.TORN));
+            r.put("deadline_misses", deadline.misses());
+            r.put("deadline_us", deadline.deadlineNanos() / 1e3);
+            r.put("watchdog_trips", transitions[1]);
+            r.put("watchdog_recoveries", transitions[2]);
+            r.put("tracking_rms", trackedCycles == 0 ? 0.0 : Math.sqrt(sumSquaredError / trackedCycles));
+            r.put("tracking_max", maxError);
+            r.put("move_distance", profile.moveDistance());
+            r.put("tracked_cycles", trackedCycles);
+            r.put("e2e_p50_us", total.getValueAtPercentile(50) / 1e3);
+            r.put("e2e_p99_us", total.getValueAtPercentile(99) / 1e3);
+            r.put("e2e_max_us", total.getMaxValue() / 1e3);
+            r.put("journal_drops", journals.stats().droppedRingFull());
+            r.put("placement", env.placementTable());
+            return r;
+        }
+    }
+}

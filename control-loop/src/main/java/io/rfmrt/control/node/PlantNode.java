@@ -1,0 +1,159 @@
+package io.rfmrt.control.node;
+
+import io.rfmrt.control.AxisParameters;
+import io.rfmrt.control.AxisPlant;
+import io.rfmrt.rfm.EventType;
+import io.rfmrt.rfm.RfmDevice;
+import io.rfmrt.rfm.RfmDevices;
+import io.rfmrt.rfm.channel.FrameCounter;
+import io.rfmrt.rfm.channel.FramePublisher;
+import io.rfmrt.runtime.ReceivePath;
+import io.rfmrt.runtime.RuntimeCounter;
+import io.rfmrt.runtime.WaitStrategy;
+import io.rfmrt.runtime.journal.Journal;
+import io.rfmrt.runtime.journal.JournalConfig;
+import io.rfmrt.runtime.journal.JournalWriter;
+import io.rfmrt.runtime.threads.RtEnvironment;
+import io.rfmrt.runtime.threads.RtSettings;
+import io.rfmrt.runtime.threads.RtThread;
+import org.agrona.concurrent.SystemNanoClock;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.Consumer;
+
+import static io.rfmrt.control.node.ControlFrames.*;
+
+/**
+ * The plant node: simulates the axis on a drift-free absolute schedule (deadline += period; park to just before
+ * it, spin the tail), publishes a sensor frame each period, and applies the newest command it received through the
+ * interrupt path (zero-order hold). A command older than {@link #STALE_PERIODS} periods makes it brake, counted
+ * and journaled. Sensor frames can be withheld for a window of cycles (the sensor-dropout fault).
+ */
+public final class PlantNode
+{
+    /** A command older than this many periods is stale: the plant brakes. */
+    public static final int STALE_PERIODS = 5;
+
+    private final AtomicLong newestCycle = new AtomicLong();
+    private final AtomicLong newestTorqueBits = new AtomicLong();
+
+    /**
+     * Run the plant in this process.
+     *
+     * @param network    emulated network name.
+     * @param journalDir where the plant's journal goes.
+     * @param cycles     periods to run.
+     * @param rateHz     loop rate.
+     * @param dropFrom   first cycle whose sensor frame is withheld (0 = no dropout).
+     * @param dropTo     first cycle published again.
+     * @param warn       RT set-up warnings.
+     * @return the plant's counts.
+     */
+    public Map<String, Object> run(final String network, final Path journalDir, final long cycles, final int rateHz,
+        final long dropFrom, final long dropTo, final Consumer<String> warn)
+    {
+        final long[] counts = new long[4];
+        try (RfmDevice device = RfmDevices.open("sim:" + network + "?node=" + PLANT_NODE + "&dmaSlots=16&dmaSlotSize=128");
+            RtEnvironment env = RtEnvironment.prepare(new RtSettings(List.of(), false, true, false, Path.of("/")), warn);
+            Journal journal = Journal.start(JournalConfig.of(journalDir, PLANT_NODE)))
+        {
+            final ReceivePath commands = new ReceivePath(device, List.of(COMMAND), EventType.INTR2,
+                WaitStrategy.blocking(), (frame, stamps) ->
+                {
+                    final int p = frame.payloadOffset();
+                    newestTorqueBits.setRelease(Double.doubleToRawLongBits(
+                        frame.buffer().getDouble(p + COMMAND_TORQUE_OFFSET)));
+                    newestCycle.setRelease(frame.buffer().getLong(p + COMMAND_CYCLE_OFFSET));
+                }, journal.newWriter("isr"), journal.newWriter("consumer"), SystemNanoClock.INSTANCE);
+            final int cpu = env.rtCpus().isEmpty() ? -1 : env.rtCpus().get(0);
+            commands.start(env, cpu, 80, cpu, 70);
+            final JournalWriter plantJournal = journal.newWriter("plant");
+            final RtThread loop = env.start("rfmrt-plant", cpu, 60,
+                () -> loop(device, plantJournal, cycles, rateHz, dropFrom, dropTo, counts));
+            loop.join(TimeUnit.SECONDS.toMillis(cycles / Math.max(1, rateHz) + 60));
+            commands.close();
+            final Map<String, Object> result = new LinkedHashMap<>();
+            result.put("cycles", counts[0]);
+            result.put("sensor_frames", counts[1]);
+            result.put("stale_command_cycles", counts[2]);
+            result.put("withheld_sensor_frames", counts[3]);
+            result.put("commands_received", commands.counter(RuntimeCounter.FRAMES_HANDLED));
+            result.put("command_gaps", commands.counter(FrameCounter.GAPS));
+            result.put("journal_drops", journal.stats().droppedRingFull());
+            return result;
+        }
+        catch (final InterruptedException ex)
+        {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("plant interrupted", ex);
+        }
+    }
+
+    private void loop(final RfmDevice device, final JournalWriter journal, final long cycles, final int rateHz,
+        final long dropFrom, final long dropTo, final long[] counts)
+    {
+        final AxisPlant plant = new AxisPlant(AxisParameters.standard());
+        plant.reset(0, 0);
+        final FramePublisher publisher = new FramePublisher(device, SENSOR);
+        final UnsafeBuffer payload = new UnsafeBuffer(new byte[SENSOR_LENGTH]);
+        final long period = TimeUnit.SECONDS.toNanos(1) / rateHz;
+        final double dt = 1.0 / rateHz;
+        long next = System.nanoTime() + period;
+        for (long cycle = 1; cycle <= cycles; cycle++)
+        {
+            final long park = next - System.nanoTime() - 60_000;
+            if (park > 0)
+            {
+                LockSupport.parkNanos(park);
+            }
+            long now;
+            while ((now = System.nanoTime()) < next)
+            {
+                Thread.onSpinWait();
+            }
+            next += period;
+
+            // the command that answers cycle k is due before tick k + 1
+            final long commandCycle = newestCycle.getAcquire();
+            final long age = cycle - 1 - commandCycle;
+            final boolean braking = commandCycle == 0 || age > STALE_PERIODS;
+            if (braking)
+            {
+                plant.brake(dt);
+                if (commandCycle != 0)
+                {
+                    counts[2]++;
+                    journal.fault(FAULT_COMMAND_STALE, cycle, age, now);
+                }
+            }
+            else
+            {
+                plant.step(Double.longBitsToDouble(newestTorqueBits.getAcquire()), dt);
+            }
+            if (dropFrom > 0 && cycle >= dropFrom && cycle < dropTo)
+            {
+                counts[3]++;
+            }
+            else
+            {
+                payload.putDouble(SENSOR_POSITION_OFFSET, plant.position());
+                payload.putDouble(SENSOR_VELOCITY_OFFSET, plant.velocity());
+                payload.putLong(SENSOR_CYCLE_OFFSET, cycle);
+                payload.putLong(SENSOR_SEND_NANOS_OFFSET, now);
+                publisher.publish(payload, 0, SENSOR_LENGTH, 0);
+                counts[1]++;
+            }
+            journal.sample(SAMPLE_PLANT, now, cycle, braking ? 1 : 0, plant.position(), plant.velocity(),
+                plant.torque(), braking ? 1 : 0, 0, 0);
+            counts[0] = cycle;
+        }
+        device.window().putLongRelease(PLANT_DONE_OFFSET, cycles);
+    }
+}
