@@ -61,7 +61,7 @@ public final class PlantNode
     {
         final long[] counts = new long[4];
         try (RfmDevice device = RfmDevices.open("sim:" + network + "?node=" + PLANT_NODE + "&dmaSlots=16&dmaSlotSize=128");
-            RtEnvironment env = RtEnvironment.prepare(new RtSettings(List.of(), false, true, false, Path.of("/")), warn);
+            RtEnvironment env = RtEnvironment.prepare(new RtSettings(List.of(), false, true, true, Path.of("/")), warn);
             Journal journal = Journal.start(JournalConfig.of(journalDir, PLANT_NODE)))
         {
             final ReceivePath commands = new ReceivePath(device, List.of(COMMAND), EventType.INTR2,
