@@ -48,6 +48,7 @@ final class DemoPlots
         final List<Double> safeT = new ArrayList<>();
         final List<Double> safeY = new ArrayList<>();
         final Histogram latency = new Histogram(1, 10_000_000_000L, 3);
+        long lastCycle = 0;
         try (JournalReader reader = JournalReader.open(journal))
         {
             final JournalRecord r = new JournalRecord();
@@ -56,6 +57,15 @@ final class DemoPlots
                 if (r.kind() == RecordKind.SAMPLE && r.sampleKind() == ControlFrames.SAMPLE_CONTROL)
                 {
                     final double seconds = r.cycle() / (double)rateHz;
+                    if (lastCycle > 0 && r.cycle() > lastCycle + 1)
+                    {
+                        // no sensor frames in between (dropout): leave a gap rather than draw across it
+                        t.add(seconds);
+                        setpoint.add(Double.NaN);
+                        position.add(Double.NaN);
+                        error.add(Double.NaN);
+                    }
+                    lastCycle = r.cycle();
                     t.add(seconds);
                     setpoint.add(r.value(0));
                     position.add(r.value(1));
@@ -77,7 +87,7 @@ final class DemoPlots
         final XYChart chart = new XYChartBuilder().width(1000).height(500).title("rfmrt demo: tracking")
             .xAxisTitle("time (s)").yAxisTitle("position (rad)").build();
         chart.getStyler().setXAxisDecimalPattern("0.0");
-        chart.getStyler().setMarkerSize(0).setLegendPosition(org.knowm.xchart.style.Styler.LegendPosition.InsideNE);
+        chart.getStyler().setMarkerSize(4).setLegendPosition(org.knowm.xchart.style.Styler.LegendPosition.InsideNE);
         chart.setYAxisGroupTitle(1, "error (mrad)");
         chart.addSeries("setpoint", t, setpoint).setMarker(SeriesMarkers.NONE).setLineColor(Color.BLUE)
             .setLineStyle(new java.awt.BasicStroke(5f));
