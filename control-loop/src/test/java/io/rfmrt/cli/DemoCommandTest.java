@@ -4,14 +4,12 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.rfmrt.control.AxisState;
 import io.rfmrt.control.node.ControlFrames;
-import io.rfmrt.rfm.sim.SimNetwork;
 import io.rfmrt.runtime.journal.JournalReader;
 import io.rfmrt.runtime.journal.JournalRecord;
 import io.rfmrt.runtime.journal.RecordKind;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -34,7 +32,7 @@ class DemoCommandTest
         final List<String> args = new ArrayList<>(List.of("demo", "--seconds", "3", "--json", "--out",
             out.toString()));
         args.addAll(Arrays.asList(extra));
-        final Process demo = cli(simRoot, args.toArray(new String[0]));
+        final Process demo = CliProcesses.start(simRoot, ProcessBuilder.Redirect.DISCARD, args.toArray(new String[0]));
         final String output = new String(demo.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertThat(demo.waitFor(120, TimeUnit.SECONDS)).isTrue();
         // the demo removed its network; only the empty root is left
@@ -127,19 +125,5 @@ class DemoCommandTest
             new java.io.StringWriter(), true), new java.io.PrintWriter(err, true));
         assertThat(exit).isEqualTo(2);
         assertThat(err.toString()).isEqualTo("rfmrt: --fault 'meteor' is not sensor-dropout" + System.lineSeparator());
-    }
-
-    private static Process cli(final Path simRoot, final String... args) throws IOException
-    {
-        final List<String> command = new ArrayList<>();
-        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        command.addAll(Arrays.asList(System.getProperty("rfmrt.test.jvm.flags", "").trim().split("\\s+")));
-        command.add("-Xmx256m");
-        command.add("-D" + SimNetwork.ROOT_PROPERTY + "=" + simRoot);
-        command.add("-cp");
-        command.add(System.getProperty("rfmrt.test.classpath", System.getProperty("java.class.path")));
-        command.add(Main.class.getName());
-        command.addAll(Arrays.asList(args));
-        return new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD).start();
     }
 }

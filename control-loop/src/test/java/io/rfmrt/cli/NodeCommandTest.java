@@ -14,13 +14,9 @@ import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.Comparator;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -34,16 +30,7 @@ class NodeCommandTest
     @AfterEach
     void tearDown() throws IOException
     {
-        if (Files.exists(simRoot))
-        {
-            try (Stream<Path> paths = Files.walk(simRoot))
-            {
-                for (final Path p : paths.sorted(Comparator.reverseOrder()).toList())
-                {
-                    Files.deleteIfExists(p);
-                }
-            }
-        }
+        CliProcesses.removeTree(simRoot);
     }
 
     @Test
@@ -140,15 +127,6 @@ class NodeCommandTest
 
     private Process cli(final String... args) throws IOException
     {
-        final List<String> command = new ArrayList<>();
-        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        command.addAll(Arrays.asList(System.getProperty("rfmrt.test.jvm.flags", "").trim().split("\\s+")));
-        command.add("-Xmx256m");
-        command.add("-D" + SimNetwork.ROOT_PROPERTY + "=" + simRoot);
-        command.add("-cp");
-        command.add(System.getProperty("rfmrt.test.classpath", System.getProperty("java.class.path")));
-        command.add(Main.class.getName());
-        command.addAll(Arrays.asList(args));
-        return new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+        return CliProcesses.start(simRoot, ProcessBuilder.Redirect.DISCARD, args);
     }
 }

@@ -13,15 +13,9 @@ import java.io.InputStreamReader;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.Comparator;
-import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -39,16 +33,7 @@ class RfmCliTest
     @AfterEach
     void tearDown() throws IOException
     {
-        if (Files.exists(root))
-        {
-            try (Stream<Path> paths = Files.walk(root))
-            {
-                for (final Path p : paths.sorted(Comparator.reverseOrder()).toList())
-                {
-                    Files.deleteIfExists(p);
-                }
-            }
-        }
+        CliProcesses.removeTree(root);
     }
 
     private record Result(int exit, String out, String err)
@@ -206,14 +191,6 @@ class RfmCliTest
 
     private Process cli(final String... args) throws IOException
     {
-        final List<String> command = new ArrayList<>();
-        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        command.addAll(Arrays.asList(System.getProperty("rfmrt.test.jvm.flags", "").trim().split("\\s+")));
-        command.add("-D" + SimNetwork.ROOT_PROPERTY + "=" + root);
-        command.add("-cp");
-        command.add(System.getProperty("rfmrt.test.classpath", System.getProperty("java.class.path")));
-        command.add(Main.class.getName());
-        command.addAll(Arrays.asList(args));
-        return new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        return CliProcesses.start(root, ProcessBuilder.Redirect.INHERIT, args);
     }
 }

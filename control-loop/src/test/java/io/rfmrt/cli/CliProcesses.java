@@ -1,0 +1,61 @@
+package io.rfmrt.cli;
+
+import io.rfmrt.rfm.sim.SimNetwork;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+import java.util.stream.Stream;
+
+/**
+ * Test helpers: the {@code rfmrt} command line in a child JVM on the test classpath, and folder clean-up.
+ */
+final class CliProcesses
+{
+    private CliProcesses()
+    {
+    }
+
+    /**
+     * @param simRoot  emulator root for the child.
+     * @param stderr   where the child's stderr goes.
+     * @param args     rfmrt arguments.
+     * @return the started child; its stdout is piped.
+     */
+    static Process start(final Path simRoot, final ProcessBuilder.Redirect stderr, final String... args)
+        throws IOException
+    {
+        final List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.addAll(Arrays.asList(System.getProperty("rfmrt.test.jvm.flags", "").trim().split("\\s+")));
+        command.add("-Xmx256m");
+        command.add("-D" + SimNetwork.ROOT_PROPERTY + "=" + simRoot);
+        command.add("-cp");
+        command.add(System.getProperty("rfmrt.test.classpath", System.getProperty("java.class.path")));
+        command.add(Main.class.getName());
+        command.addAll(Arrays.asList(args));
+        return new ProcessBuilder(command).redirectError(stderr).start();
+    }
+
+    /**
+     * @param dir a folder to remove with everything in it; absent is fine.
+     */
+    static void removeTree(final Path dir) throws IOException
+    {
+        if (!Files.exists(dir))
+        {
+            return;
+        }
+        try (Stream<Path> paths = Files.walk(dir))
+        {
+            for (final Path p : paths.sorted(Comparator.reverseOrder()).toList())
+            {
+                Files.deleteIfExists(p);
+            }
+        }
+    }
+}
