@@ -201,7 +201,7 @@ public final class ControllerNode
     {
         final long[] transitions = new long[3];
         try (RfmDevice device = RfmDevices.open("sim:" + network + "?node=" + CONTROLLER_NODE +
-            "&dmaSlots=16&dmaSlotSize=128");
+            "&dmaSlots=64&dmaSlotSize=128");
             RtEnvironment env = RtEnvironment.prepare(new RtSettings(List.of(), false, true, true, Path.of("/")), warn);
             Journal journals = Journal.start(JournalConfig.of(journalDir, CONTROLLER_NODE)))
         {
