@@ -60,7 +60,8 @@ public final class PlantNode
         final long dropFrom, final long dropTo, final Consumer<String> warn)
     {
         final long[] counts = new long[4];
-        try (RfmDevice device = RfmDevices.open("sim:" + network + "?node=" + PLANT_NODE + "&dmaSlots=64&dmaSlotSize=128");
+        try (RfmDevice device = RfmDevices.open("sim:" + network + "?node=" + PLANT_NODE +
+            "&dmaSlots=64&dmaSlotSize=128");
             RtEnvironment env = RtEnvironment.prepare(new RtSettings(List.of(), false, true, true, Path.of("/")), warn);
             Journal journal = Journal.start(JournalConfig.of(journalDir, PLANT_NODE)))
         {
