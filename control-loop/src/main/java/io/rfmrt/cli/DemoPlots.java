@@ -120,7 +120,8 @@ final class DemoPlots
         limit.add(deadlineUs);
         final XYChart lat = new XYChartBuilder().width(1000).height(500)
             .title("rfmrt demo: cycle latency, sensor send -> command written (" + latency.getTotalCount() + " cycles)")
-            .xAxisTitle("percentile: 0 = p0, 1 = p90, 2 = p99, 3 = p99.9, 4 = p99.99, last point = max").yAxisTitle("microseconds")
+            .xAxisTitle("percentile: 0 = p0, 1 = p90, 2 = p99, 3 = p99.9, 4 = p99.99, last point = max")
+            .yAxisTitle("microseconds")
             .build();
         lat.getStyler().setYAxisLogarithmic(true).setLegendPosition(
             org.knowm.xchart.style.Styler.LegendPosition.InsideNW);

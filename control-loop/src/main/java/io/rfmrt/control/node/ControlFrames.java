@@ -9,8 +9,10 @@ import static org.agrona.BitUtil.SIZE_OF_LONG;
 /**
  * The motion-control demo's layout, payloads and journal codes.
  * <pre>
- * sensor  frame (plant 1 → controller 2, INTR1):  0 position f64 [rad] |  8 velocity f64 [rad/s] | 16 cycle i64 | 24 plant send nanos i64
- * command frame (controller 2 → plant 1, INTR2):  0 torque f64 [N·m]   |  8 cycle i64 answered   | 16 setpoint f64 [rad] | 24 state i64 (AxisState)
+ * sensor  frame (plant 1 → controller 2, INTR1)
+ *   0 position f64 [rad] |  8 velocity f64 [rad/s] | 16 cycle i64          | 24 plant send nanos i64
+ * command frame (controller 2 → plant 1, INTR2)
+ *   0 torque f64 [N·m]   |  8 cycle i64 answered   | 16 setpoint f64 [rad] | 24 state i64 (AxisState)
  * </pre>
  * Journal records: FAULT {@value #FAULT_DEADLINE_MISS} deadline miss (seq = cycle, value = lateness ns), FAULT
  * {@value #FAULT_COMMAND_STALE} stale command at the plant (seq = cycle, value = age in periods); SAMPLE

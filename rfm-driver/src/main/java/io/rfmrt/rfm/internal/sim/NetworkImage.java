@@ -166,7 +166,8 @@ public final class NetworkImage implements AutoCloseable
         final Path controlFile = dir.resolve(CONTROL_FILE);
         if (!Files.isRegularFile(controlFile))
         {
-            throw new RfmException(RfmStatus.NOT_FOUND, "network '" + name + "' does not exist (no " + controlFile + ")");
+            throw new RfmException(RfmStatus.NOT_FOUND, "network '" + name + "' does not exist (no " + controlFile +
+                ")");
         }
         final MappedByteBuffer controlMap = SharedFiles.map(controlFile, "control block of network '" + name + "'");
         MappedByteBuffer memoryMap = null;
@@ -216,8 +217,8 @@ public final class NetworkImage implements AutoCloseable
 
     private static RfmException badLayout(final String name, final String detail)
     {
-        return new RfmException(RfmStatus.BAD_LAYOUT, "network '" + name + "' has a foreign or corrupt control block: " +
-            detail);
+        return new RfmException(RfmStatus.BAD_LAYOUT, "network '" + name +
+            "' has a foreign or corrupt control block: " + detail);
     }
 
     private static void initCard(final UnsafeBuffer buffer, final int node)
@@ -658,7 +659,8 @@ public final class NetworkImage implements AutoCloseable
     public int queued(final int node, final EventType type)
     {
         final int fifo = fifoOffset(node, type);
-        return (int)(control.getLongVolatile(fifo + FIFO_TAIL_OFFSET) - control.getLongVolatile(fifo + FIFO_HEAD_OFFSET));
+        return (int)(control.getLongVolatile(fifo + FIFO_TAIL_OFFSET) -
+            control.getLongVolatile(fifo + FIFO_HEAD_OFFSET));
     }
 
     /**
