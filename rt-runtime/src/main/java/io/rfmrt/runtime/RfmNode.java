@@ -68,12 +68,14 @@ public final class RfmNode implements AutoCloseable
                     out.accept("warning: " + warning);
                     LOG.warn(warning);
                 });
+            final int rtCpu = env.rtCpus().isEmpty() ? NodeConfig.CPU_NONE : env.rtCpus().get(0);
             JournalWriter isrJournal = null;
             JournalWriter consumerJournal = null;
             if (config.journal().enabled())
             {
                 journal = Journal.start(new JournalConfig(config.journal().dir(), device.nodeId(),
-                    config.journal().ringBytes(), config.journal().roll(), t.housekeeping()));
+                    config.journal().ringBytes(), config.journal().roll(),
+                    t.housekeeping() == NodeConfig.CPU_AUTO ? env.housekeepingCpu() : t.housekeeping()));
                 isrJournal = journal.newWriter("isr");
                 consumerJournal = journal.newWriter("consumer");
             }
@@ -82,11 +84,12 @@ public final class RfmNode implements AutoCloseable
             {
                 path = new ReceivePath(device, config.inputs(), config.event(), config.waitStrategy(),
                     (frame, stamps) -> { }, isrJournal, consumerJournal, SystemNanoClock.INSTANCE);
-                path.start(env, t.isr().cpu(), t.isr().priority(), t.consumer().cpu(), t.consumer().priority());
+                path.start(env, cpu(t.isr(), rtCpu), t.isr().priority(), cpu(t.consumer(), rtCpu),
+                    t.consumer().priority());
             }
             if (config.publish() != null)
             {
-                publisherThread = env.start("rfmrt-publisher", t.publisher().cpu(), t.publisher().priority(),
+                publisherThread = env.start("rfmrt-publisher", cpu(t.publisher(), rtCpu), t.publisher().priority(),
                     this::publish);
             }
             heartbeat = new Heartbeat(device, path, HEARTBEAT::info);
@@ -108,6 +111,11 @@ public final class RfmNode implements AutoCloseable
             close();
             throw ex;
         }
+    }
+
+    private static int cpu(final NodeConfig.Placement placement, final int rtCpu)
+    {
+        return placement.cpu() == NodeConfig.CPU_AUTO ? rtCpu : placement.cpu();
     }
 
     private void publish()

@@ -76,6 +76,11 @@ public record NodeConfig(
     Journal journal,
     long heartbeatNanos)
 {
+    /** Placement cpu meaning "choose": the first RT core for RT threads, the housekeeping core for the journal. */
+    public static final int CPU_AUTO = -2;
+    /** Placement cpu meaning "do not pin". */
+    public static final int CPU_NONE = -1;
+
     /** Default heartbeat period: 1 s. */
     public static final long HEARTBEAT_DEFAULT_NS = 1_000_000_000L;
 
@@ -92,7 +97,7 @@ public record NodeConfig(
     /**
      * A thread's place.
      *
-     * @param cpu      core, -1 = not pinned.
+     * @param cpu      core; {@link #CPU_NONE} = not pinned, {@link #CPU_AUTO} = the first RT core.
      * @param priority SCHED_FIFO 1..99, 0 = SCHED_OTHER.
      */
     public record Placement(int cpu, int priority)
@@ -106,7 +111,8 @@ public record NodeConfig(
      * @param isr           ISR-wake thread.
      * @param consumer      consumer thread.
      * @param publisher     built-in publisher thread.
-     * @param housekeeping  journal and heartbeat core, -1 = not pinned.
+     * @param housekeeping  journal core; {@link #CPU_NONE} = not pinned, {@link #CPU_AUTO} = the first core that is
+     *                      not an RT core.
      * @param lockMemory    mlockall.
      * @param cpuDmaLatency hold /dev/cpu_dma_latency at 0.
      */
@@ -303,13 +309,13 @@ public record NodeConfig(
             }
         }
         final Threads threads = new Threads(List.copyOf(cpus),
-            new Placement((int)r.number("threads.isr.cpu", -1, -1, 4095),
+            new Placement((int)r.number("threads.isr.cpu", CPU_AUTO, -1, 4095),
                 (int)r.number("threads.isr.priority", 80, 0, 99)),
-            new Placement((int)r.number("threads.consumer.cpu", -1, -1, 4095),
+            new Placement((int)r.number("threads.consumer.cpu", CPU_AUTO, -1, 4095),
                 (int)r.number("threads.consumer.priority", 70, 0, 99)),
-            new Placement((int)r.number("threads.publisher.cpu", -1, -1, 4095),
+            new Placement((int)r.number("threads.publisher.cpu", CPU_AUTO, -1, 4095),
                 (int)r.number("threads.publisher.priority", 60, 0, 99)),
-            (int)r.number("threads.housekeeping.cpu", -1, -1, 4095),
+            (int)r.number("threads.housekeeping.cpu", CPU_AUTO, -1, 4095),
             r.bool("threads.lockMemory", true),
             r.bool("threads.cpuDmaLatency", false));
         final boolean strict = r.bool("strict", false);

@@ -73,7 +73,7 @@ class NodeConfigTest
         assertThat(config.threads().cpus()).containsExactly(1);
         assertThat(config.threads().isr()).isEqualTo(new NodeConfig.Placement(1, 81));
         assertThat(config.threads().consumer()).isEqualTo(new NodeConfig.Placement(1, 71));
-        assertThat(config.threads().publisher()).isEqualTo(new NodeConfig.Placement(-1, 60));
+        assertThat(config.threads().publisher()).isEqualTo(new NodeConfig.Placement(NodeConfig.CPU_AUTO, 60));
         assertThat(config.threads().housekeeping()).isZero();
         assertThat(config.threads().lockMemory()).isFalse();
         assertThat(config.strict()).isTrue();
@@ -89,8 +89,9 @@ class NodeConfigTest
     {
         final NodeConfig config = parse("device: sim:lab1?node=2\nlayout: layout.yaml\nreceive: {channels: sensor}\n");
         assertThat(config.waitStrategy()).isEqualTo(WaitStrategy.blocking());
-        assertThat(config.threads().isr()).isEqualTo(new NodeConfig.Placement(-1, 80));
-        assertThat(config.threads().consumer()).isEqualTo(new NodeConfig.Placement(-1, 70));
+        assertThat(config.threads().isr()).isEqualTo(new NodeConfig.Placement(NodeConfig.CPU_AUTO, 80));
+        assertThat(config.threads().consumer()).isEqualTo(new NodeConfig.Placement(NodeConfig.CPU_AUTO, 70));
+        assertThat(config.threads().housekeeping()).isEqualTo(NodeConfig.CPU_AUTO);
         assertThat(config.threads().lockMemory()).isTrue();
         assertThat(config.strict()).isFalse();
         assertThat(config.publish()).isNull();
