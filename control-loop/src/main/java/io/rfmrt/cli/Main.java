@@ -98,6 +98,14 @@ public final class Main
         {
             return firstLine(ex.getMessage());
         }
+        if (ex instanceof java.nio.file.FileSystemException fs)
+        {
+            final String why = fs instanceof java.nio.file.NoSuchFileException ? "no such file or folder" :
+                fs instanceof java.nio.file.AccessDeniedException ? "permission denied" :
+                fs instanceof java.nio.file.FileAlreadyExistsException ? "already exists" :
+                fs.getReason() != null ? fs.getReason() : fs.getClass().getSimpleName();
+            return fs.getFile() + ": " + why;
+        }
         if (ex instanceof java.io.IOException)
         {
             return "I/O error: " + firstLine(String.valueOf(ex.getMessage()));
