@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# package.sh: build the release tarball rfmrt-<version>.tar.gz from the Maven build (run `mvn package` or
+# ./rfmrt once first): bin/ lib/ conf/ tuning/ systemd/. Prints the tarball's path.
+set -euo pipefail
+
+usage() {
+    echo "Usage: deploy/package.sh [--out DIR]   (default DIR: deploy/target)"
+}
+
+root="$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/.." && pwd)"
+out="$root/deploy/target"
+while (($# > 0)); do
+    case "$1" in
+        --out) out="${2:?--out needs a folder}"; shift 2 ;;
+        -h|--help) usage; exit 0 ;;
+        *) echo "package.sh: unknown option '$1'" >&2; usage >&2; exit 2 ;;
+    esac
+done
+
+target="$root/control-loop/target"
+jars=("$target"/control-loop-*.jar)
+if [[ ! -f "${jars[0]}" || ! -d "$target/lib" || ! -f "$target/launcher/jvm.options" ]]; then
+    echo "package.sh: no build in $target (run mvn package first)" >&2
+    exit 3
+fi
+version="$(basename "${jars[0]}" .jar)"
+version="${version#control-loop-}"
+name="rfmrt-$version"
+stage="$(mktemp -d)"
+trap 'rm -rf "$stage"' EXIT
+
+mkdir -p "$stage/$name"/{bin,lib,conf,systemd}
+cp "$root/deploy/bin/rfmrt" "$stage/$name/bin/"
+cp "${jars[0]}" "$target"/lib/*.jar "$stage/$name/lib/"
+cp "$target/launcher/jvm.options" "$stage/$name/conf/"
+cp "$root"/deploy/conf/*.yaml "$stage/$name/conf/"
+cp "$root"/deploy/systemd/*.service "$stage/$name/systemd/"
+cp -r "$root/tuning" "$stage/$name/tuning"
+rm -rf "$stage/$name/tuning/test"
+mkdir -p "$out"
+tar -C "$stage" -czf "$out/$name.tar.gz" "$name"
+echo "$out/$name.tar.gz"
