@@ -1,0 +1,169 @@
+package io.rfmrt.runtime.replay;
+
+import io.rfmrt.runtime.journal.JournalException;
+import io.rfmrt.runtime.journal.JournalReader;
+import io.rfmrt.runtime.journal.JournalRecord;
+import io.rfmrt.runtime.journal.RecordKind;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * One pass over every journal under a folder: each record that passes the {@link ReplayFilter} is counted in its
+ * journal's {@link NodeAnalysis}, matched across journals by (source, seq) when there are several, and handed to
+ * the {@link ReplayListener}s (exports, plots, controller re-runs).
+ * <pre>{@code
+ * final ReplaySummary summary = Replay.run(Path.of("rfmrt-demo"), ReplayFilter.ALL, List.of());
+ * System.out.print(summary.text());
+ * }</pre>
+ * A journal that cannot be opened, or whose reading stops on a record the reader does not understand (a newer
+ * layout version, a damaged file), is reported in {@link NodeAnalysis#problem()} and the others are still read:
+ * what was read before the problem counts.
+ *
+ * <p>Threading: the calling thread does all the work.
+ */
+public final class Replay
+{
+    /** Worst frames kept per journal and in the summary. */
+    public static final int WORST_FRAMES = 10;
+
+    private Replay()
+    {
+    }
+
+    /**
+     * @param dir       a journal folder, or a folder with journals below it.
+     * @param filter    what to keep.
+     * @param listeners told of every record kept.
+     * @return the summary.
+     * @throws ReplayException when there is no journal under {@code dir}, or a time bound cannot be resolved.
+     */
+    public static ReplaySummary run(final Path dir, final ReplayFilter filter, final List<ReplayListener> listeners)
+    {
+        return run(dir, JournalSet.locate(dir), filter, listeners);
+    }
+
+    /**
+     * @param dir       the folder the journals were found under (for the report).
+     * @param entries   the journals.
+     * @param filter    what to keep.
+     * @param listeners told of every record kept.
+     * @return the summary.
+     * @throws ReplayException when a time bound cannot be resolved.
+     */
+    public static ReplaySummary run(final Path dir, final List<JournalSet.Entry> entries, final ReplayFilter filter,
+        final List<ReplayListener> listeners)
+    {
+        final List<NodeAnalysis> nodes = new ArrayList<>(entries.size());
+        final List<String> names = new ArrayList<>();
+        entries.forEach(entry -> names.add(entry.name()));
+        final FrameMatcher matcher = entries.size() > 1 ? new FrameMatcher(names) : null;
+        final ReplayListener[] all = listeners.toArray(new ReplayListener[0]);
+        final JournalRecord record = new JournalRecord();
+        for (int i = 0; i < entries.size(); i++)
+        {
+            final JournalSet.Entry entry = entries.get(i);
+            final JournalReader reader;
+            try
+            {
+                reader = open(entry);
+            }
+            catch (final ReplayException ex)
+            {
+                final NodeAnalysis failed = new NodeAnalysis(entry, ReplayFilter.ALL, null, WORST_FRAMES);
+                failed.problem(ex.getMessage());
+                nodes.add(failed);
+                continue;
+            }
+            final NodeAnalysis node;
+            try
+            {
+                node = new NodeAnalysis(entry, filter, JournalClock.probe(entry.dir()), WORST_FRAMES);
+            }
+            catch (final ReplayException ex)
+            {
+                reader.close();
+                throw ex;
+            }
+            node.markOpened();
+            nodes.add(node);
+            try (reader)
+            {
+                read(reader, record, node, i, matcher, all);
+            }
+        }
+        return new ReplaySummary(dir, filter, nodes, matcher);
+    }
+
+    /**
+     * @param entry a journal.
+     * @return its reader.
+     * @throws ReplayException with one line when it cannot be opened.
+     */
+    static JournalReader open(final JournalSet.Entry entry)
+    {
+        try
+        {
+            return JournalReader.open(entry.dir());
+        }
+        catch (final JournalException ex)
+        {
+            throw new ReplayException(ex.getMessage(), ex);
+        }
+        catch (final RuntimeException | Error ex)
+        {
+            throw new ReplayException("cannot open journal dir " + entry.dir() + ": " + oneLine(ex), ex);
+        }
+    }
+
+    /**
+     * Read what the journal holds now, into {@code node}; note a problem there when reading stops early.
+     *
+     * @return records read.
+     */
+    static long read(final JournalReader reader, final JournalRecord record, final NodeAnalysis node,
+        final int index, final FrameMatcher matcher, final ReplayListener[] listeners)
+    {
+        long read = 0;
+        try
+        {
+            while (reader.next(record))
+            {
+                read++;
+                if (node.accept(record))
+                {
+                    if (matcher != null && record.kind() == RecordKind.FRAME)
+                    {
+                        matcher.frame(index, record.source(), record.seq(), record.handlerEndNanos());
+                    }
+                    for (final ReplayListener listener : listeners)
+                    {
+                        listener.record(node, record);
+                    }
+                }
+            }
+        }
+        catch (final JournalException ex)
+        {
+            node.problem("stopped after " + node.recordsRead() + " records: " + ex.getMessage());
+        }
+        catch (final ReplayException | java.io.UncheckedIOException ex)
+        {
+            throw ex;
+        }
+        catch (final RuntimeException | InternalError ex)
+        {
+            node.problem("journal dir " + node.entry().dir() + ": stopped after " + node.recordsRead() +
+                " records: damaged record (" + oneLine(ex) + ")");
+        }
+        return read;
+    }
+
+    static String oneLine(final Throwable ex)
+    {
+        final String message = ex.getMessage() == null ? ex.getClass().getSimpleName() : ex.getMessage();
+        final int nl = message.indexOf('\n');
+        return nl < 0 ? message : message.substring(0, nl);
+    }
+}
