@@ -1,0 +1,290 @@
+package io.rfmrt.cli;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import io.rfmrt.control.AxisParameters;
+import io.rfmrt.control.ControllerGains;
+import io.rfmrt.control.replay.ControlRerun;
+import io.rfmrt.control.replay.GainsFile;
+import io.rfmrt.runtime.replay.Replay;
+import io.rfmrt.runtime.replay.ReplayException;
+import io.rfmrt.runtime.replay.ReplayExports;
+import io.rfmrt.runtime.replay.ReplayFilter;
+import io.rfmrt.runtime.replay.ReplayFollow;
+import io.rfmrt.runtime.replay.ReplayListener;
+import io.rfmrt.runtime.replay.ReplaySummary;
+import io.rfmrt.runtime.replay.TimeBound;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * {@code rfmrt replay DIR}: reads every journal under DIR and reports; exports CSV and {@code .hgrm}, draws PNG
+ * plots, re-runs the controller over the recorded control cycles, or tails live journals. Exit 0 when at least one
+ * journal was read, 1 when none could be (one line on stderr), 2 for a bad command line. See docs/replay.md.
+ */
+@Command(name = "replay", mixinStandardHelpOptions = true,
+    description = "Summarise, export, plot and re-run journals (one node's, or every node journal under DIR).")
+final class ReplayCommand implements Callable<Integer>
+{
+    @Spec
+    CommandSpec spec;
+
+    @Parameters(index = "0", paramLabel = "DIR", description = "A journal folder, or a folder with journals below.")
+    Path dir;
+
+    @Option(names = "--from", paramLabel = "T",
+        description = "Earliest record: seconds from the journal start (+2.5s, 500ms) or an ISO-8601 instant.")
+    String from;
+
+    @Option(names = "--to", paramLabel = "T", description = "Latest record, as --from.")
+    String to;
+
+    @Option(names = "--source", paramLabel = "N", description = "Only frames (and frame faults) from this node.")
+    Integer source;
+
+    @Option(names = "--json", description = "The summary as one JSON object on stdout.")
+    boolean json;
+
+    @Option(names = "--csv", paramLabel = "FILE", description = "One row per frame, every stamp.")
+    Path csv;
+
+    @Option(names = "--hgrm", paramLabel = "FILE", description = "HdrHistogram percentile distributions per stage.")
+    Path hgrm;
+
+    @Option(names = "--plots", paramLabel = "DIR", description = "PNG plots: latency, percentiles, tracking.")
+    Path plots;
+
+    @Option(names = "--rerun", description = "Re-run the controller over the recorded cycles, compare bit for bit.")
+    boolean rerun;
+
+    @Option(names = "--gains", paramLabel = "FILE", description = "With --rerun: what-if gains (YAML).")
+    Path gains;
+
+    @Option(names = "--recorded-gains", paramLabel = "FILE",
+        description = "With --rerun: the gains the node ran with (YAML; default: the standard tune).")
+    Path recordedGains;
+
+    @Option(names = "--follow", description = "Tail journals still being written; a line per second.")
+    boolean follow;
+
+    @Option(names = "--seconds", paramLabel = "S", description = "With --follow: stop after S seconds.")
+    Double seconds;
+
+    @Override
+    public Integer call()
+    {
+        final PrintWriter out = spec.commandLine().getOut();
+        final PrintWriter err = spec.commandLine().getErr();
+        System.setProperty("java.awt.headless", "true");
+        try
+        {
+            return run(out, err);
+        }
+        catch (final ReplayException | IllegalArgumentException | java.io.UncheckedIOException ex)
+        {
+            err.println("rfmrt: " + ex.getMessage());
+            return Main.EXIT_ERROR;
+        }
+    }
+
+    private int run(final PrintWriter out, final PrintWriter err)
+    {
+        if (gains != null && !rerun)
+        {
+            throw new Main.UsageException("--gains needs --rerun");
+        }
+        final ReplayFilter filter = new ReplayFilter(from == null ? null : TimeBound.parse(from),
+            to == null ? null : TimeBound.parse(to), source == null ? ReplayFilter.ALL_SOURCES : source);
+        final ControllerGains recorded = recordedGains == null ? ControllerGains.standard() :
+            GainsFile.load(recordedGains, ControllerGains.standard());
+        final ControllerGains whatIf = gains == null ? null : GainsFile.load(gains, recorded);
+        final List<ReplayListener> listeners = new ArrayList<>();
+        final ReplayExports.Csv csvOut = csv == null ? null : new ReplayExports.Csv(csv);
+        if (csvOut != null)
+        {
+            listeners.add(csvOut);
+        }
+        final ControlRerun control = rerun || plots != null ? new ControlRerun() : null;
+        if (control != null)
+        {
+            listeners.add(control);
+        }
+        final ReplayPlots.Latency latency = plots == null ? null : new ReplayPlots.Latency();
+        if (latency != null)
+        {
+            listeners.add(latency);
+        }
+        final ReplaySummary summary;
+        try
+        {
+            if (follow)
+            {
+                final AtomicBoolean stop = new AtomicBoolean();
+                final long end = seconds == null ? Long.MAX_VALUE : System.nanoTime() + (long)(seconds * 1e9);
+                final Thread main = Thread.currentThread();
+                final Thread hook = new Thread(() ->
+                {
+                    stop.set(true);
+                    try
+                    {
+                        main.join(2000);
+                    }
+                    catch (final InterruptedException ex)
+                    {
+                        Thread.currentThread().interrupt();
+                    }
+                });
+                Runtime.getRuntime().addShutdownHook(hook);
+                try
+                {
+                    summary = ReplayFollow.follow(dir, filter, listeners, out,
+                        () -> stop.get() || System.nanoTime() > end);
+                }
+                finally
+                {
+                    try
+                    {
+                        Runtime.getRuntime().removeShutdownHook(hook);
+                    }
+                    catch (final IllegalStateException ex)
+                    {
+                        // shutting down already
+                    }
+                }
+            }
+            else
+            {
+                summary = Replay.run(dir, filter, listeners);
+            }
+        }
+        finally
+        {
+            if (csvOut != null)
+            {
+                csvOut.close();
+            }
+        }
+        if (!summary.anythingRead())
+        {
+            summary.nodes().forEach(node -> err.println("rfmrt: " + node.problem()));
+            return Main.EXIT_ERROR;
+        }
+        final Map<String, Object> map = json ? summary.toMap() : null;
+        if (!json)
+        {
+            out.print(summary.text());
+        }
+        if (csvOut != null && !json)
+        {
+            out.printf("csv: %,d frames written to %s%n", csvOut.rows(), csv);
+        }
+        if (hgrm != null)
+        {
+            ReplayExports.writeHgrm(summary, hgrm);
+            if (!json)
+            {
+                out.printf("hgrm: %d stages written to %s%n", ReplaySummary.STAGE_ORDER.size(), hgrm);
+            }
+        }
+        if (plots != null)
+        {
+            final List<Path> files = ReplayPlots.write(plots, summary, latency, control);
+            if (!json)
+            {
+                out.printf("plots: %s%n", files);
+            }
+        }
+        if (rerun)
+        {
+            final Map<String, Object> result = rerun(control, recorded, whatIf);
+            if (json)
+            {
+                map.put("rerun", result);
+            }
+            else
+            {
+                printRerun(out, result);
+            }
+        }
+        if (json)
+        {
+            try
+            {
+                out.println(new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(map));
+            }
+            catch (final com.fasterxml.jackson.core.JsonProcessingException ex)
+            {
+                throw new IllegalStateException("cannot write JSON: " + ex.getMessage(), ex);
+            }
+        }
+        out.flush();
+        return Main.EXIT_OK;
+    }
+
+    static Map<String, Object> rerun(final ControlRerun control, final ControllerGains recorded,
+        final ControllerGains whatIf)
+    {
+        final Map<String, Object> result = new LinkedHashMap<>();
+        final ControllerGains used = whatIf == null ? recorded : whatIf;
+        final ControlRerun.Comparison c = control.compare(used);
+        result.put("gains", whatIf == null ? "recorded" : "what-if");
+        result.put("cycles", c.cycles());
+        result.put("compared", c.compared());
+        result.put("running", c.running());
+        result.put("divergences", c.divergences());
+        if (c.divergences() > 0)
+        {
+            result.put("first_divergence_cycle", c.firstCycle());
+            result.put("first_divergence_recorded", c.firstRecorded());
+            result.put("first_divergence_rerun", c.firstRerun());
+        }
+        if (whatIf != null)
+        {
+            final ControlRerun.Tracking a = control.closedLoop(recorded, AxisParameters.standard());
+            final ControlRerun.Tracking b = control.closedLoop(whatIf, AxisParameters.standard());
+            result.put("recorded_gains_tracking_rms", a.rmsRad());
+            result.put("recorded_gains_tracking_max", a.maxRad());
+            result.put("new_gains_tracking_rms", b.rmsRad());
+            result.put("new_gains_tracking_max", b.maxRad());
+        }
+        return result;
+    }
+
+    private static void printRerun(final PrintWriter out, final Map<String, Object> r)
+    {
+        if ((Long)r.get("cycles") == 0)
+        {
+            out.println("rerun: no CONTROL_INPUT samples in the journals (not a controller node's journal)");
+            return;
+        }
+        out.printf(Locale.ROOT, "rerun (%s gains): %,d cycles, %,d compared (%,d RUNNING), %,d divergences%n",
+            r.get("gains"), (Long)r.get("cycles"), (Long)r.get("compared"), (Long)r.get("running"),
+            (Long)r.get("divergences"));
+        if (r.containsKey("first_divergence_cycle"))
+        {
+            out.printf(Locale.ROOT, "  first divergence: cycle %d, recorded %s N·m, re-run %s N·m%n",
+                r.get("first_divergence_cycle"), r.get("first_divergence_recorded"), r.get("first_divergence_rerun"));
+        }
+        if (r.containsKey("new_gains_tracking_rms"))
+        {
+            out.printf(Locale.ROOT, "  what-if, closed loop on the simulated axis with the recorded setpoints:%n");
+            out.printf(Locale.ROOT, "    recorded gains: tracking rms %.4e rad, max %.4e rad%n",
+                r.get("recorded_gains_tracking_rms"), r.get("recorded_gains_tracking_max"));
+            out.printf(Locale.ROOT, "    new gains:      tracking rms %.4e rad, max %.4e rad%n",
+                r.get("new_gains_tracking_rms"), r.get("new_gains_tracking_max"));
+        }
+    }
+}

@@ -1,0 +1,149 @@
+package io.rfmrt.cli;
+
+import io.rfmrt.control.replay.ControlRerun;
+import io.rfmrt.runtime.Stage;
+import io.rfmrt.runtime.journal.JournalRecord;
+import io.rfmrt.runtime.journal.RecordKind;
+import io.rfmrt.runtime.replay.NodeAnalysis;
+import io.rfmrt.runtime.replay.ReplayException;
+import io.rfmrt.runtime.replay.ReplayListener;
+import io.rfmrt.runtime.replay.ReplaySummary;
+import org.HdrHistogram.Histogram;
+import org.HdrHistogram.HistogramIterationValue;
+import org.knowm.xchart.BitmapEncoder;
+import org.knowm.xchart.XYChart;
+import org.knowm.xchart.XYChartBuilder;
+import org.knowm.xchart.XYSeries;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * PNG plots of a replay with xchart, headless: e2e latency over time, the percentile distribution of every stage,
+ * and tracking (setpoint vs position, error) when the journals hold control samples.
+ */
+final class ReplayPlots
+{
+    private static final int MAX_POINTS = 20_000;
+
+    private ReplayPlots()
+    {
+    }
+
+    /**
+     * Collects (time, e2e) of the frames kept, thinned to at most {@value #MAX_POINTS} points (every n-th frame).
+     */
+    static final class Latency implements ReplayListener
+    {
+        private double[] t = new double[1024];
+        private double[] e2e = new double[1024];
+        private int size;
+        private int stride = 1;
+        private long seen;
+
+        @Override
+        public void record(final NodeAnalysis node, final JournalRecord record)
+        {
+            if (record.kind() != RecordKind.FRAME || seen++ % stride != 0)
+            {
+                return;
+            }
+            if (size == MAX_POINTS)
+            {
+                for (int i = 0; i < size / 2; i++)
+                {
+                    t[i] = t[2 * i];
+                    e2e[i] = e2e[2 * i];
+                }
+                size /= 2;
+                stride *= 2;
+            }
+            if (size == t.length)
+            {
+                t = Arrays.copyOf(t, size * 2);
+                e2e = Arrays.copyOf(e2e, size * 2);
+            }
+            t[size] = (record.sendNanos() - node.startNanos()) / 1e9;
+            e2e[size] = (record.handlerEndNanos() - record.sendNanos()) / 1e3;
+            size++;
+        }
+    }
+
+    static List<Path> write(final Path dir, final ReplaySummary summary, final Latency latency,
+        final ControlRerun control)
+    {
+        System.setProperty("java.awt.headless", "true");
+        final List<Path> files = new ArrayList<>();
+        try
+        {
+            Files.createDirectories(dir);
+            if (latency.size > 0)
+            {
+                final XYChart chart = new XYChartBuilder().width(1000).height(500).title("e2e latency over time")
+                    .xAxisTitle("s from journal start").yAxisTitle("µs").build();
+                chart.getStyler().setDefaultSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Scatter);
+                chart.getStyler().setMarkerSize(2);
+                chart.addSeries("e2e", Arrays.copyOf(latency.t, latency.size), Arrays.copyOf(latency.e2e,
+                    latency.size));
+                files.add(save(chart, dir.resolve("latency.png")));
+
+                final XYChart p = new XYChartBuilder().width(1000).height(500).title("latency percentiles")
+                    .xAxisTitle("percentile (1/(1-p), log)").yAxisTitle("µs").build();
+                p.getStyler().setXAxisLogarithmic(true);
+                p.getStyler().setMarkerSize(0);
+                for (final Stage stage : ReplaySummary.STAGE_ORDER)
+                {
+                    final Histogram h = summary.histogram(stage);
+                    final List<Double> x = new ArrayList<>();
+                    final List<Double> y = new ArrayList<>();
+                    for (final HistogramIterationValue v : h.percentiles(5))
+                    {
+                        final double q = v.getPercentileLevelIteratedTo() / 100.0;
+                        if (q >= 1.0)
+                        {
+                            break;
+                        }
+                        x.add(1.0 / (1.0 - q));
+                        y.add(v.getValueIteratedTo() / 1e3);
+                    }
+                    if (!x.isEmpty())
+                    {
+                        p.addSeries(stage.label(), x, y);
+                    }
+                }
+                files.add(save(p, dir.resolve("percentiles.png")));
+            }
+            if (control != null && control.controlCycles() > 0)
+            {
+                final double[][] columns = control.tracking();
+                final double[] cycle = new double[columns[0].length];
+                for (int i = 0; i < cycle.length; i++)
+                {
+                    cycle[i] = i;
+                }
+                final XYChart chart = new XYChartBuilder().width(1000).height(500).title("tracking")
+                    .xAxisTitle("cycle").yAxisTitle("rad").build();
+                chart.getStyler().setMarkerSize(0);
+                chart.addSeries("setpoint", cycle, columns[0]);
+                chart.addSeries("position", cycle, columns[1]);
+                chart.addSeries("error", cycle, columns[2]);
+                files.add(save(chart, dir.resolve("tracking.png")));
+            }
+        }
+        catch (final IOException ex)
+        {
+            throw new ReplayException("cannot write plots in " + dir + ": " + ex.getMessage(), ex);
+        }
+        return files;
+    }
+
+    private static Path save(final XYChart chart, final Path file) throws IOException
+    {
+        BitmapEncoder.saveBitmap(chart, file.toString(), BitmapEncoder.BitmapFormat.PNG);
+        return file;
+    }
+}
