@@ -98,6 +98,16 @@ final class ReplayCommand implements Callable<Integer>
             err.println("rfmrt: " + ex.getMessage());
             return Main.EXIT_ERROR;
         }
+        catch (final Main.UsageException ex)
+        {
+            throw ex;
+        }
+        catch (final Exception ex)
+        {
+            // never a stack trace: Chronicle can throw undeclared checked exceptions
+            err.println("rfmrt: replay " + dir + ": " + Main.describe(ex));
+            return Main.EXIT_ERROR;
+        }
     }
 
     private int run(final PrintWriter out, final PrintWriter err)

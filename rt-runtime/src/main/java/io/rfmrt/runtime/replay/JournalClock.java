@@ -99,7 +99,7 @@ public record JournalClock(long epochMillis, long nanos)
             }
             return null;
         }
-        catch (final RuntimeException | Error ex)
+        catch (final Exception | Error ex)
         {
             return null;
         }

@@ -111,8 +111,9 @@ public final class Replay
         {
             throw new ReplayException(ex.getMessage(), ex);
         }
-        catch (final RuntimeException | Error ex)
+        catch (final Exception | Error ex)
         {
+            // Chronicle throws some checked exceptions (StreamCorruptedException) without declaring them
             throw new ReplayException("cannot open journal dir " + entry.dir() + ": " + oneLine(ex), ex);
         }
     }
@@ -152,7 +153,7 @@ public final class Replay
         {
             throw ex;
         }
-        catch (final RuntimeException | InternalError ex)
+        catch (final Exception | InternalError ex)
         {
             node.problem("journal dir " + node.entry().dir() + ": stopped after " + node.recordsRead() +
                 " records: damaged record (" + oneLine(ex) + ")");
