@@ -57,6 +57,14 @@ class ReplayCommandTest
     }
 
     @Test
+    void shouldFollowForTheSecondsGivenThenSummarise()
+    {
+        ControlRerunTest.writeControlJournal(temp.resolve("live"));
+        assertThat(run(temp.resolve("live").toString(), "--follow", "--seconds", "1.2")).as(err.toString()).isZero();
+        assertThat(out.toString()).contains("frames/s (1,500 total)", "source 1: 1,500 frames");
+    }
+
+    @Test
     void shouldGiveOneLineAndExitOneWhenNothingCanBeRead() throws Exception
     {
         assertThat(run(temp.resolve("missing").toString())).isEqualTo(1);

@@ -7,7 +7,6 @@ import io.rfmrt.control.AxisState;
 import io.rfmrt.control.ControlCommand;
 import io.rfmrt.control.ControllerGains;
 import io.rfmrt.control.ControllerState;
-import io.rfmrt.control.MoveProfile;
 import io.rfmrt.control.SensorSample;
 import io.rfmrt.control.Setpoint;
 import io.rfmrt.runtime.journal.Journal;
@@ -154,6 +153,5 @@ public class ControlRerunTest
         assertThat(ReplayCodes.STATE_RUNNING).isEqualTo(AxisState.RUNNING.ordinal());
         assertThat(ReplayCodes.STATE_SAFE).isEqualTo(AxisState.SAFE.ordinal());
         assertThat(ReplayCodes.STATE_RECOVERING).isEqualTo(AxisState.RECOVERING.ordinal());
-        assertThat(MoveProfile.class).isNotNull();
     }
 }

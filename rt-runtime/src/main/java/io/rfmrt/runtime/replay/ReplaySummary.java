@@ -184,8 +184,8 @@ public final class ReplaySummary
                     us(h.getValueAtPercentile(99.9)), us(h.getMaxValue()));
             }
         }
-        line(out, "  losses: gaps %d, torn %d, CRC %d, FIFO overflows %s, journal drops %s, deadline misses %d%s, " +
-            "watchdog trips %d (recoveries %d)", missing, node.faults(1), node.faults(2), na(node.fifoOverflows()),
+        line(out, "  losses: gaps %d, torn %d, CRC %d, FIFO overflows %s, journal drops %s,%n" +
+            "          deadline misses %d%s, watchdog trips %d (recoveries %d)", missing, node.faults(1), node.faults(2), na(node.fifoOverflows()),
             na(node.journalDrops()), node.deadlineMisses(), node.deadlineMisses() > 0 ?
             String.format(Locale.ROOT, " (worst %.1f µs late)", us(node.maxLatenessNanos())) : "", node.trips(),
             node.recoveries());

@@ -104,7 +104,8 @@ class ReplayTest
         assertThat(source.holes()).isEqualTo(2);
         assertThat(summary.worstFrames().get(0).seq()).isEqualTo(777);
         assertThat(summary.worstFrames()).hasSize(Replay.WORST_FRAMES);
-        assertThat(summary.text()).contains("losses: gaps 4, torn 2, CRC 1, FIFO overflows n/a", "watchdog trips 1");
+        assertThat(summary.text()).contains("losses: gaps 4, torn 2, CRC 1, FIFO overflows n/a", "deadline misses 3",
+            "watchdog trips 1");
         final List<String> lines = Files.readAllLines(csv);
         assertThat(lines.get(0)).isEqualTo(ReplayExports.CSV_HEADER);
         assertThat(lines).hasSize(1 + FRAMES - SKIPPED.length);
