@@ -18,7 +18,8 @@ import java.io.PrintWriter;
     mixinStandardHelpOptions = true,
     versionProvider = Main.Version.class,
     description = "Real-time runtime for reflective-memory networks.",
-    subcommands = {RfmCommand.class, DemoCommand.class, NodeCommand.class, BenchCommand.class, CheckCommand.class,
+    subcommands = {RfmCommand.class, DemoCommand.class, NodeCommand.class, ReplayCommand.class, BenchCommand.class,
+        CheckCommand.class, ReplayBench.class,
         BenchCommand.Peer.class, BenchCompare.Receiver.class, DemoCommand.Controller.class,
         DemoCommand.Plant.class,
         CommandLine.HelpCommand.class})

@@ -87,6 +87,45 @@ class DemoCommandTest
         assertThat(frames).isEqualTo(s.get("cycles").asLong());
         assertThat(control).isEqualTo(frames);
         assertThat(inputs).isEqualTo(frames);
+        assertReplayAgrees(out, s);
+    }
+
+    /** Replay reads the run's journals back to the run's own counts, and re-runs the controller bit for bit. */
+    private static void assertReplayAgrees(final Path out, final JsonNode s) throws Exception
+    {
+        final java.io.StringWriter json = new java.io.StringWriter();
+        assertThat(Main.run(new String[]{"replay", out.toString(), "--json"}, new java.io.PrintWriter(json, true),
+            new java.io.PrintWriter(new java.io.StringWriter(), true))).isZero();
+        JsonNode controller = null;
+        JsonNode plant = null;
+        for (final JsonNode journal : new ObjectMapper().readTree(json.toString()).get("journals"))
+        {
+            if (journal.get("journal").asText().endsWith("controller"))
+            {
+                controller = journal;
+            }
+            else if (journal.get("journal").asText().endsWith("plant"))
+            {
+                plant = journal;
+            }
+        }
+        assertThat(controller).isNotNull();
+        assertThat(plant).isNotNull();
+        assertThat(controller.get("by_kind").get("FRAME").asLong()).isEqualTo(s.get("cycles").asLong());
+        assertThat(controller.get("gaps").asLong()).isEqualTo(s.get("lost_frames").asLong());
+        assertThat(controller.get("deadline_misses").asLong()).isEqualTo(s.get("deadline_misses").asLong());
+        assertThat(controller.get("watchdog_trips").asLong()).isEqualTo(s.get("watchdog_trips").asLong());
+        assertThat(controller.get("tracking_rms").asDouble()).isCloseTo(s.get("tracking_rms").asDouble(),
+            org.assertj.core.data.Percentage.withPercentage(0.01));
+        assertThat(plant.get("command_stale").asLong()).isEqualTo(s.get("plant").get("stale_command_cycles").asLong());
+        assertThat(plant.get("by_kind").get("FRAME").asLong())
+            .isEqualTo(s.get("plant").get("commands_received").asLong());
+
+        final java.io.StringWriter rerun = new java.io.StringWriter();
+        assertThat(Main.run(new String[]{"replay", out.resolve("journal/controller").toString(), "--rerun"},
+            new java.io.PrintWriter(rerun, true), new java.io.PrintWriter(new java.io.StringWriter(), true))).isZero();
+        assertThat(rerun.toString()).containsPattern("rerun \\(recorded gains\\): [0-9,]+ cycles, [0-9,]+ compared " +
+            "\\([0-9,]+ RUNNING\\), 0 divergences");
     }
 
     @Test
@@ -115,6 +154,7 @@ class DemoCommandTest
         }
         assertThat(sawSafe).as("journal shows the trip").isTrue();
         assertThat(sawBackToRunning).as("journal shows the recovery").isTrue();
+        assertReplayAgrees(out, s);
     }
 
     @Test

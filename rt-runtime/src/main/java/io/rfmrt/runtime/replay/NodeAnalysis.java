@@ -48,6 +48,7 @@ public final class NodeAnalysis
     private long[] counters;
     private int counterCount;
     private long controlSamples;
+    private long trackedSamples;
     private double errorSquares;
     private double maxError;
     private double maxCycleLatencyMicros;
@@ -218,10 +219,15 @@ public final class NodeAnalysis
         if (sampleKind == ReplayCodes.SAMPLE_CONTROL)
         {
             controlSamples++;
-            final double error = record.value(4);
-            errorSquares += error * error;
-            maxError = Math.max(maxError, Math.abs(error));
             maxCycleLatencyMicros = Math.max(maxCycleLatencyMicros, record.value(5));
+            // tracking is judged while the controller drives the axis, as the node itself does
+            if (record.state() == ReplayCodes.STATE_RUNNING)
+            {
+                trackedSamples++;
+                final double error = record.value(4);
+                errorSquares += error * error;
+                maxError = Math.max(maxError, Math.abs(error));
+            }
         }
     }
 
@@ -444,15 +450,15 @@ public final class NodeAnalysis
     }
 
     /**
-     * @return RMS of the recorded position error over the CONTROL samples, rad; 0 when none.
+     * @return RMS of the recorded position error over the CONTROL samples in RUNNING, rad; 0 when none.
      */
     public double trackingRms()
     {
-        return controlSamples == 0 ? 0.0 : Math.sqrt(errorSquares / controlSamples);
+        return trackedSamples == 0 ? 0.0 : Math.sqrt(errorSquares / trackedSamples);
     }
 
     /**
-     * @return largest |position error| over the CONTROL samples, rad.
+     * @return largest |position error| over the CONTROL samples in RUNNING, rad.
      */
     public double trackingMax()
     {
