@@ -47,7 +47,27 @@ final class ReplayBench implements Callable<Integer>
     public Integer call() throws Exception
     {
         final PrintWriter out = new PrintWriter(System.out, true);
-        final Path journalDir = (dir == null ? Files.createTempDirectory("rfmrt-replay-bench") : dir).resolve("j");
+        final Path scratch = dir == null ? Files.createTempDirectory("rfmrt-replay-bench") : null;
+        final Path journalDir = (dir == null ? scratch : dir).resolve("j");
+        try
+        {
+            return measure(out, journalDir);
+        }
+        finally
+        {
+            if (scratch != null)
+            {
+                // a temporary journal of 1M records is over 100 MB: do not leave it behind
+                try (java.util.stream.Stream<Path> files = Files.walk(scratch))
+                {
+                    files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+                }
+            }
+        }
+    }
+
+    private int measure(final PrintWriter out, final Path journalDir) throws Exception
+    {
         final long t0 = System.nanoTime();
         try (Journal journal = Journal.start(JournalConfig.of(journalDir, 2).withRingCapacityBytes(64 << 20)))
         {
