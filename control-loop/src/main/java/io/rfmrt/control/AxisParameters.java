@@ -99,14 +99,14 @@ public record AxisParameters(
     public List<String> problems()
     {
         final List<String> problems = new ArrayList<>();
-        positive(problems, "axis.torqueConstantNmPerA", torqueConstantNmPerA);
-        positive(problems, "axis.inertiaKgM2", inertiaKgM2);
-        notNegative(problems, "axis.viscousFrictionNmSPerRad", viscousFrictionNmSPerRad);
-        notNegative(problems, "axis.coulombFrictionNm", coulombFrictionNm);
-        positive(problems, "axis.coulombVelocityRadPerS", coulombVelocityRadPerS);
-        positive(problems, "axis.peakTorqueNm", peakTorqueNm);
-        notNegative(problems, "axis.currentLagSeconds", currentLagSeconds);
-        notNegative(problems, "axis.brakeTorqueNm", brakeTorqueNm);
+        Checks.positive(problems, "axis.torqueConstantNmPerA", torqueConstantNmPerA);
+        Checks.positive(problems, "axis.inertiaKgM2", inertiaKgM2);
+        Checks.notNegative(problems, "axis.viscousFrictionNmSPerRad", viscousFrictionNmSPerRad);
+        Checks.notNegative(problems, "axis.coulombFrictionNm", coulombFrictionNm);
+        Checks.positive(problems, "axis.coulombVelocityRadPerS", coulombVelocityRadPerS);
+        Checks.positive(problems, "axis.peakTorqueNm", peakTorqueNm);
+        Checks.notNegative(problems, "axis.currentLagSeconds", currentLagSeconds);
+        Checks.notNegative(problems, "axis.brakeTorqueNm", brakeTorqueNm);
         if (subSteps < 1 || subSteps > SUB_STEPS_MAX)
         {
             problems.add("axis.subSteps must be 1.." + SUB_STEPS_MAX + ", was " + subSteps);
@@ -171,21 +171,5 @@ public record AxisParameters(
             throw new IllegalArgumentException(String.join("; ", problems));
         }
         return this;
-    }
-
-    private static void positive(final List<String> problems, final String name, final double value)
-    {
-        if (!(value > 0.0) || !Double.isFinite(value))
-        {
-            problems.add(name + " must be > 0, was " + value);
-        }
-    }
-
-    private static void notNegative(final List<String> problems, final String name, final double value)
-    {
-        if (!(value >= 0.0) || !Double.isFinite(value))
-        {
-            problems.add(name + " must be >= 0, was " + value);
-        }
     }
 }

@@ -177,14 +177,14 @@ public record ControllerGains(
     public List<String> problems()
     {
         final List<String> problems = new ArrayList<>();
-        positive(problems, "controller.periodSeconds", periodSeconds);
-        notNegative(problems, "controller.positionGainPerS", positionGainPerS);
-        notNegative(problems, "controller.velocityGainNmSPerRad", velocityGainNmSPerRad);
-        notNegative(problems, "controller.velocityIntegralGainPerS", velocityIntegralGainPerS);
+        Checks.positive(problems, "controller.periodSeconds", periodSeconds);
+        Checks.notNegative(problems, "controller.positionGainPerS", positionGainPerS);
+        Checks.notNegative(problems, "controller.velocityGainNmSPerRad", velocityGainNmSPerRad);
+        Checks.notNegative(problems, "controller.velocityIntegralGainPerS", velocityIntegralGainPerS);
         finite(problems, "controller.velocityFeedForward", velocityFeedForward);
         finite(problems, "controller.accelerationFeedForwardKgM2", accelerationFeedForwardKgM2);
-        positive(problems, "controller.velocityLimitRadPerS", velocityLimitRadPerS);
-        positive(problems, "controller.torqueLimitNm", torqueLimitNm);
+        Checks.positive(problems, "controller.velocityLimitRadPerS", velocityLimitRadPerS);
+        Checks.positive(problems, "controller.torqueLimitNm", torqueLimitNm);
         if (antiWindup == null)
         {
             problems.add("controller.antiWindup must be one of NONE, CLAMPING, BACK_CALCULATION, was null");
@@ -213,22 +213,6 @@ public record ControllerGains(
             throw new IllegalArgumentException(String.join("; ", problems));
         }
         return this;
-    }
-
-    private static void positive(final List<String> problems, final String name, final double value)
-    {
-        if (!(value > 0.0) || !Double.isFinite(value))
-        {
-            problems.add(name + " must be > 0, was " + value);
-        }
-    }
-
-    private static void notNegative(final List<String> problems, final String name, final double value)
-    {
-        if (!(value >= 0.0) || !Double.isFinite(value))
-        {
-            problems.add(name + " must be >= 0, was " + value);
-        }
     }
 
     private static void finite(final List<String> problems, final String name, final double value)

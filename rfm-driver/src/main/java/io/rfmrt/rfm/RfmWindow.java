@@ -304,17 +304,4 @@ public final class RfmWindow
     {
         return memory.byteBuffer().duplicate().order(BYTE_ORDER);
     }
-
-    /**
-     * Check that an access would be legal without doing it.
-     *
-     * @param offset byte offset.
-     * @param width  1, 2, 4 or 8.
-     * @param op     name of the operation, for the message.
-     * @throws RfmException if out of range or unaligned.
-     */
-    public void checkAccess(final long offset, final int width, final String op)
-    {
-        check(offset, width, op);
-    }
 }

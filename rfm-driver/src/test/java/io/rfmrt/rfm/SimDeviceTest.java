@@ -75,6 +75,26 @@ class SimDeviceTest
     }
 
     @Test
+    void shouldDeliverCardRaisedFaultEventsAndDisableBadDataWhenItFires()
+    {
+        try (RfmDevice two = open(2); SimNetwork net = SimNetwork.attach("lab"))
+        {
+            two.enableEvent(EventType.BAD_DATA);
+            two.enableEvent(EventType.ROGUE_PKT);
+            assertThat(net.raiseCardEvent(2, EventType.ROGUE_PKT, 0x40)).isTrue();
+            assertThat(net.raiseCardEvent(2, EventType.BAD_DATA, 0x80)).isTrue();
+            assertThat(two.isEventEnabled(EventType.BAD_DATA)).isFalse();
+            assertThat(net.raiseCardEvent(2, EventType.BAD_DATA, 0x81)).as("disabled after firing").isFalse();
+            final EventInfo info = new EventInfo();
+            assertThat(two.awaitEvent(EventType.ROGUE_PKT, RfmDevice.NO_WAIT, info)).isEqualTo(RfmStatus.SUCCESS);
+            assertThat(info.data()).isEqualTo(0x40);
+            assertThat(two.awaitEvent(EventType.BAD_DATA, RfmDevice.NO_WAIT, info)).isEqualTo(RfmStatus.SUCCESS);
+            assertThat(info.data()).isEqualTo(0x80);
+            assertThat(two.counter(RfmCounter.EVENTS_DISABLED, EventType.BAD_DATA)).isEqualTo(1);
+        }
+    }
+
+    @Test
     void shouldRefuseSelfSendUnlessLoopback()
     {
         try (RfmDevice one = open(1))

@@ -1,7 +1,6 @@
 package io.rfmrt.runtime;
 
 import io.rfmrt.rfm.DmaCompletion;
-import io.rfmrt.rfm.DmaMode;
 import io.rfmrt.rfm.EventType;
 import io.rfmrt.rfm.RfmDevice;
 import io.rfmrt.rfm.channel.ChannelSpec;
@@ -305,14 +304,6 @@ public final class ReceivePath implements AutoCloseable
     public WaitStrategy waitStrategy()
     {
         return wait;
-    }
-
-    /**
-     * @return how DMA is driven on this card.
-     */
-    public DmaMode dmaMode()
-    {
-        return device.dma().mode();
     }
 
     /**

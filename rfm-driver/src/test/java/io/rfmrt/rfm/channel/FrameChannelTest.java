@@ -180,7 +180,6 @@ class FrameChannelTest
         open("auto");
         final FramePublisher publisher = new FramePublisher(sender, SENSOR);
         final FrameReceiver frames = new FrameReceiver(receiver, SENSOR);
-        publisher.resumeAfter(0);
         payload.putLong(0, 5);
         // corrupt the payload in memory after publishing, then read it by CPU
         publisher.publish(payload, 0, 48, 0);
