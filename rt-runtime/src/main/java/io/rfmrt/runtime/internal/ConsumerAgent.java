@@ -89,8 +89,10 @@ public final class ConsumerAgent
                 counters.add(RuntimeCounter.JOURNAL_DROPS, 1);
             }
         }
-        dma.release(completion);
+        // hand-off entry first, descriptor second: the hand-off then never holds more entries than there are
+        // descriptors out, so the ISR side can always hand on a descriptor it could take
         handoff.advance();
+        dma.release(completion);
         return 1;
     }
 }

@@ -66,6 +66,7 @@ public final class IsrWakeAgent
         this.counters = counters;
         this.journal = journal;
         this.clock = clock;
+        this.taken = dma.completedIndex();
     }
 
     /**
@@ -120,8 +121,9 @@ public final class IsrWakeAgent
                 return 1;
             }
             frame = receivers[channel].receiveOnDemand(info.data(), completion, view);
-            if (frame == FrameStatus.DMA_MISSING)
+            if (completion.descriptorIndex() != taken)
             {
+                // refused before a descriptor was taken (bad header in memory, ring full): nothing to hand on
                 fault(frame, info.data(), source, woke);
                 return 1;
             }
