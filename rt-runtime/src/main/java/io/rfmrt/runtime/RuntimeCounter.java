@@ -26,7 +26,9 @@ public enum RuntimeCounter
     /** Wakes that found nothing new (its frames were taken by an earlier drain). */
     EMPTY_WAKES(8, "empty wakes"),
     /** Drains that stopped at their bound and went on without waiting. */
-    DRAIN_BOUND(9, "bounded drains");
+    DRAIN_BOUND(9, "bounded drains"),
+    /** Uncaught errors on the node's threads (the first one stops the node). */
+    ERRORS(10, "errors");
 
     private static final RuntimeCounter[] VALUES = values();
 

@@ -14,6 +14,8 @@ import io.rfmrt.rfm.channel.FrameStatus;
 import io.rfmrt.rfm.channel.FrameView;
 import io.rfmrt.runtime.RuntimeCounter;
 import io.rfmrt.runtime.journal.JournalWriter;
+import io.rfmrt.runtime.ReceivePath;
+import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.NanoClock;
 
 /**
@@ -25,7 +27,7 @@ import org.agrona.concurrent.NanoClock;
  * <p>
  * One thread; {@link #doWork(long)} is one wake, so tests can drive it without a thread.
  */
-public final class IsrWakeAgent
+public final class IsrWakeAgent implements Agent
 {
     /** Depth of a card's event FIFO per type: a wake takes at most this many doorbells beyond its drain. */
     private static final int EVENT_FIFO_DEPTH = 127;
@@ -51,6 +53,7 @@ public final class IsrWakeAgent
     private final int eventLimit;
     private long taken;
     private boolean backlog;
+    private ConsumerAgent inline;
 
     /**
      * @param device          the card.
@@ -84,6 +87,36 @@ public final class IsrWakeAgent
         this.cursor = new long[receivers.length];
         this.drainLimit = completions.length;
         this.eventLimit = drainLimit + EVENT_FIFO_DEPTH;
+    }
+
+    /**
+     * Run the handler on this thread: every frame goes straight to {@code consumer} instead of through the hand-off
+     * (one wake per frame, no second thread). Call before the first {@link #doWork}.
+     *
+     * @param consumer the duty that handles frames, or null for the hand-off.
+     * @return this.
+     */
+    public IsrWakeAgent inline(final ConsumerAgent consumer)
+    {
+        this.inline = consumer;
+        return this;
+    }
+
+    /**
+     * One wake: block until an interrupt (or go on at once after a bounded drain), then drain.
+     *
+     * @return frames taken.
+     */
+    @Override
+    public int doWork()
+    {
+        return doWork(RfmDevice.INFINITE_TIMEOUT);
+    }
+
+    @Override
+    public String roleName()
+    {
+        return ReceivePath.ISR_THREAD;
     }
 
     /**
@@ -220,6 +253,16 @@ public final class IsrWakeAgent
         final long eventSeq, final long woke, final long validated)
     {
         final boolean ok = frame == FrameStatus.OK;
+        if (inline != null)
+        {
+            if (!ok)
+            {
+                fault(frame, eventSeq, source, woke);
+            }
+            inline.handle(slot, frame.ordinal(), ok ? view.seq() : eventSeq, source, ok ? view.sendNanos() : 0, woke,
+                validated);
+            return;
+        }
         if (!handoff.offer(slot, frame.ordinal(), channel, source, ok ? view.seq() : eventSeq,
             ok ? view.sendNanos() : 0, woke, validated))
         {
