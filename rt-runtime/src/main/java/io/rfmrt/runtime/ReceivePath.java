@@ -16,6 +16,7 @@ import io.rfmrt.runtime.internal.ScheduleIdleStrategy;
 import io.rfmrt.runtime.journal.JournalWriter;
 import io.rfmrt.runtime.threads.RtEnvironment;
 import io.rfmrt.runtime.threads.RtThread;
+import io.rfmrt.runtime.threads.ThreadStats;
 import org.agrona.concurrent.AgentRunner;
 import org.agrona.concurrent.BusySpinIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
@@ -60,7 +61,10 @@ public final class ReceivePath implements AutoCloseable
     private final IsrWakeAgent isr;
     private final ConsumerAgent consumer;
     private final PollingAgent polling;
+    private static final int PAGE_SIZE = 4096;
+
     private final RtErrorPolicy errors;
+    private long pretouched;
     private volatile boolean running;
     private AgentRunner isrRunner;
     private AgentRunner consumerRunner;
@@ -170,6 +174,7 @@ public final class ReceivePath implements AutoCloseable
     public void start(final RtEnvironment env, final int isrCpu, final int isrPriority, final int consumerCpu,
         final int consumerPriority)
     {
+        pretouch();
         running = true;
         if (polling != null)
         {
@@ -186,6 +191,37 @@ public final class ReceivePath implements AutoCloseable
         }
         isrRunner = new AgentRunner(NoOpIdleStrategy.INSTANCE, errors, null, isr);
         isrThread = env.start(ISR_THREAD, isrCpu, isrPriority, isrRunner);
+    }
+
+    /**
+     * Map, in this process, every page the hot path reads: the input channels' regions of reflective memory (read,
+     * never written). A page first touched by an RT thread is a page fault on the hot path.
+     */
+    private void pretouch()
+    {
+        long sum = 0;
+        for (final ChannelSpec c : channels)
+        {
+            for (long offset = c.offset(); offset < c.offset() + c.length(); offset += PAGE_SIZE)
+            {
+                sum += device.window().getLong(offset & ~7L);
+            }
+        }
+        pretouched = sum;
+    }
+
+    /**
+     * @return the RT hygiene figures of the threads so far, in the order of {@link #threads()} (read from a
+     * housekeeping thread: this reads /proc and allocates).
+     */
+    public List<ThreadStats> threadStats()
+    {
+        final List<ThreadStats> stats = new ArrayList<>();
+        for (final RtThread t : threads())
+        {
+            stats.add(ThreadStats.of(t.placement().tid()));
+        }
+        return stats;
     }
 
     /**
