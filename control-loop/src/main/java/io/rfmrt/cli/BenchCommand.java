@@ -38,7 +38,7 @@ import java.util.concurrent.locks.LockSupport;
  * machine.
  */
 @Command(name = "bench", mixinStandardHelpOptions = true, description = "Benchmarks, compared side by side.",
-    subcommands = {BenchCommand.Events.class, BenchCompare.class})
+    subcommands = {BenchCommand.Events.class, BenchCompare.class, BenchRamp.class, BenchBurst.class})
 final class BenchCommand
 {
     private BenchCommand()
@@ -151,7 +151,7 @@ final class BenchCommand
             }
         }
 
-        private Histogram runFutex(final String network, final Path dir) throws Exception
+        Histogram runFutex(final String network, final Path dir) throws Exception
         {
             final Path file = dir.resolve("futex-bench");
             SharedFiles.publish(SharedFiles.createTemporary(file, 4096), file);

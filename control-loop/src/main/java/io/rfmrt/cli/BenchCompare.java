@@ -1,14 +1,11 @@
 package io.rfmrt.cli;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.rfmrt.rfm.EventType;
 import io.rfmrt.rfm.RfmDevice;
 import io.rfmrt.rfm.RfmDevices;
-import io.rfmrt.rfm.channel.ChannelSpec;
 import io.rfmrt.rfm.channel.FrameCounter;
-import io.rfmrt.rfm.channel.FramePublisher;
-import io.rfmrt.rfm.sim.SimNetwork;
+import io.rfmrt.runtime.FrameHandler;
 import io.rfmrt.runtime.ReceivePath;
 import io.rfmrt.runtime.RuntimeCounter;
 import io.rfmrt.runtime.Stage;
@@ -17,20 +14,18 @@ import io.rfmrt.runtime.journal.Journal;
 import io.rfmrt.runtime.journal.JournalConfig;
 import io.rfmrt.runtime.threads.RtEnvironment;
 import io.rfmrt.runtime.threads.RtSettings;
+import io.rfmrt.runtime.threads.RtThread;
+import io.rfmrt.runtime.threads.ThreadStats;
 import org.HdrHistogram.Histogram;
 import org.agrona.concurrent.SystemNanoClock;
-import org.agrona.concurrent.UnsafeBuffer;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
 import java.io.PrintWriter;
 import java.lang.management.ManagementFactory;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.ZonedDateTime;
@@ -40,35 +35,23 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 
 /**
  * {@code rfmrt bench compare}: the same traffic, a sender process and a receiver process on a fresh emulated
- * network, through each receive mode in turn — interrupt (blocking consumer), the same with the journal on,
- * spin-then-block, busy-spin, and the article's polling baseline at 1 kHz and 10 kHz — and the machine's wake
- * floor by cyclictest, all in one run.
+ * network, through each receive mode in turn — interrupt (blocking consumer), interrupt with the handler inline on
+ * the ISR-wake thread, interrupt with the journal on, spin-then-block, busy-spin, and the article's polling baseline
+ * at 1 kHz and 10 kHz — and, measured in the same run, the machine's timer floor (cyclictest) and one-hop wake floor
+ * (a plain cross-process futex wake). A receiver whose thread died makes the run fail (exit 1, the mode named).
  */
 @Command(name = "compare", mixinStandardHelpOptions = true,
-    description = "Interrupt vs spin vs polling receive, side by side, with the cyclictest floor.")
+    description = "Interrupt vs inline vs spin vs polling receive, side by side, with the timer and wake floors.")
 final class BenchCompare implements Callable<Integer>
 {
-    static final ChannelSpec CHANNEL = new ChannelSpec("bench", 1, 0x10000, 64, 256, EventType.INTR1, 2);
-    static final int START_OFFSET = 0x100;
-    static final int TOTAL_OFFSET = 0x108;
-
-    /**
-     * The modes, in the order they run: name, wait strategy, journal, consumer priority (SCHED_FIFO).
-     */
-    static final String[][] MODES = {
-        {"interrupt", "BLOCKING", "off", "70"},
-        {"interrupt-journal", "BLOCKING", "on", "70"},
-        {"spin-then-block", "SPIN_THEN_BLOCK(50000)", "off", "70"},
-        {"busy-spin", "BUSY_SPIN", "off", "70"},
-        {"poll-1khz", "POLLING(1000000)", "off", "70"},
-        {"poll-10khz", "POLLING(100000)", "off", "70"}};
-
     /** Frames of warm-up (one second's worth) left out of the latency and CPU figures. */
     static final String WARMUP_NOTE = "the first second of each mode is warm-up, left out of latency and CPU";
+    /** What the CPU figure is. */
+    static final String CPU_NOTE = "cpu% = receiver process CPU time / wall time of the measured part, " +
+        "percent of one core";
 
     @Spec
     CommandSpec spec;
@@ -76,7 +59,8 @@ final class BenchCompare implements Callable<Integer>
     @Option(names = "--seconds", defaultValue = "5", description = "Seconds per mode (default ${DEFAULT-VALUE}).")
     int seconds;
 
-    @Option(names = "--rate", defaultValue = "1000", description = "Frames per second (default ${DEFAULT-VALUE}).")
+    @Option(names = "--rate", defaultValue = "1000", description = "Frames per second, 1..1000000 " +
+        "(default ${DEFAULT-VALUE}).")
     int rate;
 
     @Option(names = "--size", defaultValue = "64", description = "Payload bytes (default ${DEFAULT-VALUE}).")
@@ -85,31 +69,33 @@ final class BenchCompare implements Callable<Integer>
     @Option(names = "--json", description = "Print one JSON object instead of the table.")
     boolean json;
 
+    @Option(names = "--sender", defaultValue = BenchRun.UNIFORM_JITTER, paramLabel = "KIND",
+        description = "uniform-jitter (default: each send time moved by a uniform random offset within half a " +
+            "period either way) or fixed-period (exact multiples of the period).")
+    String sender;
+
     @Option(names = "--modes", split = ",", paramLabel = "MODE",
-        description = "Modes to run (default: all): interrupt, interrupt-journal, spin-then-block, busy-spin, " +
-            "poll-1khz, poll-10khz.")
+        description = "Modes to run (default: all): interrupt, interrupt-inline, interrupt-journal, " +
+            "spin-then-block, busy-spin, poll-1khz, poll-10khz.")
     List<String> only;
 
     @Override
     public Integer call() throws Exception
     {
-        if (seconds < 1 || seconds > 600 || rate < 1 || rate > 50_000 || size < 8 || size > CHANNEL.maxPayload())
+        if (seconds < 1 || seconds > 600 || rate < 1 || rate > 1_000_000 || size < 8 ||
+            size > BenchRun.CHANNEL.maxPayload())
         {
-            throw new Main.UsageException("--seconds 1..600, --rate 1..50000, --size 8.." + CHANNEL.maxPayload());
+            throw new Main.UsageException("--seconds 1..600, --rate 1..1000000, --size 8.." +
+                BenchRun.CHANNEL.maxPayload());
         }
+        checkSender(sender);
         final PrintWriter out = spec.commandLine().getOut();
         if (only != null)
         {
-            for (final String name : only)
-            {
-                if (java.util.Arrays.stream(MODES).noneMatch(m -> m[0].equals(name)))
-                {
-                    throw new Main.UsageException("--modes: unknown mode '" + name + "'");
-                }
-            }
+            BenchRun.checkModes(only);
         }
         final List<Map<String, Object>> modes = new ArrayList<>();
-        for (final String[] mode : MODES)
+        for (final String[] mode : BenchRun.MODES)
         {
             if (only != null && !only.contains(mode[0]))
             {
@@ -120,20 +106,14 @@ final class BenchCompare implements Callable<Integer>
                 out.printf("running %s for %d s ...%n", mode[0], seconds);
                 out.flush();
             }
-            modes.add(runMode(mode[0], mode[1], "on".equals(mode[2]), Integer.parseInt(mode[3])));
+            modes.add(BenchRun.run(mode, BenchRun.Traffic.steady(sender, rate, seconds, size)));
         }
-        final Map<String, Object> floor = new LinkedHashMap<>();
-        floor.put("tool", "cyclictest");
         if (!json)
         {
-            out.printf("running cyclictest for %d s ...%n", seconds);
+            out.printf("measuring the floors (cyclictest %d s, futex wake) ...%n", seconds);
             out.flush();
         }
-        final Histogram cyclic = Cyclictest.result(Cyclictest.start(seconds));
-        floor.put("samples", cyclic.getTotalCount());
-        floor.put("p50_us", Histograms.micros(cyclic.getValueAtPercentile(50)));
-        floor.put("p99_us", Histograms.micros(cyclic.getValueAtPercentile(99)));
-        floor.put("max_us", Histograms.micros(cyclic.getMaxValue()));
+        final Map<String, Object> floors = BenchRun.floors(seconds);
 
         final Map<String, Object> result = new LinkedHashMap<>();
         result.put("machine", MachineInfo.describe());
@@ -141,114 +121,81 @@ final class BenchCompare implements Callable<Integer>
         result.put("seconds", seconds);
         result.put("rate_hz", rate);
         result.put("size_bytes", size);
-        result.put("note", WARMUP_NOTE);
+        result.put("sender", sender);
+        result.put("note", WARMUP_NOTE + "; " + CPU_NOTE);
         result.put("modes", modes);
-        result.put("floor", floor);
+        result.put("floors", floors);
+        final int exit = failures(modes, spec.commandLine().getErr());
         if (json)
         {
             out.println(new ObjectMapper().writeValueAsString(result));
-            return Main.EXIT_OK;
+            return exit;
         }
-        out.printf("%n%d-byte frames at %d Hz, %d s per mode (%s); latency publish -> handler end (us)%n", size,
-            rate, seconds, WARMUP_NOTE);
-        out.printf("%-18s %7s %5s %8s %8s %8s %8s %9s %6s   stages p50: transfer isr handoff handler%n", "mode",
-            "frames", "lost", "p50", "p90", "p99", "p99.9", "max", "cpu%");
+        out.printf("%n%d-byte frames at %d Hz, %s sender, %d s per mode (%s); latency publish -> handler end (us)%n",
+            size, rate, sender, seconds, WARMUP_NOTE);
+        table(out, modes, floors);
+        out.println(CPU_NOTE);
+        return exit;
+    }
+
+    static void checkSender(final String sender)
+    {
+        if (!BenchRun.UNIFORM_JITTER.equals(sender) && !BenchRun.FIXED_PERIOD.equals(sender))
+        {
+            throw new Main.UsageException("--sender '" + sender + "' is not uniform-jitter or fixed-period");
+        }
+    }
+
+    /**
+     * @return exit code: 1 when a mode's receiver failed, each one named on {@code err}.
+     */
+    static int failures(final List<Map<String, Object>> modes, final PrintWriter err)
+    {
+        int exit = Main.EXIT_OK;
         for (final Map<String, Object> m : modes)
         {
+            if (m.get("failure") != null)
+            {
+                err.println("rfmrt bench: mode " + m.get("mode") + " failed: " + m.get("failure"));
+                exit = Main.EXIT_ERROR;
+            }
+        }
+        err.flush();
+        return exit;
+    }
+
+    static void table(final PrintWriter out, final List<Map<String, Object>> modes, final Map<String, Object> floors)
+    {
+        @SuppressWarnings("unchecked")
+        final Map<String, Object> wake = (Map<String, Object>)floors.get("wake");
+        @SuppressWarnings("unchecked")
+        final Map<String, Object> timer = (Map<String, Object>)floors.get("timer");
+        final double wakeP50 = ((Number)wake.get("p50_us")).doubleValue();
+        out.printf("%-18s %8s %6s %8s %8s %8s %8s %8s %9s %6s %6s   stages p50: transfer isr handoff handler%n",
+            "mode", "frames", "lost", "mean", "p50", "p90", "p99", "p99.9", "max", "cpu%", "p50/w");
+        for (final Map<String, Object> m : modes)
+        {
+            if (m.get("failure") != null)
+            {
+                out.printf("%-18s FAILED: %s%n", m.get("mode"), m.get("failure"));
+                continue;
+            }
             @SuppressWarnings("unchecked")
             final Map<String, Object> stages = (Map<String, Object>)m.get("stages_p50_us");
-            out.printf("%-18s %7s %5s %8s %8s %8s %8s %9s %6s   %s %s %s %s%n", m.get("mode"), m.get("frames"),
-                m.get("lost"), m.get("p50_us"), m.get("p90_us"), m.get("p99_us"), m.get("p999_us"), m.get("max_us"),
-                m.get("cpu_pct"), stages.get("transfer"), stages.get("isr"), stages.get("handoff"),
-                stages.get("handler"));
+            out.printf("%-18s %8s %6s %8s %8s %8s %8s %8s %9s %6s %6.2f   %s %s %s %s%n", m.get("mode"),
+                m.get("frames"), m.get("lost"), m.get("mean_us"), m.get("p50_us"), m.get("p90_us"), m.get("p99_us"),
+                m.get("p999_us"), m.get("max_us"), m.get("cpu_pct"),
+                ((Number)m.get("p50_us")).doubleValue() / Math.max(0.1, wakeP50), stages.get("transfer"),
+                stages.get("isr"), stages.get("handoff"), stages.get("handler"));
         }
-        out.printf("%-18s %7s %5s %8s %8s %8s %8s %9s%n", "floor (cyclictest)", floor.get("samples"), "-",
-            floor.get("p50_us"), "-", floor.get("p99_us"), "-", floor.get("max_us"));
-        return Main.EXIT_OK;
-    }
-
-    private Map<String, Object> runMode(final String mode, final String wait, final boolean journal,
-        final int consumerPriority) throws Exception
-    {
-        final String network = "bench-" + ProcessHandle.current().pid() + "-" + mode;
-        SimNetwork.create(network, 1 << 20).close();
-        try
-        {
-            final Process receiver = ChildJvm.start("bench-receiver", network, mode, wait, Boolean.toString(journal),
-                Integer.toString(consumerPriority), Integer.toString(rate));
-            final BufferedReader lines = new BufferedReader(new InputStreamReader(receiver.getInputStream(),
-                StandardCharsets.UTF_8));
-            final String ready = lines.readLine();
-            if (!"ready".equals(ready))
-            {
-                receiver.destroyForcibly();
-                throw new IllegalStateException(mode + ": the receiver process said '" + ready + "'");
-            }
-            final long[] total = new long[1];
-            try (RfmDevice sender = RfmDevices.open("sim:" + network + "?node=1");
-                RtEnvironment env = RtEnvironment.prepare(new RtSettings(List.of(), false, false, false, Path.of("/")),
-                    warning -> { }))
-            {
-                // the sender stands for another machine: its own thread, SCHED_FIFO 60, on the housekeeping core
-                env.start("rfmrt-bench-sender", env.housekeepingCpu(), 60, () -> total[0] = send(sender)).join(
-                    TimeUnit.SECONDS.toMillis(seconds + 60L));
-            }
-            final String line = lines.readLine();
-            if (!receiver.waitFor(60, TimeUnit.SECONDS) || line == null || !line.startsWith("result "))
-            {
-                receiver.destroyForcibly();
-                throw new IllegalStateException(mode + ": the receiver process gave no result");
-            }
-            final JsonNode r = new ObjectMapper().readTree(line.substring("result ".length()));
-            final Map<String, Object> m = new LinkedHashMap<>();
-            m.put("mode", mode);
-            m.put("wait", wait);
-            m.put("journal", journal);
-            m.put("sent", total[0]);
-            m.put("frames", r.get("frames").asLong());
-            m.put("lost", total[0] - r.get("frames").asLong());
-            for (final String key : List.of("p50_us", "p90_us", "p99_us", "p999_us", "max_us", "cpu_pct"))
-            {
-                m.put(key, r.get(key).asDouble());
-            }
-            for (final String key : List.of("gaps", "torn", "dma_missing", "fifo_overflows", "dma_dropped"))
-            {
-                m.put(key, r.get(key).asLong());
-            }
-            m.put("stages_p50_us", new ObjectMapper().convertValue(r.get("stages_p50_us"), Map.class));
-            return m;
-        }
-        finally
-        {
-            SimNetwork.destroy(network, true);
-        }
-    }
-
-    private long send(final RfmDevice sender)
-    {
-        final FramePublisher publisher = new FramePublisher(sender, CHANNEL);
-        final UnsafeBuffer payload = new UnsafeBuffer(new byte[size]);
-        final long period = TimeUnit.SECONDS.toNanos(1) / rate;
-        final long total = (long)(seconds + 1) * rate;
-        long next = System.nanoTime() + period;
-        sender.window().putLongRelease(START_OFFSET, System.nanoTime());
-        for (long i = 1; i <= total; i++)
-        {
-            final long park = next - System.nanoTime() - 60_000;
-            if (park > 0)
-            {
-                LockSupport.parkNanos(park);
-            }
-            while (System.nanoTime() < next)
-            {
-                Thread.onSpinWait();
-            }
-            next += period;
-            payload.putLong(0, i);
-            publisher.publish(payload, 0, size, 0);
-        }
-        sender.window().putLongRelease(TOTAL_OFFSET, total);
-        return total;
+        out.printf("%-18s %8s %6s %8s %8s %8s %8s %8s %9s%n", "floor: timer", timer.get("count"), "-",
+            timer.get("mean_us"), timer.get("p50_us"), timer.get("p90_us"), timer.get("p99_us"), timer.get("p999_us"),
+            timer.get("max_us"));
+        out.printf("%-18s %8s %6s %8s %8s %8s %8s %8s %9s%n", "floor: futex wake", wake.get("count"), "-",
+            wake.get("mean_us"), wake.get("p50_us"), wake.get("p90_us"), wake.get("p99_us"), wake.get("p999_us"),
+            wake.get("max_us"));
+        out.println("p50/w = the mode's p50 over the one-hop wake floor's p50; lost frames by cause in --json " +
+            "(gaps, torn, dma_dropped, fifo_overflows); RT thread faults and preemptions after warm-up in --json");
     }
 
     /**
@@ -267,32 +214,36 @@ final class BenchCompare implements Callable<Integer>
         String wait;
 
         @Parameters(index = "3")
-        boolean journalOn;
+        String journalOn;
 
         @Parameters(index = "4")
         int consumerPriority;
 
         @Parameters(index = "5")
-        int warmupFrames;
+        long warmupFrames;
 
         @Override
         public Integer call() throws Exception
         {
             final WaitStrategy strategy = WaitStrategy.parse(wait);
+            final boolean withJournal = "on".equals(journalOn);
             final String dma = strategy.kind() == WaitStrategy.Kind.POLLING ? "on-demand" : "auto";
-            final Path journalDir = journalOn ? Files.createTempDirectory("rfmrt-bench-journal") : null;
-            try (RfmDevice device = RfmDevices.open("sim:" + network + "?node=2&dmaSlots=64&dmaSlotSize=256&dma=" +
-                dma);
+            final Path journalDir = withJournal ? Files.createTempDirectory("rfmrt-bench-journal") : null;
+            try (RfmDevice device = RfmDevices.open("sim:" + network + "?node=2&dmaSlots=" + BenchRun.DMA_SLOTS +
+                "&dmaSlotSize=256&dma=" + dma);
                 RtEnvironment env = RtEnvironment.prepare(new RtSettings(List.of(), false, true, true, Path.of("/")),
                     warning -> System.err.println("bench-receiver: " + warning));
-                Journal journal = journalOn ? Journal.start(JournalConfig.of(journalDir, 2)) : null)
+                Journal journal = withJournal ? Journal.start(JournalConfig.of(journalDir, 2)) : null)
             {
                 final long[] sum = {0};
-                final ReceivePath path = new ReceivePath(device, List.of(CHANNEL), EventType.INTR1, strategy,
-                    (frame, stamps) -> sum[0] += frame.buffer().getLong(frame.payloadOffset()),
+                final FrameHandler handler = (frame, stamps) -> sum[0] += frame.buffer().getLong(frame.payloadOffset());
+                final ReceivePath path = new ReceivePath(device, List.of(BenchRun.CHANNEL), EventType.INTR1, strategy,
+                    handler,
                     journal == null ? null : journal.newWriter("isr"),
                     journal == null ? null : journal.newWriter("consumer"), SystemNanoClock.INSTANCE);
                 final int cpu = env.rtCpus().isEmpty() ? -1 : env.rtCpus().get(0);
+                ReceivePath.warmUp(device, List.of(BenchRun.CHANNEL), EventType.INTR1, strategy,
+                    ReceivePath.WARMUP_FRAMES_DEFAULT, handler);
                 path.start(env, cpu, 80, cpu, consumerPriority);
                 System.out.println("ready");
                 System.out.flush();
@@ -301,33 +252,48 @@ final class BenchCompare implements Callable<Integer>
                     (com.sun.management.OperatingSystemMXBean)ManagementFactory.getOperatingSystemMXBean();
                 // this thread only watches the markers: 10 ms naps keep its own CPU use out of the figures
                 while (path.counter(RuntimeCounter.FRAMES_HANDLED) + path.counter(FrameCounter.GAPS) < warmupFrames &&
-                    device.window().getLongAcquire(TOTAL_OFFSET) == 0)
+                    device.window().getLongAcquire(BenchRun.TOTAL_OFFSET) == 0 && !path.errors().failed())
                 {
                     Thread.sleep(10);
                 }
                 path.latencies().discard();
+                final long warmGaps = path.counter(FrameCounter.GAPS);
+                final long warmDropped = device.counter(io.rfmrt.rfm.RfmCounter.DMA_DROPPED, null);
+                final List<ThreadStats> warm = path.threadStats();
                 final long cpu0 = os.getProcessCpuTime();
                 final long wall0 = System.nanoTime();
                 long total;
-                while ((total = device.window().getLongAcquire(TOTAL_OFFSET)) == 0)
+                while ((total = device.window().getLongAcquire(BenchRun.TOTAL_OFFSET)) == 0 && !path.errors().failed())
                 {
                     Thread.sleep(10);
                 }
                 final long cpu1 = os.getProcessCpuTime();
                 final long wall1 = System.nanoTime();
-                final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(1);
-                while (path.counter(RuntimeCounter.FRAMES_HANDLED) < total && System.nanoTime() < deadline)
+                final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(2);
+                while (path.counter(RuntimeCounter.FRAMES_HANDLED) + path.counter(FrameCounter.GAPS) < total &&
+                    System.nanoTime() < deadline && !path.errors().failed())
                 {
                     Thread.sleep(1);
                 }
+                final List<ThreadStats> end = path.threadStats();
+                final List<RtThread> threads = path.threads();
                 path.close();
                 path.latencies().sample();
 
                 final Map<String, Object> r = new LinkedHashMap<>();
                 r.put("frames", path.counter(RuntimeCounter.FRAMES_HANDLED));
-                r.putAll(Histograms.summary(path.latencies().cumulative(Stage.END_TO_END)));
-                r.put("cpu_pct", Math.round(1000.0 * (cpu1 - cpu0) / Math.max(1, wall1 - wall0)) / 10.0);
+                final Histogram e2e = path.latencies().cumulative(Stage.END_TO_END);
+                r.put("mean_us", Math.round(e2e.getMean() / 100.0) / 10.0);
+                r.putAll(Histograms.summary(e2e));
+                final String failure = path.failure();
+                // a dead receiver or a window too short to time has no CPU figure: the run is invalid, not 0 %
+                final long wall = wall1 - wall0;
+                r.put("cpu_pct", failure != null || wall < TimeUnit.MILLISECONDS.toNanos(100) ? null :
+                    Math.round(1000.0 * (cpu1 - cpu0) / wall) / 10.0);
+                r.put("failure", failure);
                 r.put("gaps", path.counter(FrameCounter.GAPS));
+                r.put("gaps_in_warmup", warmGaps);
+                r.put("dma_dropped_in_warmup", warmDropped);
                 r.put("torn", path.counter(FrameCounter.TORN));
                 r.put("dma_missing", path.counter(FrameCounter.DMA_MISSING));
                 long overflows = 0;
@@ -337,6 +303,11 @@ final class BenchCompare implements Callable<Integer>
                 }
                 r.put("fifo_overflows", overflows);
                 r.put("dma_dropped", device.counter(io.rfmrt.rfm.RfmCounter.DMA_DROPPED, null));
+                r.put("handoff_full", path.counter(RuntimeCounter.HANDOFF_FULL));
+                r.put("events", path.counter(RuntimeCounter.EVENTS));
+                r.put("empty_wakes", path.counter(RuntimeCounter.EMPTY_WAKES));
+                r.put("bounded_drains", path.counter(RuntimeCounter.DRAIN_BOUND));
+                r.put("errors", path.counter(RuntimeCounter.ERRORS));
                 final Map<String, Object> stages = new LinkedHashMap<>();
                 for (final Stage stage : Stage.values())
                 {
@@ -344,12 +315,28 @@ final class BenchCompare implements Callable<Integer>
                         Histograms.micros(path.latencies().cumulative(stage).getValueAtPercentile(50)));
                 }
                 r.put("stages_p50_us", stages);
+                final List<Map<String, Object>> hygiene = new ArrayList<>();
+                for (int i = 0; i < threads.size(); i++)
+                {
+                    final ThreadStats delta = end.get(i).minus(warm.get(i));
+                    final Map<String, Object> t = new LinkedHashMap<>();
+                    t.put("thread", threads.get(i).placement().thread());
+                    t.put("minor_faults", delta.minorFaults());
+                    t.put("involuntary_switches", delta.involuntarySwitches());
+                    hygiene.add(t);
+                }
+                r.put("threads", hygiene);
                 if (journal != null)
                 {
                     r.put("journal_records", journal.stats().recordsWritten());
                 }
                 System.out.println("result " + new ObjectMapper().writeValueAsString(r));
                 System.out.flush();
+                if (failure != null)
+                {
+                    System.err.println("bench-receiver: " + failure);
+                    return Main.EXIT_ERROR;
+                }
             }
             finally
             {

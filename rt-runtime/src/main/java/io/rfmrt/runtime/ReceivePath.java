@@ -1,11 +1,16 @@
 package io.rfmrt.runtime;
 
 import io.rfmrt.rfm.DmaCompletion;
+import io.rfmrt.rfm.DmaEngine;
+import io.rfmrt.rfm.DmaMode;
 import io.rfmrt.rfm.EventType;
 import io.rfmrt.rfm.RfmDevice;
+import io.rfmrt.rfm.RfmDevices;
 import io.rfmrt.rfm.channel.ChannelSpec;
 import io.rfmrt.rfm.channel.FrameCounter;
+import io.rfmrt.rfm.channel.FramePublisher;
 import io.rfmrt.rfm.channel.FrameReceiver;
+import io.rfmrt.rfm.sim.SimNetwork;
 import io.rfmrt.runtime.internal.ConsumerAgent;
 import io.rfmrt.runtime.internal.Counters;
 import io.rfmrt.runtime.internal.HandoffRing;
@@ -15,6 +20,7 @@ import io.rfmrt.runtime.internal.PollingAgent;
 import io.rfmrt.runtime.internal.ScheduleIdleStrategy;
 import io.rfmrt.runtime.journal.JournalWriter;
 import io.rfmrt.runtime.threads.RtEnvironment;
+import io.rfmrt.runtime.threads.RtSettings;
 import io.rfmrt.runtime.threads.RtThread;
 import io.rfmrt.runtime.threads.ThreadStats;
 import org.agrona.concurrent.AgentRunner;
@@ -23,10 +29,15 @@ import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.NanoClock;
 import org.agrona.concurrent.NoOpIdleStrategy;
 import org.agrona.concurrent.SystemNanoClock;
+import org.agrona.concurrent.UnsafeBuffer;
 
+import java.lang.management.CompilationMXBean;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The receive path of one node: an ISR-wake thread that sleeps on the card's interrupt and, on each wake, validates
@@ -61,6 +72,9 @@ public final class ReceivePath implements AutoCloseable
     private final IsrWakeAgent isr;
     private final ConsumerAgent consumer;
     private final PollingAgent polling;
+    /** Frames per channel that {@link #warmUp} sends by default: enough for the JIT's optimising compiler. */
+    public static final int WARMUP_FRAMES_DEFAULT = 30_000;
+
     private static final int PAGE_SIZE = 4096;
 
     private final RtErrorPolicy errors;
@@ -191,6 +205,129 @@ public final class ReceivePath implements AutoCloseable
         }
         isrRunner = new AgentRunner(NoOpIdleStrategy.INSTANCE, errors, null, isr);
         isrThread = env.start(ISR_THREAD, isrCpu, isrPriority, isrRunner);
+    }
+
+    /**
+     * Warm the receive path's own code up before the real one starts, so that a node does not report RUNNING with
+     * its hot path still interpreted: on a private emulated network shaped like {@code device} (same node id, DMA
+     * mode and ring), push {@code frames} frames per channel through a path of the same wait strategy with a no-op
+     * handler, on unpinned threads, then remove the network. The application's handler is not run (it may have side
+     * effects); the code it shares with the path (frame views, stage stamps, journal) is.
+     *
+     * @param device   the real card, whose shape is copied.
+     * @param channels the input channels.
+     * @param event    the event type.
+     * @param wait     the wait strategy.
+     * @param frames   frames per channel, e.g. {@link #WARMUP_FRAMES_DEFAULT}.
+     */
+    public static void warmUp(final RfmDevice device, final List<ChannelSpec> channels, final EventType event,
+        final WaitStrategy wait, final int frames)
+    {
+        warmUp(device, channels, event, wait, frames, (frame, stamps) -> { });
+    }
+
+    /**
+     * {@link #warmUp(RfmDevice, List, EventType, WaitStrategy, int)} with the application's own handler, for a
+     * handler that may see synthetic frames (64-byte payloads of zeros): then its code is compiled too, and the call
+     * site keeps its one receiver type (no recompilation when the real path starts).
+     *
+     * @param device   the real card, whose shape is copied.
+     * @param channels the input channels.
+     * @param event    the event type.
+     * @param wait     the wait strategy.
+     * @param frames   frames per channel.
+     * @param handler  the handler to run on the synthetic frames.
+     */
+    public static void warmUp(final RfmDevice device, final List<ChannelSpec> channels, final EventType event,
+        final WaitStrategy wait, final int frames, final FrameHandler handler)
+    {
+        final String network = "warmup-" + ProcessHandle.current().pid() + "-" + System.nanoTime();
+        long size = 1 << 20;
+        for (final ChannelSpec c : channels)
+        {
+            size = Math.max(size, Long.highestOneBit(c.offset() + c.length()) << 1);
+        }
+        final DmaEngine dma = device.dma();
+        final String mode = wait.kind() == WaitStrategy.Kind.POLLING ? "on-demand" : (dma.mode() == DmaMode.AUTO ?
+            "auto" : "on-demand");
+        SimNetwork.create(network, size).close();
+        final List<RfmDevice> senders = new ArrayList<>();
+        try (RfmDevice receiver = RfmDevices.open("sim:" + network + "?node=" + device.nodeId() + "&dmaSlots=" +
+            dma.slotCount() + "&dmaSlotSize=" + dma.slotSize() + "&dma=" + mode);
+            RtEnvironment env = RtEnvironment.prepare(new RtSettings(List.of(), false, false, false, Path.of("/")),
+                warning -> { }))
+        {
+            final List<FramePublisher> publishers = new ArrayList<>();
+            for (final ChannelSpec c : channels)
+            {
+                final RfmDevice sender = RfmDevices.open("sim:" + network + "?node=" + c.node());
+                senders.add(sender);
+                publishers.add(new FramePublisher(sender, c));
+            }
+            final ReceivePath path = new ReceivePath(receiver, channels, event, wait, handler, null, null,
+                SystemNanoClock.INSTANCE);
+            path.start(env, -1, 0, -1, 0);
+            final UnsafeBuffer payload = new UnsafeBuffer(new byte[64]);
+            final int inFlight = Math.max(1, Math.min(dma.slotCount(), channels.get(0).slots()) / 2);
+            final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+            long sent = 0;
+            for (int i = 0; i < frames && System.nanoTime() < deadline && !path.errors().failed(); i++)
+            {
+                for (int c = 0; c < publishers.size(); c++)
+                {
+                    final FramePublisher publisher = publishers.get(c);
+                    final int length = Math.min(payload.capacity(), channels.get(c).maxPayload());
+                    while (sent - path.counter(RuntimeCounter.FRAMES_HANDLED) - path.counter(FrameCounter.GAPS) >=
+                        inFlight && System.nanoTime() < deadline)
+                    {
+                        Thread.onSpinWait();
+                    }
+                    publisher.publish(payload, 0, length, 0);
+                    sent++;
+                }
+            }
+            path.close();
+        }
+        finally
+        {
+            awaitCompilerQuiet();
+            for (final RfmDevice sender : senders)
+            {
+                sender.close();
+            }
+            SimNetwork.destroy(network, true);
+        }
+    }
+
+    /**
+     * Wait until the JIT compiler has had nothing to do for a while (at most 10 s): what the warm-up queued must be
+     * installed before RT threads start, because a busy RT thread on each core leaves the compiler threads no cpu.
+     */
+    private static void awaitCompilerQuiet()
+    {
+        final CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
+        if (jit == null || !jit.isCompilationTimeMonitoringSupported())
+        {
+            return;
+        }
+        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        long last = jit.getTotalCompilationTime();
+        int quiet = 0;
+        while (quiet < 3 && System.nanoTime() < deadline)
+        {
+            try
+            {
+                Thread.sleep(100);
+            }
+            catch (final InterruptedException ex)
+            {
+                Thread.currentThread().interrupt();
+                return;
+            }
+            final long now = jit.getTotalCompilationTime();
+            quiet = now == last ? quiet + 1 : 0;
+            last = now;
+        }
     }
 
     /**

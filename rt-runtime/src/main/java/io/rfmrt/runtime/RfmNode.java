@@ -156,6 +156,9 @@ public final class RfmNode implements AutoCloseable
             {
                 path = new ReceivePath(device, config.inputs(), config.event(), config.waitStrategy(), handler,
                     isrJournal, consumerJournal, SystemNanoClock.INSTANCE, errors);
+                // the hot path compiled before the node reports it runs
+                ReceivePath.warmUp(device, config.inputs(), config.event(), config.waitStrategy(),
+                    ReceivePath.WARMUP_FRAMES_DEFAULT);
                 path.start(env, cpu(t.isr(), rtCpu), t.isr().priority(), cpu(t.consumer(), rtCpu),
                     t.consumer().priority());
             }

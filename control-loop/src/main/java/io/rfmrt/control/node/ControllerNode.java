@@ -237,6 +237,7 @@ public final class ControllerNode
                     sensors.errors().onError(t);
                 }
             });
+            ReceivePath.warmUp(device, List.of(SENSOR), EventType.INTR1, wait, ReceivePath.WARMUP_FRAMES_DEFAULT);
             sensors.start(env, cpu, 80, cpu, 70);
 
             Histogram interval = null;

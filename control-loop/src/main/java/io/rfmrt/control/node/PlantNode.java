@@ -74,6 +74,8 @@ public final class PlantNode
                     newestCycle.setRelease(frame.buffer().getLong(p + COMMAND_CYCLE_OFFSET));
                 }, journal.newWriter("isr"), journal.newWriter("consumer"), SystemNanoClock.INSTANCE);
             final int cpu = env.rtCpus().isEmpty() ? -1 : env.rtCpus().get(0);
+            ReceivePath.warmUp(device, List.of(COMMAND), EventType.INTR2, WaitStrategy.blocking(),
+                ReceivePath.WARMUP_FRAMES_DEFAULT);
             commands.start(env, cpu, 80, cpu, 70);
             final JournalWriter plantJournal = journal.newWriter("plant");
             final RtThread loop = env.start("rfmrt-plant", cpu, 60, () ->
