@@ -190,7 +190,8 @@ final class BenchRun
                 m.put(key, r.get(key).asDouble());
             }
             m.put("cpu_pct", r.get("cpu_pct").isNull() ? null : r.get("cpu_pct").asDouble());
-            for (final String key : List.of("gaps", "gaps_in_warmup", "dma_dropped_in_warmup", "torn", "dma_missing", "fifo_overflows", "dma_dropped",
+            for (final String key : List.of("gaps", "gaps_in_warmup", "dma_dropped_in_warmup", "torn", "dma_missing",
+                "fifo_overflows", "dma_dropped",
                 "handoff_full", "events", "empty_wakes", "bounded_drains", "errors"))
             {
                 m.put(key, r.get(key).asLong());

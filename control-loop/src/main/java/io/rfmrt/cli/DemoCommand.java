@@ -125,7 +125,8 @@ final class DemoCommand implements Callable<Integer>
             final Map<String, Object> summary = new LinkedHashMap<>();
             for (final String key : List.of("cycles", "lost_frames", "deadline_misses", "watchdog_trips",
                 "watchdog_recoveries", "tracking_rms", "tracking_max", "move_distance", "e2e_p50_us", "e2e_p99_us",
-                "e2e_max_us", "deadline_us", "tracked_cycles", "torn_frames", "journal_drops"))
+                "e2e_max_us", "deadline_us", "tracked_cycles", "torn_frames", "journal_drops",
+                "threads_after_warmup"))
             {
                 summary.put(key, mapper.treeToValue(c.get(key), Object.class));
             }
@@ -251,7 +252,8 @@ final class DemoCommand implements Callable<Integer>
         @Override
         public Integer call() throws Exception
         {
-            final Map<String, Object> r = new ControllerNode(rate, WaitStrategy.parse(wait)).run(network, journal, line ->
+            final ControllerNode node = new ControllerNode(rate, WaitStrategy.parse(wait));
+            final Map<String, Object> r = node.run(network, journal, line ->
             {
                 System.out.println(line);
                 System.out.flush();

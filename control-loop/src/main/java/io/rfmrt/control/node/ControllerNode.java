@@ -27,6 +27,7 @@ import io.rfmrt.runtime.journal.JournalWriter;
 import io.rfmrt.runtime.threads.RtEnvironment;
 import io.rfmrt.runtime.threads.RtSettings;
 import io.rfmrt.runtime.threads.RtThread;
+import io.rfmrt.runtime.threads.ThreadStats;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.SingleWriterRecorder;
 import org.agrona.DirectBuffer;
@@ -34,6 +35,7 @@ import org.agrona.concurrent.SystemNanoClock;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -240,6 +242,7 @@ public final class ControllerNode
             ReceivePath.warmUp(device, List.of(SENSOR), EventType.INTR1, wait, ReceivePath.WARMUP_FRAMES_DEFAULT);
             sensors.start(env, cpu, 80, cpu, 70);
 
+            List<ThreadStats> warm = null;
             Histogram interval = null;
             final Histogram cumulative = new Histogram(1, HIGHEST_NS, 3);
             int second = 0;
@@ -261,6 +264,11 @@ public final class ControllerNode
                 if (frames > lastFrames)
                 {
                     second++;
+                    if (second == 1)
+                    {
+                        // RT hygiene is counted after the first second of frames (warm-up)
+                        warm = sensors.threadStats();
+                    }
                     live.accept(String.format(Locale.ROOT, "%4d s  cycles %6d  tracking error %+8.1f urad  " +
                         "e2e p99 %6.1f us  misses %d  state %s", second, frames, lastError * 1e6,
                         interval.getValueAtPercentile(99) / 1e3, misses.getAcquire(),
@@ -275,6 +283,8 @@ public final class ControllerNode
             {
                 Thread.sleep(1);
             }
+            final List<ThreadStats> end = sensors.threadStats();
+            final List<RtThread> threads = sensors.threads();
             sensors.close();
             running = false;
             watchdogThread.join(5_000);
@@ -297,6 +307,18 @@ public final class ControllerNode
             r.put("e2e_max_us", total.getMaxValue() / 1e3);
             r.put("journal_drops", journals.stats().droppedRingFull());
             r.put("placement", env.placementTable());
+            final List<Map<String, Object>> hygiene = new ArrayList<>();
+            for (int i = 0; i < threads.size(); i++)
+            {
+                final ThreadStats delta = warm == null ? ThreadStats.UNKNOWN : end.get(i).minus(warm.get(i));
+                final Map<String, Object> t = new LinkedHashMap<>();
+                t.put("thread", threads.get(i).placement().thread());
+                t.put("minor_faults", delta.minorFaults());
+                t.put("involuntary_switches", delta.involuntarySwitches());
+                hygiene.add(t);
+            }
+            r.put("threads_after_warmup", hygiene);
+            r.put("wait", wait.toString());
             return r;
         }
     }
