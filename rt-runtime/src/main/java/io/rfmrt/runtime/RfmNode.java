@@ -144,9 +144,12 @@ public final class RfmNode implements AutoCloseable
             JournalWriter errorJournal = null;
             if (config.journal().enabled())
             {
+                final int housekeeping = t.housekeeping() == NodeConfig.CPU_AUTO ? env.housekeepingCpu() :
+                    t.housekeeping();
+                // the journal thread is placed like every other thread: by the environment's thread factory
                 journal = Journal.start(new JournalConfig(config.journal().dir(), device.nodeId(),
-                    config.journal().ringBytes(), config.journal().roll(),
-                    t.housekeeping() == NodeConfig.CPU_AUTO ? env.housekeepingCpu() : t.housekeeping()));
+                    config.journal().ringBytes(), config.journal().roll(), housekeeping),
+                    env.threadFactory(housekeeping, 0));
                 isrJournal = journal.newWriter("isr");
                 consumerJournal = journal.newWriter("consumer");
                 errorJournal = journal.newWriter("errors");

@@ -24,6 +24,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.concurrent.ThreadFactory;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
@@ -66,6 +67,14 @@ public final class Journal implements AutoCloseable
         ChronicleSupport.init();
     }
 
+    /** Unplaced daemon threads: where the scheduler puts them. */
+    private static final ThreadFactory DAEMON_THREADS = runnable ->
+    {
+        final Thread thread = new Thread(runnable, THREAD_NAME);
+        thread.setDaemon(true);
+        return thread;
+    };
+
     private final JournalConfig config;
     private final JournalAgent agent;
     private final AgentRunner runner;
@@ -93,10 +102,30 @@ public final class Journal implements AutoCloseable
      */
     public static Journal start(final JournalConfig config)
     {
-        return start(config, Long.getLong(MIN_FREE_BYTES_PROP_NAME, MIN_FREE_BYTES_DEFAULT));
+        return start(config, DAEMON_THREADS);
+    }
+
+    /**
+     * As {@link #start(JournalConfig)}, the journal thread made by {@code threads}: the thread factory that places
+     * it (e.g. {@code RtEnvironment.threadFactory(housekeepingCpu, 0)}). The journal does not pin itself; it reads
+     * back where its thread runs and reports a thread that is not on {@link JournalConfig#cpu()} in
+     * {@link JournalStats#affinityError()}.
+     *
+     * @param config  settings; validated here.
+     * @param threads makes the journal thread.
+     * @return the running journal.
+     */
+    public static Journal start(final JournalConfig config, final ThreadFactory threads)
+    {
+        return start(config, Long.getLong(MIN_FREE_BYTES_PROP_NAME, MIN_FREE_BYTES_DEFAULT), threads);
     }
 
     static Journal start(final JournalConfig config, final long minFreeBytes)
+    {
+        return start(config, minFreeBytes, DAEMON_THREADS);
+    }
+
+    static Journal start(final JournalConfig config, final long minFreeBytes, final ThreadFactory threads)
     {
         config.validate();
         final Path dir = config.dir();
@@ -122,12 +151,7 @@ public final class Journal implements AutoCloseable
             throw new JournalException("cannot open a journal in " + dir + ": " + oneLine(ex), ex);
         }
         final Journal journal = new Journal(config, agent);
-        AgentRunner.startOnThread(journal.runner, runnable ->
-        {
-            final Thread thread = new Thread(runnable, THREAD_NAME);
-            thread.setDaemon(true);
-            return thread;
-        });
+        AgentRunner.startOnThread(journal.runner, threads);
         journal.awaitStarted();
         return journal;
     }

@@ -14,7 +14,9 @@ import java.nio.file.Path;
  *                          to {@link #RING_CAPACITY_BYTES_MAX}; a record may take at most 1/8 of it.
  * @param rollCycle         Chronicle roll cycle name: {@code HOURLY} (default), {@code MINUTELY}, {@code DAILY},
  *                          {@code FAST_HOURLY}, {@code FAST_DAILY}, {@code LARGE_HOURLY}, ... any case.
- * @param cpu               cpu to pin the journal thread to (a housekeeping core), or {@link #CPU_UNPINNED}.
+ * @param cpu               cpu the journal thread should run on (a housekeeping core; the thread factory given to
+ *                          {@link Journal#start(JournalConfig, java.util.concurrent.ThreadFactory)} places it, the
+ *                          journal checks it), or {@link #CPU_UNPINNED}.
  */
 public record JournalConfig(Path dir, int nodeId, int ringCapacityBytes, String rollCycle, int cpu)
 {

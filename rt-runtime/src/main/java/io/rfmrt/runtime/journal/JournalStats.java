@@ -15,7 +15,7 @@ import java.util.Map;
  * @param writeErrors      records the journal thread took from a ring but could not write: Chronicle failed, or
  *                         the disk was below the free-space floor. They are not retried.
  * @param lastError        the latest write failure in one line (with the folder), or {@code null} if none.
- * @param cpu              cpu the journal thread is pinned to, or -1 (not asked for, or refused).
+ * @param cpu              cpu the journal thread runs on alone, or -1 (not asked for, or not placed there).
  * @param affinityError    why pinning to the configured cpu failed, or {@code null}.
  */
 public record JournalStats(

@@ -11,6 +11,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
@@ -162,6 +163,89 @@ public final class RtEnvironment implements AutoCloseable
                 }
             }
             return launch(name, cpu, priority, body);
+        }
+    }
+
+    /**
+     * A thread factory that applies a placement, for threads whose owner starts them itself (an Agrona
+     * {@code AgentRunner.startOnThread}, the journal): each new thread, once started, places itself as
+     * {@link #start} would (cpu, reservation, priority; refusals warned once, or in strict mode the body never runs),
+     * is listed in {@link #placements()} and the placement table, then runs its body. Threads are daemons and are
+     * named by their owner (the name when the thread starts is the one recorded).
+     *
+     * @param cpu      the cpu to pin to, -1 to leave the affinity as inherited.
+     * @param priority 1-99 for {@code SCHED_FIFO}, 0 for {@code SCHED_OTHER}.
+     * @return the factory.
+     * @throws IllegalArgumentException when the cpu is below -1 or the priority outside 0-99.
+     */
+    public ThreadFactory threadFactory(final int cpu, final int priority)
+    {
+        if (cpu < -1)
+        {
+            throw new IllegalArgumentException("cpu " + cpu + " is not a cpu (-1 = do not pin)");
+        }
+        if (priority < 0 || priority > 99)
+        {
+            throw new IllegalArgumentException("priority " + priority +
+                " is not in 0-99 (1-99 = SCHED_FIFO, 0 = SCHED_OTHER)");
+        }
+        return body ->
+        {
+            Objects.requireNonNull(body, "body");
+            final Thread thread = new Thread(() -> runPlaced(cpu, priority, body));
+            thread.setDaemon(true);
+            return thread;
+        };
+    }
+
+    private void runPlaced(final int cpu, final int priority, final Runnable body)
+    {
+        final Thread self = Thread.currentThread();
+        final String name = self.getName();
+        final Launch launch;
+        final List<Refusal> refused = new ArrayList<>();
+        synchronized (this)
+        {
+            if (closed)
+            {
+                throw new IllegalStateException("RtEnvironment is closed; cannot place " + name);
+            }
+            int pinCpu = cpu;
+            if (cpu >= 0 && !online.get(cpu))
+            {
+                refused.add(Refusal.ofThread(ThreadPlacer.STEP_AFFINITY, name, "pinning " + name + " to cpu " + cpu +
+                    " refused (not online; online " + CpuList.format(online) + ")", "running unpinned"));
+                pinCpu = -1;
+            }
+            final boolean reserve = pinCpu >= 0 && rtCpus.contains(pinCpu) && !lockedByRunningThread(pinCpu);
+            launch = new Launch(name, pinCpu, reserve, priority, body);
+            launch.thread = self;
+            launches.add(launch);
+        }
+        try
+        {
+            final PlacementResult result = ThreadPlacer.place(name, launch.cpu, launch.reserve, priority);
+            launch.adopt(result.lock());
+            refused.addAll(result.refusals());
+            final List<String> steps = new ArrayList<>();
+            for (final Refusal refusal : refused)
+            {
+                steps.add(refusal.step());
+            }
+            synchronized (this)
+            {
+                threads.add(new RtThread(self, new Placement(name, result.tid(), cpu, result.actualCpu(),
+                    result.policy(), result.priority(), steps), result.allowed()));
+                for (final Refusal refusal : refused)
+                {
+                    refuse(refusal);
+                }
+            }
+            body.run();
+        }
+        finally
+        {
+            launch.release();
         }
     }
 
@@ -575,6 +659,11 @@ public final class RtEnvironment implements AutoCloseable
         {
             aborted = true;
             decided.countDown();
+        }
+
+        synchronized void adopt(final AffinityLock placed)
+        {
+            lock = placed;
         }
 
         synchronized int lockedCpu()

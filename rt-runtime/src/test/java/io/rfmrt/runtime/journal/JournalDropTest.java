@@ -1,10 +1,13 @@
 package io.rfmrt.runtime.journal;
 
+import io.rfmrt.runtime.threads.RtEnvironment;
+import io.rfmrt.runtime.threads.RtSettings;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
+import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -113,7 +116,10 @@ class JournalDropTest
     void shouldPinTheJournalThreadOrReportWhyNot()
     {
         final int cpu = Runtime.getRuntime().availableProcessors() - 1;
-        try (Journal journal = Journal.start(JournalConfig.of(temp.resolve("pinned"), 1).withCpu(cpu)))
+        try (RtEnvironment env = RtEnvironment.prepare(new RtSettings(List.of(), false, false, false, Path.of("/")),
+            warning -> { });
+            Journal journal = Journal.start(JournalConfig.of(temp.resolve("pinned"), 1).withCpu(cpu),
+                env.threadFactory(cpu, 0)))
         {
             journal.newWriter("w").state(0, 1, 2);
             JournalTestSupport.closeNow(journal);
@@ -122,6 +128,9 @@ class JournalDropTest
             if (stats.affinityError() == null)
             {
                 assertThat(stats.cpu()).isEqualTo(cpu);
+                // placed by the environment's factory, so it is in its table
+                assertThat(env.placements()).anyMatch(p -> p.thread().equals(Journal.THREAD_NAME) &&
+                    p.actualCpu() == cpu);
             }
             else
             {

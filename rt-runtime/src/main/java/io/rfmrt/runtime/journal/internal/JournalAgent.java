@@ -112,7 +112,7 @@ public final class JournalAgent implements Agent, MessageHandler, ErrorHandler
      * @param dir          existing, writable folder.
      * @param nodeId       written into every record.
      * @param rollCycle    Chronicle roll cycle.
-     * @param cpu          cpu to pin the journal thread to, or -1.
+     * @param cpu          cpu the journal thread should run on (its thread factory places it; checked), or -1.
      * @param minFreeBytes free-space floor of the folder's file system.
      * @param nanoClock    clock of {@code journalNanos}.
      * @param epochClock   wall clock of the journal header.
@@ -229,7 +229,7 @@ public final class JournalAgent implements Agent, MessageHandler, ErrorHandler
     }
 
     /**
-     * Pin the thread when asked, create the appender and write the journal header.
+     * Read back where the thread runs (its factory placed it), create the appender and write the journal header.
      */
     @Override
     public void onStart()
@@ -238,7 +238,7 @@ public final class JournalAgent implements Agent, MessageHandler, ErrorHandler
         {
             if (cpu >= 0)
             {
-                pin();
+                checkPlacement();
             }
             checkHealth(nanoClock.nanoTime());
         }
@@ -528,11 +528,10 @@ public final class JournalAgent implements Agent, MessageHandler, ErrorHandler
         headerWriterCount = writers.names.length;
     }
 
-    private void pin()
+    private void checkPlacement()
     {
         try
         {
-            Affinity.setAffinity(cpu);
             final BitSet now = Affinity.getAffinity();
             if (now.cardinality() == 1 && now.get(cpu))
             {
