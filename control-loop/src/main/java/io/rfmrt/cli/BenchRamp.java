@@ -196,7 +196,8 @@ final class BenchRamp implements Callable<Integer>
             .xAxisTitle("frames per second").yAxisTitle("p99 publish -> handler end (us)").build();
         chart.getStyler().setXAxisLogarithmic(true).setYAxisLogarithmic(true)
             .setLegendPosition(Styler.LegendPosition.InsideNW);
-        chart.setYAxisGroupTitle(1, "receiver CPU (% of one core)");
+        chart.setYAxisGroupTitle(1, "receiver CPU (% of one core), dashed");
+        chart.getStyler().setYAxisGroupPosition(1, Styler.YAxisPosition.Right);
         for (final Map<String, Object> ramp : ramps)
         {
             @SuppressWarnings("unchecked")
