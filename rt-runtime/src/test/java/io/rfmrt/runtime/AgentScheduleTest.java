@@ -5,7 +5,6 @@ import io.rfmrt.rfm.RfmDevice;
 import io.rfmrt.rfm.RfmDevices;
 import io.rfmrt.rfm.channel.ChannelSpec;
 import io.rfmrt.rfm.channel.FramePublisher;
-import io.rfmrt.rfm.sim.SimNetwork;
 import io.rfmrt.runtime.internal.Counters;
 import io.rfmrt.runtime.internal.HandoffIdleStrategy;
 import io.rfmrt.runtime.internal.HandoffRing;
@@ -18,13 +17,9 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
-import java.util.UUID;
-import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -41,23 +36,13 @@ class AgentScheduleTest
     @BeforeEach
     void setUp()
     {
-        root = Path.of("/dev/shm", "rfmrt-agent-test-" + UUID.randomUUID());
-        System.setProperty(SimNetwork.ROOT_PROPERTY, root.toString());
+        root = SimRoot.use("rfmrt-agent-test-");
     }
 
     @AfterEach
     void tearDown() throws IOException
     {
-        if (Files.exists(root))
-        {
-            try (Stream<Path> paths = Files.walk(root))
-            {
-                for (final Path p : paths.sorted(Comparator.reverseOrder()).toList())
-                {
-                    Files.deleteIfExists(p);
-                }
-            }
-        }
+        SimRoot.remove(root);
     }
 
     @Test

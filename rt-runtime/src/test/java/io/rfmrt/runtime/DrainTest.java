@@ -7,7 +7,6 @@ import io.rfmrt.rfm.RfmDevices;
 import io.rfmrt.rfm.channel.ChannelSpec;
 import io.rfmrt.rfm.channel.FrameCounter;
 import io.rfmrt.rfm.channel.FramePublisher;
-import io.rfmrt.rfm.sim.SimNetwork;
 import org.agrona.concurrent.SystemNanoClock;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterEach;
@@ -16,13 +15,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
-import java.util.UUID;
-import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -40,23 +35,13 @@ class DrainTest
     @BeforeEach
     void setUp()
     {
-        root = Path.of("/dev/shm", "rfmrt-drain-test-" + UUID.randomUUID());
-        System.setProperty(SimNetwork.ROOT_PROPERTY, root.toString());
+        root = SimRoot.use("rfmrt-drain-test-");
     }
 
     @AfterEach
     void tearDown() throws IOException
     {
-        if (Files.exists(root))
-        {
-            try (Stream<Path> paths = Files.walk(root))
-            {
-                for (final Path p : paths.sorted(Comparator.reverseOrder()).toList())
-                {
-                    Files.deleteIfExists(p);
-                }
-            }
-        }
+        SimRoot.remove(root);
     }
 
     private static void publish(final FramePublisher publisher, final int count)

@@ -4,7 +4,6 @@ import io.rfmrt.rfm.RfmDevice;
 import io.rfmrt.rfm.RfmDevices;
 import io.rfmrt.rfm.channel.ChannelSpec;
 import io.rfmrt.rfm.channel.FramePublisher;
-import io.rfmrt.rfm.sim.SimNetwork;
 import io.rfmrt.runtime.config.NodeConfig;
 import io.rfmrt.runtime.journal.JournalReader;
 import io.rfmrt.runtime.journal.JournalRecord;
@@ -21,11 +20,8 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
-import java.util.UUID;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -47,23 +43,13 @@ class NodeFailureTest
     @BeforeEach
     void setUp()
     {
-        root = Path.of("/dev/shm", "rfmrt-failure-test-" + UUID.randomUUID());
-        System.setProperty(SimNetwork.ROOT_PROPERTY, root.toString());
+        root = SimRoot.use("rfmrt-failure-test-");
     }
 
     @AfterEach
     void tearDown() throws IOException
     {
-        if (Files.exists(root))
-        {
-            try (Stream<Path> paths = Files.walk(root))
-            {
-                for (final Path p : paths.sorted(Comparator.reverseOrder()).toList())
-                {
-                    Files.deleteIfExists(p);
-                }
-            }
-        }
+        SimRoot.remove(root);
     }
 
     @ParameterizedTest(name = "{0} thread, wait {1}")

@@ -13,7 +13,6 @@ import io.rfmrt.rfm.channel.FrameCounter;
 import io.rfmrt.rfm.channel.FrameHeaderDescriptor;
 import io.rfmrt.rfm.channel.FramePublisher;
 import io.rfmrt.rfm.channel.FrameReceiver;
-import io.rfmrt.rfm.sim.SimNetwork;
 import io.rfmrt.runtime.internal.ConsumerAgent;
 import io.rfmrt.runtime.internal.Counters;
 import io.rfmrt.runtime.internal.HandoffRing;
@@ -25,14 +24,10 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Comparator;
 import java.util.List;
-import java.util.UUID;
-import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -51,23 +46,13 @@ class ReleaseOrderTest
     @BeforeEach
     void setUp()
     {
-        root = Path.of("/dev/shm", "rfmrt-release-test-" + UUID.randomUUID());
-        System.setProperty(SimNetwork.ROOT_PROPERTY, root.toString());
+        root = SimRoot.use("rfmrt-release-test-");
     }
 
     @AfterEach
     void tearDown() throws IOException
     {
-        if (Files.exists(root))
-        {
-            try (Stream<Path> paths = Files.walk(root))
-            {
-                for (final Path p : paths.sorted(Comparator.reverseOrder()).toList())
-                {
-                    Files.deleteIfExists(p);
-                }
-            }
-        }
+        SimRoot.remove(root);
     }
 
     private static void publish(final FramePublisher publisher)

@@ -22,10 +22,9 @@ public final class PeriodicAgent implements Agent, ScheduleIdleStrategy.Schedule
     }
 
     private final String roleName;
-    private final long periodNanos;
     private final NanoClock clock;
     private final Task task;
-    private long next;
+    private final Period period;
     private long count;
 
     /**
@@ -37,24 +36,18 @@ public final class PeriodicAgent implements Agent, ScheduleIdleStrategy.Schedule
     public PeriodicAgent(final String roleName, final long periodNanos, final NanoClock clock, final Task task)
     {
         this.roleName = roleName;
-        this.periodNanos = periodNanos;
         this.clock = clock;
         this.task = task;
-        this.next = clock.nanoTime() + periodNanos;
+        this.period = new Period(clock.nanoTime(), periodNanos);
     }
 
     @Override
     public int doWork()
     {
         final long now = clock.nanoTime();
-        if (now - next < 0)
+        if (!period.due(now))
         {
             return 0;
-        }
-        next += periodNanos;
-        if (now - next > periodNanos)
-        {
-            next = now + periodNanos;
         }
         task.run(count++, now);
         return 1;
@@ -63,7 +56,7 @@ public final class PeriodicAgent implements Agent, ScheduleIdleStrategy.Schedule
     @Override
     public long nextDueNanos()
     {
-        return next;
+        return period.nextNanos();
     }
 
     /**

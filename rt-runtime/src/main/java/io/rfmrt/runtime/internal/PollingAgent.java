@@ -32,8 +32,7 @@ public final class PollingAgent implements Agent, ScheduleIdleStrategy.Schedule
     private final NanoClock clock;
     private final FrameView view = new FrameView();
     private final StageStamps stamps = new StageStamps();
-    private final long periodNanos;
-    private long next;
+    private final Period period;
 
     /**
      * @param window    the card's memory.
@@ -50,8 +49,7 @@ public final class PollingAgent implements Agent, ScheduleIdleStrategy.Schedule
         final FrameHandler handler, final StageLatencies latencies, final Counters counters,
         final JournalWriter journal, final NanoClock clock, final long periodNanos)
     {
-        this.periodNanos = periodNanos;
-        this.next = clock.nanoTime() + periodNanos;
+        this.period = new Period(clock.nanoTime(), periodNanos);
         this.window = window;
         this.channels = channels;
         this.receivers = receivers;
@@ -71,23 +69,13 @@ public final class PollingAgent implements Agent, ScheduleIdleStrategy.Schedule
     @Override
     public int doWork()
     {
-        final long now = clock.nanoTime();
-        if (now - next < 0)
-        {
-            return 0;
-        }
-        next += periodNanos;
-        if (now - next > periodNanos)
-        {
-            next = now + periodNanos;
-        }
-        return poll();
+        return period.due(clock.nanoTime()) ? poll() : 0;
     }
 
     @Override
     public long nextDueNanos()
     {
-        return next;
+        return period.nextNanos();
     }
 
     @Override
