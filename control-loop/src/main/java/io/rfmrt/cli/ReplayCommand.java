@@ -116,8 +116,8 @@ final class ReplayCommand implements Callable<Integer>
         {
             throw new Main.UsageException("--gains needs --rerun");
         }
-        final ReplayFilter filter = new ReplayFilter(from == null ? null : TimeBound.parse(from),
-            to == null ? null : TimeBound.parse(to), source == null ? ReplayFilter.ALL_SOURCES : source);
+        final ReplayFilter filter = new ReplayFilter(bound("--from", from), bound("--to", to),
+            source == null ? ReplayFilter.ALL_SOURCES : source);
         final ControllerGains recorded = recordedGains == null ? ControllerGains.standard() :
             GainsFile.load(recordedGains, ControllerGains.standard());
         final ControllerGains whatIf = gains == null ? null : GainsFile.load(gains, recorded);
@@ -226,7 +226,7 @@ final class ReplayCommand implements Callable<Integer>
             }
             else
             {
-                printRerun(out, result);
+                printRerun(out, result, filter);
             }
         }
         if (json)
@@ -242,6 +242,23 @@ final class ReplayCommand implements Callable<Integer>
         }
         out.flush();
         return Main.EXIT_OK;
+    }
+
+    /** A bad time bound is a bad command line (exit 2), not a failed replay. */
+    private static TimeBound bound(final String option, final String text)
+    {
+        if (text == null)
+        {
+            return null;
+        }
+        try
+        {
+            return TimeBound.parse(text);
+        }
+        catch (final ReplayException ex)
+        {
+            throw new Main.UsageException(option + ": " + ex.getMessage());
+        }
     }
 
     static Map<String, Object> rerun(final ControlRerun control, final ControllerGains recorded,
@@ -273,11 +290,15 @@ final class ReplayCommand implements Callable<Integer>
         return result;
     }
 
-    private static void printRerun(final PrintWriter out, final Map<String, Object> r)
+    private static void printRerun(final PrintWriter out, final Map<String, Object> r, final ReplayFilter filter)
     {
         if ((Long)r.get("cycles") == 0)
         {
-            out.println("rerun: no CONTROL_INPUT samples in the journals (not a controller node's journal)");
+            out.println(filter.from() != null || filter.to() != null ?
+                "rerun: no control cycles between" + (filter.from() == null ? " the start" : " " +
+                    filter.from().text()) + " and" + (filter.to() == null ? " the end" : " " + filter.to().text()) +
+                    " (the filter removed every CONTROL_INPUT sample; the spans above show where each journal lies)" :
+                "rerun: no CONTROL_INPUT samples in the journals (not a controller node's journal)");
             return;
         }
         out.printf(Locale.ROOT, "rerun (%s gains): %,d cycles, %,d compared (%,d RUNNING), %,d divergences%n",
