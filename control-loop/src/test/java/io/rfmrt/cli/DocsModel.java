@@ -40,11 +40,17 @@ final class DocsModel
     private static final Pattern OPTION = Pattern.compile("(?<![A-Za-z0-9_-])--[a-z][a-z0-9]*(?:-[a-z0-9]+)*");
     private static final Pattern WORD = Pattern.compile("[a-z][a-z0-9-]*");
     private static final Pattern ENV_ASSIGNMENT = Pattern.compile("[A-Z_][A-Z0-9_]*=\\S*");
-    private static final Pattern LINK = Pattern.compile("!?\\[[^\\]]*\\]\\(\\s*<?([^)\\s>]+)>?(?:\\s+\"[^\"]*\")?\\s*\\)");
+    private static final Pattern LINK =
+        Pattern.compile("!?\\[[^\\]]*\\]\\(\\s*<?([^)\\s>]+)>?(?:\\s+\"[^\"]*\")?\\s*\\)");
+    /** Where a shell line splits into simple commands; a | inside a word (--down|--up, 8|16) is no pipe. */
+    private static final Pattern COMMAND_SEPARATOR =
+        Pattern.compile("\\s*(?:&&|\\|\\||;|(?<![\\[|\\w-])\\|(?![-\\w])|\\s&\\s|\\s&$)\\s*");
     private static final Pattern REFERENCE = Pattern.compile("^\\s*\\[[^\\]]+\\]:\\s+(\\S+)");
     private static final Pattern IMG = Pattern.compile("<img\\s[^>]*src=\"([^\"]+)\"");
     private static final Pattern RUN_MARKER = Pattern.compile("^<!--\\s*run(\\s+exact)?\\s*-->\\s*$");
     private static final Pattern CHECK_MARKER = Pattern.compile("^<!--\\s*docs-check:\\s*(off|on)\\s*-->\\s*$");
+    private static final Pattern COMMENT = Pattern.compile("(^|\\s)#(\\s|$)");
+    private static final Pattern EXIT_COMMENT = Pattern.compile("#\\s*exit\\s+(\\d+)\\s*$");
     private static final Set<String> SHELL_BLOCKS = Set.of("", "bash", "sh", "shell", "console", "text");
 
     /** One command of the tree. */
@@ -335,11 +341,12 @@ final class DocsModel
     /** A shell line: each simple command (split on ;, &&, ||, |, &) names its own tool. */
     private void simpleCommands(final Where where, final String line)
     {
-        for (final String part : withoutComment(line).split("\\s*(?:&&|\\|\\||;|(?<![\\[|\\w-])\\|(?![-\\w])|\\s&\\s|\\s&$)\\s*"))
+        for (final String part : COMMAND_SEPARATOR.split(withoutComment(line)))
         {
             final List<String> tokens = tokens(part);
             int i = 0;
-            while (i < tokens.size() && (tokens.get(i).equals("sudo") || ENV_ASSIGNMENT.matcher(tokens.get(i)).matches()))
+            while (i < tokens.size() &&
+                (tokens.get(i).equals("sudo") || ENV_ASSIGNMENT.matcher(tokens.get(i)).matches()))
             {
                 i++;
             }
@@ -368,7 +375,7 @@ final class DocsModel
 
     private static String withoutComment(final String line)
     {
-        final Matcher m = Pattern.compile("(^|\\s)#(\\s|$)").matcher(line);
+        final Matcher m = COMMENT.matcher(line);
         return m.find() ? line.substring(0, m.start()) : line;
     }
 
@@ -475,7 +482,9 @@ final class DocsModel
 
     private static boolean isRfmrt(final String word)
     {
-        return basename(word).equals("rfmrt") && !word.startsWith("/dev/") && !word.contains("/etc/");
+        // the program, or its launcher: ./rfmrt, /opt/rfmrt/bin/rfmrt (not a folder such as /var/lib/rfmrt)
+        final String w = word.replaceAll("^[\"']+|[\"']+$", "");
+        return w.equals("rfmrt") || w.equals("./rfmrt") || w.endsWith("/bin/rfmrt");
     }
 
     static boolean isForeign(final String word)
@@ -507,7 +516,7 @@ final class DocsModel
                 {
                     c = c.substring(0, c.length() - 1) + " " + block.get(++i).trim();
                 }
-                final Matcher e = Pattern.compile("#\\s*exit\\s+(\\d+)\\s*$").matcher(c);
+                final Matcher e = EXIT_COMMENT.matcher(c);
                 exit = e.find() ? Integer.parseInt(e.group(1)) : 0;
                 command = c;
                 output = new ArrayList<>();
