@@ -143,7 +143,9 @@ final class ReplayCommand implements Callable<Integer>
             if (follow)
             {
                 final AtomicBoolean stop = new AtomicBoolean();
-                final long end = seconds == null ? Long.MAX_VALUE : System.nanoTime() + (long)(seconds * 1e9);
+                // --seconds counts from the first poll, once the journals are open (opening them can take longer
+                // than a short --seconds on a loaded machine)
+                final long[] end = {0};
                 final Thread main = Thread.currentThread();
                 final Thread hook = new Thread(() ->
                 {
@@ -160,8 +162,14 @@ final class ReplayCommand implements Callable<Integer>
                 Runtime.getRuntime().addShutdownHook(hook);
                 try
                 {
-                    summary = ReplayFollow.follow(dir, filter, listeners, out,
-                        () -> stop.get() || System.nanoTime() > end);
+                    summary = ReplayFollow.follow(dir, filter, listeners, out, () ->
+                    {
+                        if (end[0] == 0)
+                        {
+                            end[0] = seconds == null ? Long.MAX_VALUE : System.nanoTime() + (long)(seconds * 1e9);
+                        }
+                        return stop.get() || System.nanoTime() > end[0];
+                    });
                 }
                 finally
                 {

@@ -110,6 +110,14 @@ class ReplayCommandTest
     }
 
     @Test
+    void shouldReadWhatIsThereEvenWhenTheSecondsAreUpAtOnce()
+    {
+        ControlRerunTest.writeControlJournal(temp.resolve("done"));
+        assertThat(run(temp.resolve("done").toString(), "--follow", "--seconds", "0")).as(err.toString()).isZero();
+        assertThat(out.toString()).contains("source 1: 1,500 frames");
+    }
+
+    @Test
     void shouldGiveOneLineAndExitOneWhenNothingCanBeRead() throws Exception
     {
         assertThat(run(temp.resolve("missing").toString())).isEqualTo(1);
