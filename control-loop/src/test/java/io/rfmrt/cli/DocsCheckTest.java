@@ -212,6 +212,46 @@ class DocsCheckTest
     }
 
     @Test
+    void shouldGiveOptionsToTheCommandThatALineOrSectionNames(@TempDir final Path dir) throws IOException
+    {
+        final Path page = dir.resolve("page.md");
+        Files.writeString(page, String.join("\n",
+            "# A page",
+            "",
+            "```",
+            "rfmrt-isolate --rt-cpus 4-7 --skip irqs       # a tuning script: its options are its own",
+            "./run-tests --java-only && ./rfmrt node --config node.yaml --bogus",
+            "rfmrt check: sysroot /",
+            "rfmrt replay DIR [--from T]",
+            "                 [--rerun [--gains FILE]] [--nope]",
+            "rfmrt stat",
+            "```",
+            "",
+            "`rfmrt bench compare` measures; `--modes` picks modes, `--wrong` is not one of its options.",
+            "`deploy/package.sh --out DIR` writes elsewhere, and `--out` stays package.sh's.",
+            "",
+            "## Another section",
+            "",
+            "`--whatever` belongs to no command here.",
+            "<!-- docs-check: off -->",
+            "`rfmrt node --ignored`",
+            "<!-- docs-check: on -->",
+            ""));
+        final DocsModel page1 = new DocsModel();
+        page1.read(page);
+        assertThat(page1.problems).containsExactly(
+            "page.md:5: 'rfmrt node --bogus': rfmrt node has no option --bogus",
+            "page.md:8: 'rfmrt replay --nope': rfmrt replay has no option --nope",
+            "page.md:9: 'rfmrt stat': rfmrt has no command 'stat'",
+            "page.md:12: 'rfmrt bench compare --wrong': rfmrt bench compare has no option --wrong");
+        assertThat(page1.documentedOptions.get("replay")).containsOnlyKeys("--from", "--rerun", "--gains", "--nope");
+        assertThat(page1.documentedOptions.get("bench compare")).containsOnlyKeys("--modes", "--wrong");
+        assertThat(page1.documentedOptions.get("node")).containsOnlyKeys("--config", "--bogus");
+        assertThat(page1.documentedOptions).doesNotContainKey("");
+        assertThat(page1.documentedCommands).containsOnlyKeys("node", "replay", "bench", "bench compare");
+    }
+
+    @Test
     void shouldMatchOutputTheWayDoctestDoes()
     {
         assertThat(matches(List.of("a", "...", "d"), 0, List.of("a", "b", "c", "d"), 0)).isTrue();
