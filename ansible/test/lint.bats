@@ -30,7 +30,7 @@ setup_file() {
 
 @test "chroot-root.sh is shellcheck clean and answers --help" {
     command -v shellcheck >/dev/null || skip "shellcheck not installed"
-    shellcheck "$ANSIBLE_DIR/test/chroot-root.sh"
+    shellcheck "$ANSIBLE_DIR/test/chroot-root.sh" "$ANSIBLE_DIR/test/run-tests.sh"
     shellcheck -s bash "$ANSIBLE_DIR"/test/*.bats
     run "$ANSIBLE_DIR/test/chroot-root.sh" --help
     [ "$status" -eq 0 ]
