@@ -53,6 +53,9 @@ readme_install_steps() {
     mkdir -p "$fake" "$root"
     printf '#!/bin/sh\necho "$*" >>"%s/systemctl.log"\n' "$BATS_TEST_TMPDIR" >"$fake/systemctl"
     chmod +x "$fake/systemctl"
+    # so does useradd: the service user is the host's business, not this test's
+    printf '#!/bin/sh\necho "$*" >>"%s/useradd.log"\n' "$BATS_TEST_TMPDIR" >"$fake/useradd"
+    chmod +x "$fake/useradd"
     run env -C "$REPO" DESTDIR="$root" PATH="$fake:$PATH" bash -e "$steps"
     echo "$output"
     [ "$status" -eq 0 ]
@@ -62,6 +65,9 @@ readme_install_steps() {
     [ -f "$root/etc/systemd/system/rfmrt-node@.service" ] && [ -f "$root/etc/systemd/system/rfmrt-tuning.service" ]
     [ "$(cat "$BATS_TEST_TMPDIR/systemctl.log")" = "daemon-reload
 enable --now rfmrt-tuning.service rfmrt-node@node-2.service" ]
+    if ! id -u rfmrt >/dev/null 2>&1; then
+        grep -q -- '--system .* rfmrt$' "$BATS_TEST_TMPDIR/useradd.log"
+    fi
 
     # start rfmrt-node@node-2 as systemd would, inside the staging root: the unit's ExecStart, working directory
     # and StateDirectory (systemd creates /var/lib/NAME and passes it as $STATE_DIRECTORY)

@@ -127,6 +127,32 @@ class NodeCommandTest
             ": threads.isr.priority 120 is not 0..99" + System.lineSeparator());
     }
 
+    @Test
+    void shouldValidateAConfigurationWithoutStartingTheNode(@TempDir final Path dir) throws Exception
+    {
+        for (final String name : List.of("layout.yaml", "node-2.yaml"))
+        {
+            Files.copy(Path.of("..", "deploy", "conf", name), dir.resolve(name));
+        }
+        System.setProperty(SimNetwork.ROOT_PROPERTY, simRoot.toString());
+        final StringWriter out = new StringWriter();
+        final StringWriter err = new StringWriter();
+        final int exit = Main.run(new String[]{"node", "--check-config", "--config",
+            dir.resolve("node-2.yaml").toString()}, new PrintWriter(out, true), new PrintWriter(err, true));
+        assertThat(exit).as(err.toString()).isZero();
+        assertThat(out.toString()).isEqualTo("rfmrt node: " + dir.resolve("node-2.yaml") +
+            " is valid (device sim:lab1?node=2&dma=auto)" + System.lineSeparator());
+        assertThat(simRoot).as("no network joined").doesNotExist();
+        assertThat(dir.resolve("journal")).as("no journal opened").doesNotExist();
+
+        Files.writeString(dir.resolve("bad.yaml"), "device: sim:lab1?node=2\nlayout: missing.yaml\n");
+        final StringWriter badErr = new StringWriter();
+        assertThat(Main.run(new String[]{"node", "--check-config", "--config", dir.resolve("bad.yaml").toString()},
+            new PrintWriter(new StringWriter(), true), new PrintWriter(badErr, true))).isEqualTo(2);
+        assertThat(badErr.toString()).startsWith("rfmrt: " + dir.resolve("bad.yaml") + ": ").contains("layout")
+            .doesNotContain("Exception");
+    }
+
     private static java.io.BufferedReader reader(final Process process)
     {
         return new java.io.BufferedReader(new java.io.InputStreamReader(process.getInputStream(),
