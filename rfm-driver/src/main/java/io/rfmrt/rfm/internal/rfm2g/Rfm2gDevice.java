@@ -542,48 +542,58 @@ public final class Rfm2gDevice implements Rfm2gCard
     public synchronized void loopback(final boolean on)
     {
         ensureOpen();
-        check("RFM2gSetLoopback", Rfm2gLibrary.RFM2gSetLoopback(handle, on ? (byte)1 : (byte)0));
+        check("RFM2gSetLoopback", Rfm2gLibrary.RFM2gSetLoopback(handle, bool(on)));
     }
 
     @Override
     public synchronized boolean loopback()
     {
-        ensureOpen();
-        scratch.putByte(0, (byte)0);
-        check("RFM2gGetLoopback", Rfm2gLibrary.RFM2gGetLoopback(handle, scratchAddress));
-        return scratch.getByte(0) != 0;
+        return bool("RFM2gGetLoopback", Rfm2gLibrary.RFM2gGetLoopback(handle, clearedScratch()));
     }
 
     @Override
     public synchronized void transmit(final boolean on)
     {
         ensureOpen();
-        check("RFM2gSetTransmit", Rfm2gLibrary.RFM2gSetTransmit(handle, on ? (byte)1 : (byte)0));
+        check("RFM2gSetTransmit", Rfm2gLibrary.RFM2gSetTransmit(handle, bool(on)));
     }
 
     @Override
     public synchronized boolean transmit()
     {
-        ensureOpen();
-        scratch.putByte(0, (byte)0);
-        check("RFM2gGetTransmit", Rfm2gLibrary.RFM2gGetTransmit(handle, scratchAddress));
-        return scratch.getByte(0) != 0;
+        return bool("RFM2gGetTransmit", Rfm2gLibrary.RFM2gGetTransmit(handle, clearedScratch()));
     }
 
     @Override
     public synchronized void led(final boolean on)
     {
         ensureOpen();
-        check("RFM2gSetLed", Rfm2gLibrary.RFM2gSetLed(handle, on ? (byte)1 : (byte)0));
+        check("RFM2gSetLed", Rfm2gLibrary.RFM2gSetLed(handle, bool(on)));
     }
 
     @Override
     public synchronized boolean led()
     {
+        return bool("RFM2gGetLed", Rfm2gLibrary.RFM2gGetLed(handle, clearedScratch()));
+    }
+
+    /** Call with the monitor held: checks the card is open and clears the scratch word. */
+    private long clearedScratch()
+    {
         ensureOpen();
-        scratch.putByte(0, (byte)0);
-        check("RFM2gGetLed", Rfm2gLibrary.RFM2gGetLed(handle, scratchAddress));
+        scratch.putLong(0, 0);
+        return scratchAddress;
+    }
+
+    private boolean bool(final String call, final int code)
+    {
+        check(call, code);
         return scratch.getByte(0) != 0;
+    }
+
+    private static byte bool(final boolean on)
+    {
+        return on ? (byte)1 : (byte)0;
     }
 
     @Override
