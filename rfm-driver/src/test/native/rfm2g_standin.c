@@ -1138,7 +1138,7 @@ RFM2G_STATUS RFM2gWaitForEvent(RFM2GHANDLE rh, RFM2GEVENTINFO *EventInfo)
     }
     const RFM2G_UINT32 timeout = EventInfo->Timeout;
     rh->last_timeout[t] = timeout;
-    /* milliseconds, rounded up to at least one tick as the driver's jiffies */
+    /* milliseconds (the driver turns them into at least one jiffy); 0 = do not wait */
     const int64_t deadline = timeout == RFM2G_INFINITE_TIMEOUT ? 0 :
         now_nanos() + (int64_t)(timeout == 0 ? 0 : timeout) * 1000000LL;
     const size_t f = fifo(rh->node, t);

@@ -418,27 +418,31 @@ public final class Rfm2gDevice implements Rfm2gCard
             return RfmStatus.NOT_OPEN;
         }
         final int t = type.ordinal();
+        // one waiter per type in this process too: a second one must not touch the first one's RFM2GEVENTINFO
+        if (!waiting.compareAndSet(t, 0, 1))
+        {
+            return RfmStatus.EVENT_IN_USE;
+        }
         final int base = t * INFO_STRIDE;
         infos.putInt(base + EVENT_INFO_EXTENDED_INFO, 0);
         infos.putInt(base + EVENT_INFO_EVENT, vendorEvent(type));
         infos.putInt(base + EVENT_INFO_TIMEOUT, timeoutMillis(timeoutNanos));
         infos.putShort(base + EVENT_INFO_NODE_ID, (short)0);
         infos.putLong(base + EVENT_INFO_DRV_SPEC, 0);
-        waiting.incrementAndGet(t);
         final int code;
         try
         {
             code = Rfm2gLibrary.RFM2gWaitForEvent(handle, infosAddress + base);
+            if (code == SUCCESS)
+            {
+                into.set(type, infos.getShort(base + EVENT_INFO_NODE_ID) & 0xFFFF,
+                    infos.getInt(base + EVENT_INFO_EXTENDED_INFO), System.nanoTime());
+                return RfmStatus.SUCCESS;
+            }
         }
         finally
         {
-            waiting.decrementAndGet(t);
-        }
-        if (code == SUCCESS)
-        {
-            into.set(type, infos.getShort(base + EVENT_INFO_NODE_ID) & 0xFFFF,
-                infos.getInt(base + EVENT_INFO_EXTENDED_INFO), System.nanoTime());
-            return RfmStatus.SUCCESS;
+            waiting.set(t, 0);
         }
         final RfmStatus status = status(code);
         if (status == RfmStatus.TIMED_OUT)
