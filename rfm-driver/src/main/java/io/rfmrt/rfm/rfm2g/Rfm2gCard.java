@@ -53,6 +53,13 @@ public interface Rfm2gCard extends RfmDevice
     Rfm2gEventStats eventStats(io.rfmrt.rfm.EventType type);
 
     /**
+     * Reset the driver's count and statistics of a type ({@code RFM2gClearEventCount}, {@code RFM2gClearEventStats}).
+     *
+     * @param type an event type, or null for every type.
+     */
+    void clearEventCounts(io.rfmrt.rfm.EventType type);
+
+    /**
      * Vendor peek ({@code RFM2gPeek8/16/32/64}).
      *
      * @param width  1, 2, 4 or 8 bytes.

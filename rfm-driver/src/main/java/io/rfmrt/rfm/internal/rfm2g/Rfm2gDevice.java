@@ -507,6 +507,25 @@ public final class Rfm2gDevice implements Rfm2gCard
         return stats(type);
     }
 
+    @Override
+    public synchronized void clearEventCounts(final EventType type)
+    {
+        ensureOpen();
+        final int code = type == null ? EVENT_LAST : vendorEvent(type);
+        check("RFM2gClearEventCount", Rfm2gLibrary.RFM2gClearEventCount(handle, code));
+        if (type == null)
+        {
+            for (final EventType t : EventType.values())
+            {
+                check("RFM2gClearEventStats(" + t + ")", Rfm2gLibrary.RFM2gClearEventStats(handle, vendorEvent(t)));
+            }
+        }
+        else
+        {
+            check("RFM2gClearEventStats(" + type + ")", Rfm2gLibrary.RFM2gClearEventStats(handle, code));
+        }
+    }
+
     private Rfm2gEventStats stats(final EventType type)
     {
         scratch.setMemory(0, QINFO_SIZE, (byte)0);

@@ -142,6 +142,46 @@ class Rfm2gDeviceTest
         assertThat(stats.eventCount()).isEqualTo(1);
         assertThat(stats.eventsQueued()).isZero();
         assertThat(stats.overflowed()).isFalse();
+        assertThat(stats.maxQueueSize()).isEqualTo(127);
+        card.clearEventCounts(EventType.INTR1);
+        assertThat(card.counter(RfmCounter.EVENTS_RECEIVED, EventType.INTR1)).isZero();
+        assertThat(card.eventStats(EventType.INTR1).eventCount()).isZero();
+    }
+
+    @Test
+    void shouldReportAnOverflowInTheDriversStatistics()
+    {
+        openCard("");
+        card.enableEvent(EventType.INTR3);
+        card.enableEvent(EventType.RXFIFO_FULL);
+        // nobody drains: the 127-entry FIFO fills and the 128th event overflows
+        for (int i = 0; i < 128; i++)
+        {
+            assertThat(sim.sendEvent(2, EventType.INTR3, i)).isEqualTo(RfmStatus.SUCCESS);
+        }
+        final Rfm2gEventStats full = card.eventStats(EventType.INTR3);
+        assertThat(full.overflowed()).isTrue();
+        assertThat(full.eventsQueued()).isEqualTo(127);
+        final EventInfo info = new EventInfo();
+        assertThat(card.awaitEvent(EventType.RXFIFO_FULL, RfmDevice.NO_WAIT, info)).isEqualTo(RfmStatus.SUCCESS);
+        assertThat(info.data()).isEqualTo(EventType.INTR3.ordinal());
+        // the drain after a wake: every queued event, then TIMED_OUT
+        int drained = 0;
+        while (card.awaitEvent(EventType.INTR3, RfmDevice.NO_WAIT, info) == RfmStatus.SUCCESS)
+        {
+            assertThat(info.data()).isEqualTo(drained++);
+        }
+        assertThat(drained).isEqualTo(127);
+        assertThat(card.eventStats(EventType.INTR3).queuePeak()).isEqualTo(127);
+        card.clearEventCounts(null);
+        assertThat(card.eventStats(EventType.INTR3).overflowed()).isFalse();
+        assertThat(card.clearEvents(null)).isZero();
+        for (int i = 0; i < 3; i++)
+        {
+            sim.sendEvent(2, EventType.INTR3, i);
+        }
+        assertThat(card.clearEvents(EventType.INTR3)).isEqualTo(3);
+        assertThat(card.awaitEvent(EventType.INTR3, RfmDevice.NO_WAIT, info)).isEqualTo(RfmStatus.TIMED_OUT);
     }
 
     @Test
