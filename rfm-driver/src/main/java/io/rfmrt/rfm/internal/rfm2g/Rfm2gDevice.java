@@ -170,33 +170,41 @@ public final class Rfm2gDevice implements Rfm2gCard
         this.windowAddress = scratch.getLong(0);
         this.window = new RfmWindow(new UnsafeBuffer(new Pointer(windowAddress).getByteBuffer(0, memorySize)));
 
-        if (dmaThreshold >= 0)
-        {
-            check("RFM2gSetDMAThreshold", Rfm2gLibrary.RFM2gSetDMAThreshold(handle, (int)dmaThreshold));
-        }
-
         final long ringBytes = (long)slotCount * slotSize;
         final ByteBuffer hostBuffers;
-        if (dmaBase >= 0)
+        try
         {
-            final int bytes = (int)((ringBytes + PAGE - 1) / PAGE * PAGE);
-            scratch.putLong(0, 0);
-            check("RFM2gUserMemoryBytes(RFM2G_DMA_MMAP_OFFSET)", Rfm2gLibrary.RFM2gUserMemoryBytes(handle,
-                scratchAddress, dmaBase | DMA_MMAP_OFFSET, bytes));
-            this.dmaAddress = scratch.getLong(0);
-            this.dmaBytes = bytes;
-            hostBuffers = new Pointer(dmaAddress).getByteBuffer(0, ringBytes);
-        }
-        else
-        {
-            // no reserved buffer: ordinary locked host memory, which the driver copies into by PIO
-            this.dmaAddress = 0;
-            this.dmaBytes = 0;
-            hostBuffers = BufferUtil.allocateDirectAligned((int)ringBytes, PAGE);
-            if (LibC.loadFailure() == null)
+            if (dmaThreshold >= 0)
             {
-                LibC.mlock(BufferUtil.address(hostBuffers), ringBytes);
+                check("RFM2gSetDMAThreshold", Rfm2gLibrary.RFM2gSetDMAThreshold(handle, (int)dmaThreshold));
             }
+            if (dmaBase >= 0)
+            {
+                final int bytes = (int)((ringBytes + PAGE - 1) / PAGE * PAGE);
+                scratch.putLong(0, 0);
+                check("RFM2gUserMemoryBytes(RFM2G_DMA_MMAP_OFFSET)", Rfm2gLibrary.RFM2gUserMemoryBytes(handle,
+                    scratchAddress, dmaBase | DMA_MMAP_OFFSET, bytes));
+                this.dmaAddress = scratch.getLong(0);
+                this.dmaBytes = bytes;
+                hostBuffers = new Pointer(dmaAddress).getByteBuffer(0, ringBytes);
+            }
+            else
+            {
+                // no reserved buffer: ordinary locked host memory, which the driver copies into by PIO
+                this.dmaAddress = 0;
+                this.dmaBytes = 0;
+                hostBuffers = BufferUtil.allocateDirectAligned((int)ringBytes, PAGE);
+                if (LibC.loadFailure() == null)
+                {
+                    LibC.mlock(BufferUtil.address(hostBuffers), ringBytes);
+                }
+            }
+        }
+        catch (final RuntimeException ex)
+        {
+            scratch.putLong(0, windowAddress);
+            Rfm2gLibrary.RFM2gUnMapUserMemoryBytes(handle, scratchAddress, (int)memorySize);
+            throw ex;
         }
         final UnsafeBuffer touch = new UnsafeBuffer(hostBuffers);
         for (int i = 0; i < touch.capacity(); i += PAGE)
