@@ -72,7 +72,9 @@ class Rfm2gCardCheckTest
     @Test
     void shouldReportDriverDmaBufferAndThresholdOfTheCard() throws IOException
     {
-        try (RfmDevice sim = RfmDevices.open("sim:checked?node=1&size=64K"))
+        // the sim node creates the network the stand-in card joins
+        final RfmDevice sim = RfmDevices.open("sim:checked?node=1&size=64K");
+        try
         {
             final Path node = dir.resolve("rfm2g0");
             Files.writeString(node, "network=" + SimNetwork.dir("checked") + "\nnode=4\ndmaBuffer=131072\n");
@@ -97,6 +99,10 @@ class Rfm2gCardCheckTest
                 .item(CheckId.RFM2G_CARD);
             assertThat(refused.status()).isEqualTo(FAIL);
             assertThat(refused.value()).contains("RFM2G_OUT_OF_RANGE");
+        }
+        finally
+        {
+            sim.close();
         }
     }
 
