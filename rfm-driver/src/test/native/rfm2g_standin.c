@@ -8,9 +8,10 @@
  *   node=3                         node id of this card
  *   dmaBuffer=65536                bytes of "boot-reserved" DMA buffer, 0 = none (RFM2gRead falls back to PIO)
  *
- * Behaviour follows the vendor's API where the tests look at it: status codes, range and alignment checks,
- * one waiter per event type, time-outs in milliseconds (at least one tick), sending to self refused, reads at or
- * above the DMA threshold into the DMA mapping done "by DMA" (counted), anything else by PIO.
+ * Behaviour follows the vendor's API and Linux driver where the tests look at it: status codes, range and alignment
+ * checks, one waiter per event type, time-outs in milliseconds turned into jiffies (at least one, so a wait with
+ * RFM2G_NO_WAIT on an empty queue still sleeps a jiffy), sending to self refused, reads at or above the DMA
+ * threshold into the DMA mapping done "by DMA" (counted), anything else by PIO.
  */
 #define _GNU_SOURCE
 #include "rfm2g_standin.h"
@@ -93,6 +94,7 @@
 #define MAX_HANDLES 64
 #define PAGE 4096u
 #define STANDIN_VERSION "standin-1.0"
+#define STANDIN_HZ 250
 
 struct rfm2ghandle_s
 {
@@ -1138,9 +1140,14 @@ RFM2G_STATUS RFM2gWaitForEvent(RFM2GHANDLE rh, RFM2GEVENTINFO *EventInfo)
     }
     const RFM2G_UINT32 timeout = EventInfo->Timeout;
     rh->last_timeout[t] = timeout;
-    /* milliseconds (the driver turns them into at least one jiffy); 0 = do not wait */
+    /* as the Linux driver: milliseconds to jiffies (HZ 250, Debian's), at least one, even for RFM2G_NO_WAIT */
+    int64_t ticks = (int64_t)timeout * STANDIN_HZ / 1000;
+    if (ticks == 0)
+    {
+        ticks = 1;
+    }
     const int64_t deadline = timeout == RFM2G_INFINITE_TIMEOUT ? 0 :
-        now_nanos() + (int64_t)(timeout == 0 ? 0 : timeout) * 1000000LL;
+        now_nanos() + ticks * (1000000000LL / STANDIN_HZ);
     const size_t f = fifo(rh->node, t);
     RFM2G_STATUS result;
     while (1)

@@ -80,6 +80,8 @@ public final class Rfm2gDevice implements Rfm2gCard
     private final long scratchAddress;
     private final UnsafeBuffer infos;
     private final long infosAddress;
+    private final UnsafeBuffer qinfos;
+    private final long qinfosAddress;
     private final int node;
     private final int boardId;
     private final long memorySize;
@@ -147,6 +149,8 @@ public final class Rfm2gDevice implements Rfm2gCard
         this.scratchAddress = scratch.addressOffset();
         this.infos = new UnsafeBuffer(BufferUtil.allocateDirectAligned(EventType.COUNT * INFO_STRIDE, 64));
         this.infosAddress = infos.addressOffset();
+        this.qinfos = new UnsafeBuffer(BufferUtil.allocateDirectAligned(EventType.COUNT * INFO_STRIDE, 64));
+        this.qinfosAddress = qinfos.addressOffset();
 
         final UnsafeBuffer config = new UnsafeBuffer(BufferUtil.allocateDirectAligned(CONFIG_SIZE + 12, 64));
         check("RFM2gGetConfig", Rfm2gLibrary.RFM2gGetConfig(handle, config.addressOffset()));
@@ -431,26 +435,71 @@ public final class Rfm2gDevice implements Rfm2gCard
         {
             return RfmStatus.EVENT_IN_USE;
         }
-        final int base = t * INFO_STRIDE;
-        infos.putInt(base + EVENT_INFO_EXTENDED_INFO, 0);
-        infos.putInt(base + EVENT_INFO_EVENT, vendorEvent(type));
-        infos.putInt(base + EVENT_INFO_TIMEOUT, timeoutMillis(timeoutNanos));
-        infos.putShort(base + EVENT_INFO_NODE_ID, (short)0);
-        infos.putLong(base + EVENT_INFO_DRV_SPEC, 0);
-        final int code;
         try
         {
-            code = Rfm2gLibrary.RFM2gWaitForEvent(handle, infosAddress + base);
-            if (code == SUCCESS)
-            {
-                into.set(type, infos.getShort(base + EVENT_INFO_NODE_ID) & 0xFFFF,
-                    infos.getInt(base + EVENT_INFO_EXTENDED_INFO), System.nanoTime());
-                return RfmStatus.SUCCESS;
-            }
+            return waitHeld(type, timeoutMillis(timeoutNanos), into);
         }
         finally
         {
             waiting.set(t, 0);
+        }
+    }
+
+    /**
+     * The driver sleeps one jiffy even for {@code RFM2G_NO_WAIT} when its queue is empty, so look at the queue
+     * ({@code RFM2gGetEventStats}, EventsQueued) first and wait only when an event is there. An empty software
+     * queue with events still in the card's FIFO (the interrupt masked while the queue was full) is fine: the next
+     * blocking wait re-enables the interrupt and returns at once.
+     */
+    @Override
+    public RfmStatus pollEvent(final EventType type, final EventInfo into)
+    {
+        if (closed)
+        {
+            return RfmStatus.NOT_OPEN;
+        }
+        final int t = type.ordinal();
+        if (!waiting.compareAndSet(t, 0, 1))
+        {
+            return RfmStatus.EVENT_IN_USE;
+        }
+        try
+        {
+            final int base = t * INFO_STRIDE;
+            qinfos.setMemory(base, QINFO_SIZE, (byte)0);
+            qinfos.putByte(base + QINFO_EVENT, (byte)vendorEvent(type));
+            final int code = Rfm2gLibrary.RFM2gGetEventStats(handle, qinfosAddress + base);
+            if (code != SUCCESS)
+            {
+                return status(code);
+            }
+            if (qinfos.getInt(base + QINFO_EVENTS_QUEUED) == 0)
+            {
+                return RfmStatus.TIMED_OUT;
+            }
+            return waitHeld(type, Rfm2gCodes.NO_WAIT, into);
+        }
+        finally
+        {
+            waiting.set(t, 0);
+        }
+    }
+
+    /** One RFM2gWaitForEvent; the caller holds the type's waiter flag. */
+    private RfmStatus waitHeld(final EventType type, final int timeoutMillis, final EventInfo into)
+    {
+        final int base = type.ordinal() * INFO_STRIDE;
+        infos.putInt(base + EVENT_INFO_EXTENDED_INFO, 0);
+        infos.putInt(base + EVENT_INFO_EVENT, vendorEvent(type));
+        infos.putInt(base + EVENT_INFO_TIMEOUT, timeoutMillis);
+        infos.putShort(base + EVENT_INFO_NODE_ID, (short)0);
+        infos.putLong(base + EVENT_INFO_DRV_SPEC, 0);
+        final int code = Rfm2gLibrary.RFM2gWaitForEvent(handle, infosAddress + base);
+        if (code == SUCCESS)
+        {
+            into.set(type, infos.getShort(base + EVENT_INFO_NODE_ID) & 0xFFFF,
+                infos.getInt(base + EVENT_INFO_EXTENDED_INFO), System.nanoTime());
+            return RfmStatus.SUCCESS;
         }
         final RfmStatus status = status(code);
         if (status == RfmStatus.TIMED_OUT)

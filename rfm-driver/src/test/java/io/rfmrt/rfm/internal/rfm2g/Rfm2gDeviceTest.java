@@ -16,8 +16,10 @@ import io.rfmrt.rfm.channel.FramePublisher;
 import io.rfmrt.rfm.channel.FrameReceiver;
 import io.rfmrt.rfm.channel.FrameStatus;
 import io.rfmrt.rfm.channel.FrameView;
+import io.rfmrt.rfm.internal.sim.NetworkImage;
 import io.rfmrt.rfm.rfm2g.Rfm2gCard;
 import io.rfmrt.rfm.rfm2g.Rfm2gEventStats;
+import io.rfmrt.rfm.sim.SimNetwork;
 import org.agrona.BufferUtil;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterEach;
@@ -165,13 +167,25 @@ class Rfm2gDeviceTest
         final EventInfo info = new EventInfo();
         assertThat(card.awaitEvent(EventType.RXFIFO_FULL, RfmDevice.NO_WAIT, info)).isEqualTo(RfmStatus.SUCCESS);
         assertThat(info.data()).isEqualTo(EventType.INTR3.ordinal());
-        // the drain after a wake: every queued event, then TIMED_OUT
-        int drained = 0;
-        while (card.awaitEvent(EventType.INTR3, RfmDevice.NO_WAIT, info) == RfmStatus.SUCCESS)
+        // the drain after a wake: every queued event, then TIMED_OUT without asking the driver to wait (a wait
+        // with RFM2G_NO_WAIT would sleep a jiffy and record its time-out, 0, in the statistics)
+        assertThat(card.awaitEvent(EventType.INTR3, 5_000_000_000L, info)).isEqualTo(RfmStatus.SUCCESS);
+        assertThat(info.data()).isZero();
+        int drained = 1;
+        while (card.pollEvent(EventType.INTR3, info) == RfmStatus.SUCCESS)
         {
             assertThat(info.data()).isEqualTo(drained++);
         }
         assertThat(drained).isEqualTo(127);
+        try (NetworkImage image = NetworkImage.attach(SimNetwork.dir("mixed"), "mixed"))
+        {
+            // the stand-in counts its time-outs in the card's counter block: a poll of an empty queue adds none
+            final long timeouts = image.counter(2, RfmCounter.AWAIT_TIMEOUTS.id());
+            assertThat(card.pollEvent(EventType.INTR3, info)).isEqualTo(RfmStatus.TIMED_OUT);
+            assertThat(image.counter(2, RfmCounter.AWAIT_TIMEOUTS.id())).isEqualTo(timeouts);
+            assertThat(card.awaitEvent(EventType.INTR3, RfmDevice.NO_WAIT, info)).isEqualTo(RfmStatus.TIMED_OUT);
+            assertThat(image.counter(2, RfmCounter.AWAIT_TIMEOUTS.id())).isEqualTo(timeouts + 1);
+        }
         assertThat(card.eventStats(EventType.INTR3).queuePeak()).isEqualTo(127);
         card.clearEventCounts(null);
         assertThat(card.eventStats(EventType.INTR3).overflowed()).isFalse();
