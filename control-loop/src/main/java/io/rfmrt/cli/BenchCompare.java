@@ -67,8 +67,8 @@ final class BenchCompare implements Callable<Integer>
         {"poll-1khz", "POLLING(1000000)", "off", "70"},
         {"poll-10khz", "POLLING(100000)", "off", "70"}};
 
-    /** Frames of warm-up (one second's worth) left out of the latency and CPU figures. */
-    static final String WARMUP_NOTE = "the first second of each mode is warm-up, left out of latency and CPU";
+    /** Each mode runs --seconds after one second of warm-up, which is left out of the latency and CPU figures. */
+    static final String WARMUP_NOTE = "each after 1 s of warm-up, left out of latency and CPU";
 
     @Spec
     CommandSpec spec;

@@ -74,6 +74,46 @@ class NodeCommandTest
     }
 
     @Test
+    void shouldWarnOnceAndStaySilentWithTheHeartbeatOff(@TempDir final Path dir) throws Exception
+    {
+        Files.copy(Path.of("..", "deploy", "conf", "layout.yaml"), dir.resolve("layout.yaml"));
+        // cpu 4095 is online nowhere: a permissive node refuses the pinning, warns and runs the thread unpinned
+        Files.writeString(dir.resolve("quiet.yaml"), "device: sim:lab1?node=2\nlayout: layout.yaml\n" +
+            "receive: {channels: [sensor]}\nthreads:\n  isr: {cpu: 4095}\n  lockMemory: false\n" +
+            "journal: {enabled: false}\nheartbeat: 0\n");
+        final Process node = CliProcesses.start(simRoot, ProcessBuilder.Redirect.PIPE, "node", "--config",
+            dir.resolve("quiet.yaml").toString(), "--seconds", "2");
+        final java.util.concurrent.CompletableFuture<String> stderr = java.util.concurrent.CompletableFuture
+            .supplyAsync(() -> readAll(node.getErrorStream()));
+        final String stdout = readAll(node.getInputStream());
+        assertThat(node.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        final String all = stdout + stderr.get(30, TimeUnit.SECONDS);
+        assertThat(node.exitValue()).as(all).isZero();
+        assertThat(all.lines().filter(l -> l.contains("pinning rfmrt-isr to cpu 4095 refused")))
+            .as(all).containsExactly("warning: pinning rfmrt-isr to cpu 4095 refused (not online; online " +
+                onlineCpus() + "): running unpinned");
+        assertThat(all.lines().filter(l -> l.contains("| card"))).as("heartbeat lines").isEmpty();
+        assertThat(stdout).endsWith("stopped\n");
+    }
+
+    private static String onlineCpus() throws IOException
+    {
+        return Files.readString(Path.of("/sys/devices/system/cpu/online")).trim();
+    }
+
+    private static String readAll(final java.io.InputStream in)
+    {
+        try
+        {
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
+        catch (final IOException ex)
+        {
+            throw new java.io.UncheckedIOException(ex);
+        }
+    }
+
+    @Test
     void shouldRefuseABadConfigurationInOneLine(@TempDir final Path dir) throws Exception
     {
         Files.copy(Path.of("..", "deploy", "conf", "layout.yaml"), dir.resolve("layout.yaml"));
