@@ -144,7 +144,8 @@ public final class RfmDevices
             throw new RfmException(RfmStatus.BAD_PARAMETER, "device URI '" + uri + "': dmaSlots " + slots +
                 " is not a power of two");
         }
-        final long slotSize = size(uri, params.getOrDefault("dmaSlotSize", Integer.toString(DmaRing.DEFAULT_SLOT_SIZE)));
+        final long slotSize = size(uri, params.getOrDefault("dmaSlotSize",
+            Integer.toString(DmaRing.DEFAULT_SLOT_SIZE)));
         if (slotSize < 64 || slotSize % 64 != 0 || slotSize * slots > (1L << 30))
         {
             throw new RfmException(RfmStatus.BAD_PARAMETER, "device URI '" + uri + "': dmaSlotSize " + slotSize +

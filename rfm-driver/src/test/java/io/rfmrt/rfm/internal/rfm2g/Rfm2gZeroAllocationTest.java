@@ -26,7 +26,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The receive cycle on the rfm2g backend (RFM2gWaitForEvent, then RFM2gRead of the frame into the DMA buffer,
- * validate, release, the drain's look at the queue with RFM2gGetEventStats) allocates nothing once warm: the same measure as the sim backend's ZeroAllocationTest.
+ * validate, release, the drain's look at the queue with RFM2gGetEventStats) allocates nothing once warm: the same
+ * measure as the sim backend's ZeroAllocationTest.
  */
 class Rfm2gZeroAllocationTest
 {
