@@ -35,6 +35,67 @@ setup_file() {
     [[ "$output" == *"network 'no-such-network-here' does not exist"* ]]
 }
 
+# The bash block under "## Installing on a node" of the README, exactly as it stands there.
+readme_install_steps() {
+    awk '/^## Installing on a node/ { section = 1; next }
+        /^## / { section = 0 }
+        section && /^```bash$/ { block = 1; next }
+        block && /^```$/ { exit }
+        block' "$REPO/README.md"
+}
+
+@test "the README's install steps, verbatim under DESTDIR, install a node that journals under /var/lib/rfmrt" {
+    local steps="$BATS_TEST_TMPDIR/install.sh" fake="$BATS_TEST_TMPDIR/fake-bin" root="$BATS_TEST_TMPDIR/root"
+    readme_install_steps >"$steps"
+    grep -q 'deploy/package.sh' "$steps"
+    grep -q 'systemctl enable --now' "$steps"
+    # systemctl stands in for systemd: it writes down what it was asked to do and changes nothing
+    mkdir -p "$fake" "$root"
+    printf '#!/bin/sh\necho "$*" >>"%s/systemctl.log"\n' "$BATS_TEST_TMPDIR" >"$fake/systemctl"
+    chmod +x "$fake/systemctl"
+    # so does useradd: the service user is the host's business, not this test's
+    printf '#!/bin/sh\necho "$*" >>"%s/useradd.log"\n' "$BATS_TEST_TMPDIR" >"$fake/useradd"
+    chmod +x "$fake/useradd"
+    run env -C "$REPO" DESTDIR="$root" PATH="$fake:$PATH" bash -e "$steps"
+    echo "$output"
+    [ "$status" -eq 0 ]
+    [ -x "$root/opt/rfmrt/bin/rfmrt" ]
+    [ -f "$root/opt/rfmrt/conf/jvm.options" ]
+    [ -f "$root/etc/rfmrt/node-2.yaml" ] && [ -f "$root/etc/rfmrt/layout.yaml" ]
+    [ -f "$root/etc/systemd/system/rfmrt-node@.service" ] && [ -f "$root/etc/systemd/system/rfmrt-tuning.service" ]
+    [ "$(cat "$BATS_TEST_TMPDIR/systemctl.log")" = "daemon-reload
+enable --now rfmrt-tuning.service rfmrt-node@node-2.service" ]
+    if ! id -u rfmrt >/dev/null 2>&1; then
+        grep -q -- '--system .* rfmrt$' "$BATS_TEST_TMPDIR/useradd.log"
+    fi
+
+    # start rfmrt-node@node-2 as systemd would, inside the staging root: the unit's ExecStart, working directory
+    # and StateDirectory (systemd creates /var/lib/NAME and passes it as $STATE_DIRECTORY)
+    local unit="$root/etc/systemd/system/rfmrt-node@.service" state exec_start arg
+    state="/var/lib/$(sed -n 's/^StateDirectory=//p' "$unit")"
+    [ "$state" = /var/lib/rfmrt ]
+    [ "$(sed -n 's/^WorkingDirectory=//p' "$unit")" = "$state" ]
+    exec_start="$(sed -n 's/^ExecStart=//p' "$unit")"
+    exec_start="${exec_start//%i/node-2}"
+    local -a argv=()
+    for arg in $exec_start; do
+        [[ $arg == /* ]] && arg="$root$arg"
+        argv+=("$arg")
+    done
+    [ "${argv[*]}" = "$root/opt/rfmrt/bin/rfmrt node --config $root/etc/rfmrt/node-2.yaml" ]
+    mkdir -p "$root$state"
+    local sim="/dev/shm/rfmrt-deploy-test-$$"
+    run env -C "$root$state" STATE_DIRECTORY="$root$state" RFMRT_SIM_ROOT="$sim" \
+        RFMRT_JAVA_OPTS="-Xms128m -Xmx128m -XX:CompressedClassSpaceSize=64m" \
+        "${argv[@]}" --seconds 2
+    rm -rf "$sim"
+    echo "$output"
+    [ "$status" -eq 0 ]
+    [[ "$output" == *"journal $root/var/lib/rfmrt/journal/node-2"* ]]
+    compgen -G "$root/var/lib/rfmrt/journal/node-2/*.cq4" >/dev/null
+    [ ! -e "$root/etc/rfmrt/journal" ]
+}
+
 @test "the launcher refuses a folder that is not a release tree" {
     mkdir -p "$BATS_TEST_TMPDIR/broken/bin"
     cp "$REPO/deploy/bin/rfmrt" "$BATS_TEST_TMPDIR/broken/bin/"
@@ -65,5 +126,7 @@ setup_file() {
     grep -qx 'LimitRTPRIO=99' "$unit"
     grep -qx 'KillSignal=SIGTERM' "$unit"
     grep -qx 'After=rfmrt-tuning.service network-online.target' "$unit"
+    # docs/preflight.md: the check before each start is a report; "-" lets the node start on a FAIL
+    grep -qx 'ExecStartPre=-/opt/rfmrt/bin/rfmrt check' "$unit"
     grep -qx 'SuccessExitStatus=4' "$REPO/deploy/systemd/rfmrt-tuning.service"
 }

@@ -47,8 +47,8 @@ import java.util.concurrent.TimeUnit;
     description = "Interrupt vs inline vs spin vs polling receive, side by side, with the timer and wake floors.")
 final class BenchCompare implements Callable<Integer>
 {
-    /** Frames of warm-up (one second's worth) left out of the latency and CPU figures. */
-    static final String WARMUP_NOTE = "the first second of each mode is warm-up, left out of latency and CPU";
+    /** Each mode runs --seconds after one second of warm-up, which is left out of the latency and CPU figures. */
+    static final String WARMUP_NOTE = "each after 1 s of warm-up, left out of latency and CPU";
     /** What the CPU figure is. */
     static final String CPU_NOTE = "cpu% = receiver process CPU time / wall time of the measured part, " +
         "percent of one core";

@@ -26,7 +26,7 @@ import java.util.regex.PatternSyntaxException;
 @Command(name = "check", mixinStandardHelpOptions = true,
     description = {"Check that this machine is ready to run a real-time node: PREEMPT_RT kernel, isolated / " +
         "nohz_full / rcu_nocbs cores, IRQs on isolated cores, irqbalance, governor, THP, RT throttling, " +
-        "RLIMIT_RTPRIO / RLIMIT_MEMLOCK, swap, clocksource.",
+        "RLIMIT_RTPRIO / RLIMIT_MEMLOCK, swap, clocksource; with --device rfm2g:..., the RFM2g card.",
         "Exit 0 when nothing FAILs, 1 when something does, 2 for bad input. See docs/preflight.md."})
 final class CheckCommand implements Callable<Integer>
 {
@@ -49,6 +49,11 @@ final class CheckCommand implements Callable<Integer>
     @Option(names = "--min-rtprio", defaultValue = "" + PreflightOptions.MIN_RT_PRIORITY_DEFAULT, paramLabel = "N",
         description = "SCHED_FIFO priority RLIMIT_RTPRIO must allow, 1-99 (default ${DEFAULT-VALUE}).")
     int minRtPriority;
+
+    @Option(names = "--device", paramLabel = "URI",
+        description = "The node's device URI; an rfm2g: URI adds the card item (device node, driver version, " +
+            "DMA buffer, DMA threshold).")
+    String device;
 
     @Override
     public Integer call()
@@ -93,6 +98,7 @@ final class CheckCommand implements Callable<Integer>
                     "expression: " + ex.getDescription(), ex);
             }
         }
+        options = options.withDevice(device);
         try
         {
             return options.withMinRtPriority(minRtPriority);

@@ -130,8 +130,9 @@ final class DemoCommand implements Callable<Integer>
             {
                 summary.put(key, mapper.treeToValue(c.get(key), Object.class));
             }
-            summary.put("tracking_rms_pct_of_move", 100.0 * c.get("tracking_rms").asDouble() /
-                c.get("move_distance").asDouble());
+            // a run too short to leave the first dwell commanded no move: no error relative to one (and no NaN)
+            final double moved = c.get("move_distance").asDouble();
+            summary.put("tracking_rms_pct_of_move", moved > 0 ? 100.0 * c.get("tracking_rms").asDouble() / moved : 0.0);
             summary.put("rate_hz", rate);
             summary.put("seconds", seconds);
             summary.put("fault", fault == null ? "none" : fault);

@@ -34,6 +34,10 @@ final class NodeCommand implements Callable<Integer>
         description = "Stop by itself after S seconds (0: run until a signal).")
     int seconds;
 
+    @Option(names = "--check-config",
+        description = "Load and validate the configuration (and its layout), print one line, exit 0; start nothing.")
+    boolean checkConfig;
+
     @Override
     public Integer call() throws Exception
     {
@@ -46,6 +50,11 @@ final class NodeCommand implements Callable<Integer>
         catch (final ConfigException ex)
         {
             throw new Main.UsageException(ex.getMessage());
+        }
+        if (checkConfig)
+        {
+            out.println("rfmrt node: " + config + " is valid (device " + nodeConfig.device() + ")");
+            return Main.EXIT_OK;
         }
         final CountDownLatch stop = new CountDownLatch(1);
         Signal.handle(new Signal("TERM"), signal -> stop.countDown());

@@ -23,13 +23,16 @@ import java.util.concurrent.Callable;
  * records (32-byte payload) with the journal, then times {@link Replay#run} over them (summary only) a few times and
  * prints records/s of each run and the best.
  */
-@Command(name = "replay-bench", hidden = true, description = "Time the replay summary over N journalled frames.")
+@Command(name = "replay-bench", hidden = true, mixinStandardHelpOptions = true,
+    description = "Time the replay summary over N journalled frames.")
 final class ReplayBench implements Callable<Integer>
 {
-    @Option(names = "--records", defaultValue = "1000000")
+    @Option(names = "--records", defaultValue = "1000000", paramLabel = "N",
+        description = "FRAME records to journal (default ${DEFAULT-VALUE}).")
     long records;
 
-    @Option(names = "--runs", defaultValue = "3")
+    @Option(names = "--runs", defaultValue = "3", paramLabel = "R",
+        description = "Timed summary passes (default ${DEFAULT-VALUE}).")
     int runs;
 
     @Option(names = "--dir", paramLabel = "DIR", description = "Where the journal goes (default: a temp folder).")

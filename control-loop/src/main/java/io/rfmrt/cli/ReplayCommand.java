@@ -116,8 +116,8 @@ final class ReplayCommand implements Callable<Integer>
         {
             throw new Main.UsageException("--gains needs --rerun");
         }
-        final ReplayFilter filter = new ReplayFilter(from == null ? null : TimeBound.parse(from),
-            to == null ? null : TimeBound.parse(to), source == null ? ReplayFilter.ALL_SOURCES : source);
+        final ReplayFilter filter = new ReplayFilter(bound("--from", from), bound("--to", to),
+            source == null ? ReplayFilter.ALL_SOURCES : source);
         final ControllerGains recorded = recordedGains == null ? ControllerGains.standard() :
             GainsFile.load(recordedGains, ControllerGains.standard());
         final ControllerGains whatIf = gains == null ? null : GainsFile.load(gains, recorded);
@@ -143,7 +143,9 @@ final class ReplayCommand implements Callable<Integer>
             if (follow)
             {
                 final AtomicBoolean stop = new AtomicBoolean();
-                final long end = seconds == null ? Long.MAX_VALUE : System.nanoTime() + (long)(seconds * 1e9);
+                // --seconds counts from the first poll, once the journals are open (opening them can take longer
+                // than a short --seconds on a loaded machine)
+                final long[] end = {0};
                 final Thread main = Thread.currentThread();
                 final Thread hook = new Thread(() ->
                 {
@@ -160,8 +162,14 @@ final class ReplayCommand implements Callable<Integer>
                 Runtime.getRuntime().addShutdownHook(hook);
                 try
                 {
-                    summary = ReplayFollow.follow(dir, filter, listeners, out,
-                        () -> stop.get() || System.nanoTime() > end);
+                    summary = ReplayFollow.follow(dir, filter, listeners, out, () ->
+                    {
+                        if (end[0] == 0)
+                        {
+                            end[0] = seconds == null ? Long.MAX_VALUE : System.nanoTime() + (long)(seconds * 1e9);
+                        }
+                        return stop.get() || System.nanoTime() > end[0];
+                    });
                 }
                 finally
                 {
@@ -226,7 +234,7 @@ final class ReplayCommand implements Callable<Integer>
             }
             else
             {
-                printRerun(out, result);
+                printRerun(out, result, filter);
             }
         }
         if (json)
@@ -242,6 +250,23 @@ final class ReplayCommand implements Callable<Integer>
         }
         out.flush();
         return Main.EXIT_OK;
+    }
+
+    /** A bad time bound is a bad command line (exit 2), not a failed replay. */
+    private static TimeBound bound(final String option, final String text)
+    {
+        if (text == null)
+        {
+            return null;
+        }
+        try
+        {
+            return TimeBound.parse(text);
+        }
+        catch (final ReplayException ex)
+        {
+            throw new Main.UsageException(option + ": " + ex.getMessage());
+        }
     }
 
     static Map<String, Object> rerun(final ControlRerun control, final ControllerGains recorded,
@@ -273,11 +298,15 @@ final class ReplayCommand implements Callable<Integer>
         return result;
     }
 
-    private static void printRerun(final PrintWriter out, final Map<String, Object> r)
+    private static void printRerun(final PrintWriter out, final Map<String, Object> r, final ReplayFilter filter)
     {
         if ((Long)r.get("cycles") == 0)
         {
-            out.println("rerun: no CONTROL_INPUT samples in the journals (not a controller node's journal)");
+            out.println(filter.from() != null || filter.to() != null ?
+                "rerun: no control cycles between" + (filter.from() == null ? " the start" : " " +
+                    filter.from().text()) + " and" + (filter.to() == null ? " the end" : " " + filter.to().text()) +
+                    " (the filter removed every CONTROL_INPUT sample; the spans above show where each journal lies)" :
+                "rerun: no CONTROL_INPUT samples in the journals (not a controller node's journal)");
             return;
         }
         out.printf(Locale.ROOT, "rerun (%s gains): %,d cycles, %,d compared (%,d RUNNING), %,d divergences%n",

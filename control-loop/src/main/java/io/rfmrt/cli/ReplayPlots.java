@@ -24,7 +24,9 @@ import java.util.List;
 
 /**
  * PNG plots of a replay with xchart, headless: e2e latency over time, the percentile distribution of every stage,
- * and tracking (setpoint vs position, error) when the journals hold control samples.
+ * and tracking (setpoint vs position, error) when the journals hold control samples. The files are named
+ * {@code replay-latency.png}, {@code replay-percentiles.png} and {@code replay-tracking.png}, so that a replay into
+ * the demo's plots folder leaves the demo's own {@code tracking.png} and {@code latency.png} alone.
  */
 final class ReplayPlots
 {
@@ -89,7 +91,7 @@ final class ReplayPlots
                 chart.getStyler().setMarkerSize(2);
                 chart.addSeries("e2e", Arrays.copyOf(latency.t, latency.size), Arrays.copyOf(latency.e2e,
                     latency.size));
-                files.add(save(chart, dir.resolve("latency.png")));
+                files.add(save(chart, dir.resolve("replay-latency.png")));
 
                 final XYChart p = new XYChartBuilder().width(1000).height(500).title("latency percentiles")
                     .xAxisTitle("percentile (1/(1-p), log)").yAxisTitle("µs").build();
@@ -115,7 +117,7 @@ final class ReplayPlots
                         p.addSeries(stage.label(), x, y);
                     }
                 }
-                files.add(save(p, dir.resolve("percentiles.png")));
+                files.add(save(p, dir.resolve("replay-percentiles.png")));
             }
             if (control != null && control.controlCycles() > 0)
             {
@@ -131,7 +133,7 @@ final class ReplayPlots
                 chart.addSeries("setpoint", cycle, columns[0]);
                 chart.addSeries("position", cycle, columns[1]);
                 chart.addSeries("error", cycle, columns[2]);
-                files.add(save(chart, dir.resolve("tracking.png")));
+                files.add(save(chart, dir.resolve("replay-tracking.png")));
             }
         }
         catch (final IOException ex)

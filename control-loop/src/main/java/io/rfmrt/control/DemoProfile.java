@@ -88,6 +88,15 @@ public final class DemoProfile
     }
 
     /**
+     * @param tSeconds seconds of the profile played (the trajectory clock of a run).
+     * @return how far the setpoint travelled by then, rad: {@link #moveDistance()} once the profile has ended.
+     */
+    public double distanceCovered(final double tSeconds)
+    {
+        return trajectory.distanceCovered(tSeconds);
+    }
+
+    /**
      * @return the underlying trajectory.
      */
     public TrajectoryGenerator trajectory()

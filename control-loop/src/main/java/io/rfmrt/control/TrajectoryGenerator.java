@@ -105,6 +105,37 @@ public final class TrajectoryGenerator
     }
 
     /**
+     * How far the setpoint has travelled by a time: the |distance| of every move finished by then plus the part of
+     * the move under way (a move is monotone, so its part is |position − start|). Equals {@link #moveDistance()} from
+     * the end on. Allocates one {@link Setpoint}: not for a control cycle.
+     *
+     * @param tSeconds seconds since the start.
+     * @return the distance, rad.
+     */
+    public double distanceCovered(final double tSeconds)
+    {
+        double covered = 0.0;
+        for (int i = 0; i < segments.length; i++)
+        {
+            if (tSeconds >= segmentStart[i] + segments[i].durationSeconds())
+            {
+                covered += segments[i].distance();
+            }
+            else
+            {
+                if (tSeconds > segmentStart[i])
+                {
+                    final Setpoint at = new Setpoint();
+                    segments[i].sample(tSeconds - segmentStart[i], at);
+                    covered += Math.abs(at.position() - segments[i].startPosition());
+                }
+                break;
+            }
+        }
+        return covered;
+    }
+
+    /**
      * @return where the trajectory starts, rad.
      */
     public double startPosition()

@@ -111,6 +111,21 @@ class CheckCommandTest
     }
 
     @Test
+    void shouldAddTheRfm2gCardItemForAnRfm2gDeviceAndFailWithoutItsNode()
+    {
+        final Path absent = dir.resolve("rfm2g0");
+        final int exit = check("--sysroot", node.toString(), "--device", "rfm2g:" + absent + "?dmaThreshold=512");
+
+        assertThat(exit).isEqualTo(Main.EXIT_ERROR);
+        assertThat(out.toString()).containsPattern("FAIL +RFM2g card +device node " + absent + " missing")
+            .contains("fix: load the RFM2g driver")
+            .endsWith((ITEMS + 1) + " items: " + ITEMS + " pass, 0 warn, 1 fail\n");
+        out.getBuffer().setLength(0);
+        assertThat(check("--sysroot", node.toString(), "--device", "sim:lab?node=1")).isEqualTo(Main.EXIT_OK);
+        assertThat(out.toString()).doesNotContain("RFM2g card");
+    }
+
+    @Test
     void shouldExitZeroWhenItemsOnlyWarn() throws IOException
     {
         write("sys/kernel/mm/transparent_hugepage/enabled", "always [madvise] never");

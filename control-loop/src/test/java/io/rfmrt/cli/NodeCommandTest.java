@@ -74,6 +74,46 @@ class NodeCommandTest
     }
 
     @Test
+    void shouldWarnOnceAndStaySilentWithTheHeartbeatOff(@TempDir final Path dir) throws Exception
+    {
+        Files.copy(Path.of("..", "deploy", "conf", "layout.yaml"), dir.resolve("layout.yaml"));
+        // cpu 4095 is online nowhere: a permissive node refuses the pinning, warns and runs the thread unpinned
+        Files.writeString(dir.resolve("quiet.yaml"), "device: sim:lab1?node=2\nlayout: layout.yaml\n" +
+            "receive: {channels: [sensor]}\nthreads:\n  isr: {cpu: 4095}\n  lockMemory: false\n" +
+            "journal: {enabled: false}\nheartbeat: 0\n");
+        final Process node = CliProcesses.start(simRoot, ProcessBuilder.Redirect.PIPE, "node", "--config",
+            dir.resolve("quiet.yaml").toString(), "--seconds", "2");
+        final java.util.concurrent.CompletableFuture<String> stderr = java.util.concurrent.CompletableFuture
+            .supplyAsync(() -> readAll(node.getErrorStream()));
+        final String stdout = readAll(node.getInputStream());
+        assertThat(node.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        final String all = stdout + stderr.get(30, TimeUnit.SECONDS);
+        assertThat(node.exitValue()).as(all).isZero();
+        assertThat(all.lines().filter(l -> l.contains("pinning rfmrt-isr to cpu 4095 refused")))
+            .as(all).containsExactly("warning: pinning rfmrt-isr to cpu 4095 refused (not online; online " +
+                onlineCpus() + "): running unpinned");
+        assertThat(all.lines().filter(l -> l.contains("| card"))).as("heartbeat lines").isEmpty();
+        assertThat(stdout).endsWith("stopped\n");
+    }
+
+    private static String onlineCpus() throws IOException
+    {
+        return Files.readString(Path.of("/sys/devices/system/cpu/online")).trim();
+    }
+
+    private static String readAll(final java.io.InputStream in)
+    {
+        try
+        {
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
+        catch (final IOException ex)
+        {
+            throw new java.io.UncheckedIOException(ex);
+        }
+    }
+
+    @Test
     void shouldRefuseABadConfigurationInOneLine(@TempDir final Path dir) throws Exception
     {
         Files.copy(Path.of("..", "deploy", "conf", "layout.yaml"), dir.resolve("layout.yaml"));
@@ -85,6 +125,32 @@ class NodeCommandTest
         assertThat(exit).isEqualTo(2);
         assertThat(err.toString()).isEqualTo("rfmrt: " + dir.resolve("bad.yaml") +
             ": threads.isr.priority 120 is not 0..99" + System.lineSeparator());
+    }
+
+    @Test
+    void shouldValidateAConfigurationWithoutStartingTheNode(@TempDir final Path dir) throws Exception
+    {
+        for (final String name : List.of("layout.yaml", "node-2.yaml"))
+        {
+            Files.copy(Path.of("..", "deploy", "conf", name), dir.resolve(name));
+        }
+        System.setProperty(SimNetwork.ROOT_PROPERTY, simRoot.toString());
+        final StringWriter out = new StringWriter();
+        final StringWriter err = new StringWriter();
+        final int exit = Main.run(new String[]{"node", "--check-config", "--config",
+            dir.resolve("node-2.yaml").toString()}, new PrintWriter(out, true), new PrintWriter(err, true));
+        assertThat(exit).as(err.toString()).isZero();
+        assertThat(out.toString()).isEqualTo("rfmrt node: " + dir.resolve("node-2.yaml") +
+            " is valid (device sim:lab1?node=2&dma=auto)" + System.lineSeparator());
+        assertThat(simRoot).as("no network joined").doesNotExist();
+        assertThat(dir.resolve("journal")).as("no journal opened").doesNotExist();
+
+        Files.writeString(dir.resolve("bad.yaml"), "device: sim:lab1?node=2\nlayout: missing.yaml\n");
+        final StringWriter badErr = new StringWriter();
+        assertThat(Main.run(new String[]{"node", "--check-config", "--config", dir.resolve("bad.yaml").toString()},
+            new PrintWriter(new StringWriter(), true), new PrintWriter(badErr, true))).isEqualTo(2);
+        assertThat(badErr.toString()).startsWith("rfmrt: " + dir.resolve("bad.yaml") + ": ").contains("layout")
+            .doesNotContain("Exception");
     }
 
     private static java.io.BufferedReader reader(final Process process)

@@ -46,9 +46,10 @@ class ReplayCommandTest
         assertThat(code).as(err.toString()).isZero();
         assertThat(out.toString()).contains("journal/node-2 (node 2)", "0 divergences", "csv: 1,500 frames");
         assertThat(Files.readAllLines(temp.resolve("f.csv"))).hasSize(1 + ControlRerunTest.CYCLES);
-        assertThat(temp.resolve("plots").resolve("latency.png")).exists();
-        assertThat(temp.resolve("plots").resolve("percentiles.png")).exists();
-        assertThat(temp.resolve("plots").resolve("tracking.png")).exists();
+        assertThat(temp.resolve("plots").resolve("replay-latency.png")).isNotEmptyFile();
+        assertThat(temp.resolve("plots").resolve("replay-percentiles.png")).isNotEmptyFile();
+        assertThat(temp.resolve("plots").resolve("replay-tracking.png")).isNotEmptyFile();
+        assertThat(temp.resolve("plots").resolve("tracking.png")).as("the demo's own plot name").doesNotExist();
 
         out.getBuffer().setLength(0);
         assertThat(run(temp.resolve("run").toString(), "--rerun", "--gains", gains.toString(), "--json")).isZero();
@@ -57,11 +58,63 @@ class ReplayCommandTest
     }
 
     @Test
+    void shouldLeaveTheDemosOwnPlotsAlone() throws Exception
+    {
+        ControlRerunTest.writeControlJournal(temp.resolve("demo").resolve("journal").resolve("controller"));
+        final Path plots = Files.createDirectories(temp.resolve("demo").resolve("plots"));
+        Files.writeString(plots.resolve("tracking.png"), "the demo's tracking plot");
+        Files.writeString(plots.resolve("latency.png"), "the demo's latency plot");
+        assertThat(run(temp.resolve("demo").toString(), "--plots", plots.toString())).as(err.toString()).isZero();
+        assertThat(plots.resolve("tracking.png")).hasContent("the demo's tracking plot");
+        assertThat(plots.resolve("latency.png")).hasContent("the demo's latency plot");
+        assertThat(out.toString()).contains("replay-tracking.png", "replay-latency.png");
+    }
+
+    @Test
+    void shouldSayThatTheFilterRemovedEveryCycle()
+    {
+        ControlRerunTest.writeControlJournal(temp.resolve("late"));
+        assertThat(run(temp.resolve("late").toString(), "--rerun", "--from", "+1000s")).as(err.toString()).isZero();
+        assertThat(out.toString()).contains("rerun: no control cycles between +1000s and the end (the filter " +
+            "removed every CONTROL_INPUT sample").doesNotContain("not a controller node's journal");
+    }
+
+    @Test
+    void shouldTreatABadTimeBoundAsABadCommandLine()
+    {
+        ControlRerunTest.writeControlJournal(temp.resolve("bad"));
+        final StringWriter mainErr = new StringWriter();
+        final int code = Main.run(new String[]{"replay", temp.resolve("bad").toString(), "--from", "banana"},
+            new PrintWriter(new StringWriter(), true), new PrintWriter(mainErr, true));
+        assertThat(code).isEqualTo(Main.EXIT_USAGE);
+        assertThat(mainErr.toString()).isEqualTo("rfmrt: --from: time bound 'banana' is neither a time from the " +
+            "journal start (+2.5s, 500ms, 1.5m) nor an ISO-8601 instant (2026-12-02T17:13:29Z)" +
+            System.lineSeparator());
+    }
+
+    @Test
+    void shouldAnswerHelpForTheReplayBenchmark()
+    {
+        final StringWriter help = new StringWriter();
+        assertThat(Main.run(new String[]{"replay-bench", "--help"}, new PrintWriter(help, true),
+            new PrintWriter(new StringWriter(), true))).isZero();
+        assertThat(help.toString()).contains("Usage: rfmrt replay-bench", "--records", "--runs", "--dir");
+    }
+
+    @Test
     void shouldFollowForTheSecondsGivenThenSummarise()
     {
         ControlRerunTest.writeControlJournal(temp.resolve("live"));
         assertThat(run(temp.resolve("live").toString(), "--follow", "--seconds", "1.2")).as(err.toString()).isZero();
         assertThat(out.toString()).contains("frames/s (1,500 total)", "source 1: 1,500 frames");
+    }
+
+    @Test
+    void shouldReadWhatIsThereEvenWhenTheSecondsAreUpAtOnce()
+    {
+        ControlRerunTest.writeControlJournal(temp.resolve("done"));
+        assertThat(run(temp.resolve("done").toString(), "--follow", "--seconds", "0")).as(err.toString()).isZero();
+        assertThat(out.toString()).contains("source 1: 1,500 frames");
     }
 
     @Test

@@ -195,6 +195,32 @@ class TrajectoryGeneratorTest
     }
 
     @Test
+    void shouldCountOnlyTheDistanceTravelledByThenInAShortRun()
+    {
+        final DemoProfile demo = DemoProfile.standard();
+        final TrajectoryGenerator trajectory = demo.trajectory();
+        assertThat(demo.distanceCovered(0.0)).isZero();
+        assertThat(demo.distanceCovered(0.4)).as("still in the first dwell").isZero();
+        final double firstMoveEnd = trajectory.segmentStartSeconds(2);
+        assertThat(demo.distanceCovered(firstMoveEnd)).isCloseTo(1.0, within(1e-12));
+        assertThat(demo.distanceCovered(firstMoveEnd + 0.1)).as("dwell after the first move")
+            .isCloseTo(1.0, within(1e-12));
+        final double partial = demo.distanceCovered(3.0);
+        final Setpoint at = new Setpoint();
+        demo.setpoint(3.0, at);
+        assertThat(partial).isCloseTo(1.0 + (1.0 - at.position()), within(1e-12)).isGreaterThan(1.0).isLessThan(1.75);
+        assertThat(demo.distanceCovered(demo.durationSeconds())).isCloseTo(demo.moveDistance(), within(1e-12));
+        assertThat(demo.distanceCovered(1e6)).isCloseTo(3.0, within(1e-12));
+        double last = 0.0;
+        for (double t = 0.0; t < demo.durationSeconds(); t += 0.01)
+        {
+            final double d = demo.distanceCovered(t);
+            assertThat(d).isGreaterThanOrEqualTo(last - 1e-12);
+            last = d;
+        }
+    }
+
+    @Test
     void shouldDescribeTheStandardDemoProfile()
     {
         final DemoProfile demo = DemoProfile.standard();

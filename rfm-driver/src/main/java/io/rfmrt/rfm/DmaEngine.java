@@ -36,6 +36,19 @@ public interface DmaEngine
     DmaMode mode();
 
     /**
+     * Capability query: whether the card can fill the ring in a mode. The emulated card offers both; the RFM2g
+     * card offers only {@link DmaMode#ON_DEMAND} (the receiver reads with {@code RFM2gRead} above the DMA
+     * threshold; no card copies into another host's buffers on arrival).
+     *
+     * @param mode a mode.
+     * @return true when this engine can run in it.
+     */
+    default boolean supports(final DmaMode mode)
+    {
+        return true;
+    }
+
+    /**
      * @return what happens when the ring is full.
      */
     DmaRingFullPolicy policy();

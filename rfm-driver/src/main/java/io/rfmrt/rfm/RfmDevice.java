@@ -107,6 +107,20 @@ public interface RfmDevice extends AutoCloseable
     RfmStatus awaitEvent(EventType type, long timeoutNanos, EventInfo into);
 
     /**
+     * Take an event of a type only if one is queued, never sleeping: the drain after a wake. Same statuses as
+     * {@link #awaitEvent} with {@link #NO_WAIT} (TIMED_OUT when none is queued). Backends whose driver sleeps even
+     * for a zero time-out (the RFM2g Linux driver waits one jiffy) look at the queue first.
+     *
+     * @param type an enabled type.
+     * @param into filled with the event on SUCCESS.
+     * @return SUCCESS, TIMED_OUT, EVENT_IN_USE, EVENT_NOT_ENABLED or NOT_OPEN.
+     */
+    default RfmStatus pollEvent(final EventType type, final EventInfo into)
+    {
+        return awaitEvent(type, NO_WAIT, into);
+    }
+
+    /**
      * End a wait in progress on a type; the waiter returns {@link RfmStatus#WAIT_EVENT_CANCELED}. No effect when
      * nobody waits.
      *

@@ -1,5 +1,7 @@
 package io.rfmrt.rfm;
 
+import io.rfmrt.rfm.internal.rfm2g.Rfm2gDevice;
+import io.rfmrt.rfm.internal.rfm2g.Rfm2gLibrary;
 import io.rfmrt.rfm.internal.sim.DmaRing;
 import io.rfmrt.rfm.internal.sim.NetworkImage;
 import io.rfmrt.rfm.internal.sim.SimDevice;
@@ -15,14 +17,22 @@ import java.util.Set;
  *   sim:NETWORK?node=N[&amp;size=16M][&amp;dma=auto|on-demand][&amp;dmaSlots=64][&amp;dmaSlotSize=2048]
  *       [&amp;dmaPolicy=drop-newest|backpressure][&amp;loopback=true]
  *   sim:/dev/shm/rfmrt/NETWORK?node=N...        (a network folder instead of a name)
+ *   rfm2g:/dev/rfm2g0[?dmaThreshold=BYTES|never][&amp;dmaBase=PHYS][&amp;dmaSlots=64][&amp;dmaSlotSize=2048]
+ *       [&amp;dma=on-demand]
  * </pre>
  * A {@code sim} device joins the network, creating it with {@code size} (default 16 MiB) if it does not exist yet,
- * as plugging a card into a ring.
+ * as plugging a card into a ring. An {@code rfm2g} device is a card through the vendor library ({@code librfm2g.so},
+ * or the library named by the system property {@value Rfm2gLibrary#LIBRARY_PROPERTY}): {@code dmaThreshold} sets
+ * the driver's DMA threshold (default: keep the driver's), {@code dmaBase} is the physical address of the
+ * boot-reserved DMA buffer (without it the host buffers are ordinary memory and the driver reads by PIO). The card
+ * offers on-demand DMA only.
  */
 public final class RfmDevices
 {
     private static final Set<String> SIM_KEYS = Set.of("node", "size", "dma", "dmaSlots", "dmaSlotSize",
         "dmaPolicy", "loopback");
+    private static final Set<String> RFM2G_KEYS = Set.of("dmaThreshold", "dmaBase", "dma", "dmaSlots",
+        "dmaSlotSize");
 
     private RfmDevices()
     {
@@ -43,14 +53,20 @@ public final class RfmDevices
         }
         final String scheme = uri.substring(0, colon);
         final String rest = uri.substring(colon + 1);
+        final int question = rest.indexOf('?');
+        final String network = question < 0 ? rest : rest.substring(0, question);
+        if ("rfm2g".equals(scheme))
+        {
+            return openRfm2g(uri, network, parseQuery(uri, question < 0 ? "" : rest.substring(question + 1),
+                RFM2G_KEYS));
+        }
         if (!"sim".equals(scheme))
         {
             throw new RfmException(RfmStatus.NOT_FOUND, "device URI '" + uri + "': backend '" + scheme +
-                "' is not available in this build (sim)");
+                "' is not available in this build (sim, rfm2g)");
         }
-        final int question = rest.indexOf('?');
-        final String network = question < 0 ? rest : rest.substring(0, question);
-        final Map<String, String> params = parseQuery(uri, question < 0 ? "" : rest.substring(question + 1));
+        final Map<String, String> params = parseQuery(uri, question < 0 ? "" : rest.substring(question + 1),
+            SIM_KEYS);
 
         final String nodeText = params.get("node");
         if (nodeText == null)
@@ -84,7 +100,62 @@ public final class RfmDevices
         return SimDevice.open(uri, image, node, mode, policy, slots, slotSize, Boolean.parseBoolean(loopbackText));
     }
 
-    private static Map<String, String> parseQuery(final String uri, final String query)
+    private static RfmDevice openRfm2g(final String uri, final String devicePath, final Map<String, String> params)
+    {
+        if (devicePath.isEmpty())
+        {
+            throw new RfmException(RfmStatus.BAD_PARAMETER, "device URI '" + uri +
+                "' names no device node (expected e.g. rfm2g:/dev/rfm2g0)");
+        }
+        final String mode = params.getOrDefault("dma", "on-demand");
+        final DmaMode dmaMode;
+        try
+        {
+            dmaMode = DmaMode.parse(mode);
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            throw new RfmException(RfmStatus.BAD_PARAMETER, "device URI '" + uri + "': " + ex.getMessage());
+        }
+        if (dmaMode != DmaMode.ON_DEMAND)
+        {
+            throw new RfmException(RfmStatus.NOT_SUPPORTED, "device URI '" + uri + "': the RFM2g card does not " +
+                "offer dma=" + mode + " (no DMA on arrival; the receiver reads by RFM2gRead): use dma=on-demand");
+        }
+        final String thresholdText = params.get("dmaThreshold");
+        final long threshold = thresholdText == null ? -1 : "never".equals(thresholdText) ? 0xFFFFFFFFL :
+            size(uri, thresholdText);
+        if (threshold > 0xFFFFFFFFL)
+        {
+            throw new RfmException(RfmStatus.OUT_OF_RANGE, "device URI '" + uri + "': dmaThreshold " + threshold +
+                " is above 0xFFFFFFFF");
+        }
+        final String baseText = params.get("dmaBase");
+        final long base = baseText == null ? -1 : number(uri, "dmaBase", baseText, 0, Long.MAX_VALUE);
+        if (base > 0 && (base & 4095) != 0)
+        {
+            throw new RfmException(RfmStatus.UNALIGNED_OFFSET, "device URI '" + uri + "': dmaBase " + baseText +
+                " is not page aligned");
+        }
+        final int slots = (int)number(uri, "dmaSlots", params.getOrDefault("dmaSlots",
+            Integer.toString(DmaRing.DEFAULT_SLOT_COUNT)), 2, 65536);
+        if (Integer.bitCount(slots) != 1)
+        {
+            throw new RfmException(RfmStatus.BAD_PARAMETER, "device URI '" + uri + "': dmaSlots " + slots +
+                " is not a power of two");
+        }
+        final long slotSize = size(uri, params.getOrDefault("dmaSlotSize",
+            Integer.toString(DmaRing.DEFAULT_SLOT_SIZE)));
+        if (slotSize < 64 || slotSize % 64 != 0 || slotSize * slots > (1L << 30))
+        {
+            throw new RfmException(RfmStatus.BAD_PARAMETER, "device URI '" + uri + "': dmaSlotSize " + slotSize +
+                " is not a multiple of 64 (at most 1 GiB over all slots)");
+        }
+        return Rfm2gDevice.open(uri, devicePath, Rfm2gLibrary.configuredName(), threshold, base, slots,
+            (int)slotSize);
+    }
+
+    private static Map<String, String> parseQuery(final String uri, final String query, final Set<String> keys)
     {
         final Map<String, String> params = new LinkedHashMap<>();
         if (query.isEmpty())
@@ -95,10 +166,10 @@ public final class RfmDevices
         {
             final int eq = pair.indexOf('=');
             final String key = eq < 0 ? pair : pair.substring(0, eq);
-            if (!SIM_KEYS.contains(key))
+            if (!keys.contains(key))
             {
                 throw new RfmException(RfmStatus.BAD_PARAMETER, "device URI '" + uri + "': unknown parameter '" +
-                    key + "' (known: " + new java.util.TreeSet<>(SIM_KEYS) + ")");
+                    key + "' (known: " + new java.util.TreeSet<>(keys) + ")");
             }
             params.put(key, eq < 0 ? "" : pair.substring(eq + 1));
         }

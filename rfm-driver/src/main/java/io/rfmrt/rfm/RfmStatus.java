@@ -41,5 +41,9 @@ public enum RfmStatus
     /** The device has been closed. */
     NOT_OPEN,
     /** The operating system refused a call. */
-    OS_ERROR
+    OS_ERROR,
+    /** The card or its driver does not offer this (e.g. RFM2G_NOT_SUPPORTED, RFM2G_NOT_IMPLEMENTED). */
+    NOT_SUPPORTED,
+    /** The card's driver failed in a way no other code names (RFM2G_DRIVER_ERROR and the rest). */
+    DRIVER_ERROR
 }

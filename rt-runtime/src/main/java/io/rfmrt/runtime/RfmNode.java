@@ -73,7 +73,7 @@ public final class RfmNode implements AutoCloseable
 
     /**
      * @param config the validated configuration.
-     * @param out    where the start-up table and warnings go (the console).
+     * @param out    where the start-up table and warnings go (the console), each warning once, as one line.
      */
     public RfmNode(final NodeConfig config, final Consumer<String> out)
     {
@@ -133,11 +133,7 @@ public final class RfmNode implements AutoCloseable
             device = RfmDevices.open(config.device());
             final NodeConfig.Threads t = config.threads();
             env = RtEnvironment.prepare(new RtSettings(t.cpus(), config.strict(), t.lockMemory(), t.cpuDmaLatency(),
-                Path.of("/")), warning ->
-                {
-                    out.accept("warning: " + warning);
-                    LOG.warn(warning);
-                });
+                Path.of("/")), warning -> out.accept("warning: " + warning));
             final int rtCpu = env.rtCpus().isEmpty() ? NodeConfig.CPU_NONE : env.rtCpus().get(0);
             JournalWriter isrJournal = null;
             JournalWriter consumerJournal = null;
@@ -279,8 +275,9 @@ public final class RfmNode implements AutoCloseable
             heartbeatRunner.close();
             heartbeatRunner = null;
         }
-        if (heartbeat != null && path != null)
+        if (heartbeat != null && path != null && config.heartbeatNanos() > 0)
         {
+            // the last (partial) interval; a node whose heartbeat is off stays silent
             try
             {
                 heartbeat.beat();

@@ -300,7 +300,8 @@ public final class ControllerNode
             r.put("watchdog_recoveries", transitions[2]);
             r.put("tracking_rms", trackedCycles == 0 ? 0.0 : Math.sqrt(sumSquaredError / trackedCycles));
             r.put("tracking_max", maxError);
-            r.put("move_distance", profile.moveDistance());
+            // the moves this run commanded (a short run ends part-way through the profile)
+            r.put("move_distance", profile.distanceCovered(trajectoryCycle * dt));
             r.put("tracked_cycles", trackedCycles);
             r.put("e2e_p50_us", total.getValueAtPercentile(50) / 1e3);
             r.put("e2e_p99_us", total.getValueAtPercentile(99) / 1e3);

@@ -45,7 +45,7 @@ import java.util.TreeMap;
  * strict: false                      # refuse to run when an RT step is refused
  * journal:
  *   enabled: true
- *   dir: journal                     # relative to this file
+ *   dir: journal                     # relative to $STATE_DIRECTORY when set, else to this file
  *   roll: HOURLY
  *   ringBytes: 1M
  * heartbeat: 1s                      # 0 turns it off
@@ -90,6 +90,9 @@ public record NodeConfig(
         "threads.consumer.priority", "threads.publisher.cpu", "threads.publisher.priority",
         "threads.housekeeping.cpu", "threads.lockMemory", "threads.cpuDmaLatency", "strict", "journal.enabled",
         "journal.dir", "journal.roll", "journal.ringBytes", "heartbeat");
+
+    /** The variable systemd sets to the service's {@code StateDirectory=} folders. */
+    public static final String STATE_DIRECTORY_VARIABLE = "STATE_DIRECTORY";
 
     private static final Set<String> ROLLS = Set.of("MINUTELY", "FIVE_MINUTELY", "TEN_MINUTELY", "HALF_HOURLY",
         "HOURLY", "TWO_HOURLY", "FOUR_HOURLY", "SIX_HOURLY", "DAILY", "FAST_HOURLY", "FAST_DAILY");
@@ -151,6 +154,17 @@ public record NodeConfig(
      */
     public static NodeConfig load(final Path file)
     {
+        return load(file, stateDirectory(System.getenv(STATE_DIRECTORY_VARIABLE)));
+    }
+
+    /**
+     * @param file     a node YAML file.
+     * @param stateDir folder a relative {@code journal.dir} is relative to; null: the file's folder.
+     * @return the validated configuration.
+     * @throws ConfigException naming the file and every bad key.
+     */
+    public static NodeConfig load(final Path file, final Path stateDir)
+    {
         final String text;
         try
         {
@@ -161,7 +175,24 @@ public record NodeConfig(
             throw new ConfigException(file.toString(), List.of("cannot read: " + ex.getMessage()));
         }
         final Path base = file.toAbsolutePath().getParent();
-        return parse(file.toString(), text, base);
+        return parse(file.toString(), text, base, stateDir == null ? base : stateDir);
+    }
+
+    /**
+     * The folder systemd gives a service for its state ({@code StateDirectory=}, passed as {@code $STATE_DIRECTORY},
+     * several folders separated by colons): the first one, when it is an absolute path.
+     *
+     * @param variable the variable's value, or null when it is not set.
+     * @return the folder, or null when there is none.
+     */
+    public static Path stateDirectory(final String variable)
+    {
+        if (variable == null || variable.isBlank())
+        {
+            return null;
+        }
+        final String first = variable.split(":", -1)[0].trim();
+        return first.startsWith("/") ? Path.of(first) : null;
     }
 
     /**
@@ -172,6 +203,19 @@ public record NodeConfig(
      * @throws ConfigException naming the source and every bad key.
      */
     public static NodeConfig parse(final String source, final String yaml, final Path base)
+    {
+        return parse(source, yaml, base, base);
+    }
+
+    /**
+     * @param source   name of the origin, for messages.
+     * @param yaml     the configuration.
+     * @param base     folder that relative paths are relative to (the layout).
+     * @param stateDir folder that a relative {@code journal.dir} is relative to.
+     * @return the validated configuration.
+     * @throws ConfigException naming the source and every bad key.
+     */
+    public static NodeConfig parse(final String source, final String yaml, final Path base, final Path stateDir)
     {
         final JsonNode root;
         try
@@ -331,7 +375,7 @@ public record NodeConfig(
             r.problems.add("journal.ringBytes " + ring + " is not a power of two between 4K and 1G");
         }
         final Journal journal = new Journal(r.bool("journal.enabled", true),
-            base.resolve(r.text("journal.dir", "journal")).normalize(), roll, (int)Math.min(ring, 1 << 30));
+            stateDir.resolve(r.text("journal.dir", "journal")).normalize(), roll, (int)Math.min(ring, 1 << 30));
 
         long heartbeat = HEARTBEAT_DEFAULT_NS;
         final String beat = r.text("heartbeat", null);

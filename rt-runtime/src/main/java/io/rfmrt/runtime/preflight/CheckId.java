@@ -31,7 +31,12 @@ public enum CheckId
     /** Swap areas. */
     SWAP("swap", "swap"),
     /** Kernel clocksource. */
-    CLOCKSOURCE("clocksource", "clocksource");
+    CLOCKSOURCE("clocksource", "clocksource"),
+    /** The RFM2g card of the device URI (only when one is given): node, driver, DMA buffer, threshold. */
+    RFM2G_CARD("rfm2g-card", "RFM2g card");
+
+    private static final CheckId[] MACHINE_ITEMS = java.util.Arrays.stream(values())
+        .filter(check -> check != RFM2G_CARD).toArray(CheckId[]::new);
 
     private final String id;
     private final String title;
@@ -40,6 +45,14 @@ public enum CheckId
     {
         this.id = id;
         this.title = title;
+    }
+
+    /**
+     * @return the items every run has, in report order: all but {@link #RFM2G_CARD}, which needs a device URI.
+     */
+    public static CheckId[] machineItems()
+    {
+        return MACHINE_ITEMS.clone();
     }
 
     /**

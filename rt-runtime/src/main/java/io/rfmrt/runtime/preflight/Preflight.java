@@ -1,5 +1,7 @@
 package io.rfmrt.runtime.preflight;
 
+import io.rfmrt.rfm.rfm2g.Rfm2gProbe;
+
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -61,6 +63,9 @@ public final class Preflight
     private static final String HINT_SWAP =
         "swapoff -a and remove swap from /etc/fstab (mlockall keeps the node's pages in RAM, other processes still " +
         "stall the machine when they swap)";
+    private static final String HINT_RFM2G =
+        "load the RFM2g driver (the vendor's rfm2g_load), reserve DMA memory with mem= on the kernel command line " +
+        "and give its physical address as dmaBase=, set dmaThreshold= (docs/architecture.md, running on a card)";
     private static final String HINT_CLOCKSOURCE =
         "use the TSC if it is stable (constant_tsc nonstop_tsc in /proc/cpuinfo): boot with clocksource=tsc " +
         "tsc=reliable";
@@ -107,7 +112,10 @@ public final class Preflight
         final List<PreflightItem> items = new ArrayList<>();
         for (final CheckId check : CheckId.values())
         {
-            items.add(preflight.checkSafely(check));
+            if (check != CheckId.RFM2G_CARD || options.device().filter(Rfm2gProbe::isRfm2g).isPresent())
+            {
+                items.add(preflight.checkSafely(check));
+            }
         }
         return new PreflightReport(sysroot.toString(), items);
     }
@@ -167,6 +175,8 @@ public final class Preflight
                 return swap();
             case CLOCKSOURCE:
                 return clocksource();
+            case RFM2G_CARD:
+                return rfm2gCard(Rfm2gProbe.of(options.device().orElseThrow()));
             default:
                 throw new IllegalStateException("no check for " + check);
         }
@@ -202,9 +212,34 @@ public final class Preflight
                 return HINT_SWAP;
             case CLOCKSOURCE:
                 return HINT_CLOCKSOURCE;
+            case RFM2G_CARD:
+                return HINT_RFM2G;
             default:
                 throw new IllegalStateException("no hint for " + check);
         }
+    }
+
+    /**
+     * The RFM2g card: FAIL when the device node is missing or the card does not open, WARN when reads above the
+     * threshold would go by PIO (no reserved DMA buffer) or the threshold means never, PASS otherwise.
+     */
+    static PreflightItem rfm2gCard(final Rfm2gProbe probe)
+    {
+        if (!probe.nodePresent())
+        {
+            return item(CheckId.RFM2G_CARD, CheckStatus.FAIL, "device node " + probe.devicePath() +
+                " missing (is the rfm2g driver loaded?)");
+        }
+        if (probe.failure() != null)
+        {
+            return item(CheckId.RFM2G_CARD, CheckStatus.FAIL, probe.failure());
+        }
+        final String threshold = probe.dmaThreshold() == 0xFFFFFFFFL ? "never" : probe.dmaThreshold() + " bytes";
+        final String value = probe.devicePath() + ", driver " + probe.driverVersion() + ", DMA threshold " +
+            threshold + ", " + (probe.dmaReserved() ? probe.dmaBytes() + " bytes of host buffers in the reserved " +
+            "DMA buffer" : "no reserved DMA buffer (dmaBase= not set): reads fall back to PIO");
+        final boolean dmaUsable = probe.dmaReserved() && probe.dmaThreshold() != 0xFFFFFFFFL;
+        return item(CheckId.RFM2G_CARD, dmaUsable ? CheckStatus.PASS : CheckStatus.WARN, value);
     }
 
     private static PreflightItem item(final CheckId check, final CheckStatus status, final String value)

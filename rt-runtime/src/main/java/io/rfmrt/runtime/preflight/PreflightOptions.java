@@ -18,15 +18,17 @@ public final class PreflightOptions
      */
     public static final int MIN_RT_PRIORITY_DEFAULT = RtPriorities.ISR_DEFAULT;
 
-    private static final PreflightOptions DEFAULTS = new PreflightOptions(null, MIN_RT_PRIORITY_DEFAULT);
+    private static final PreflightOptions DEFAULTS = new PreflightOptions(null, MIN_RT_PRIORITY_DEFAULT, null);
 
     private final Pattern rfmIrqMatch;
     private final int minRtPriority;
+    private final String device;
 
-    private PreflightOptions(final Pattern rfmIrqMatch, final int minRtPriority)
+    private PreflightOptions(final Pattern rfmIrqMatch, final int minRtPriority, final String device)
     {
         this.rfmIrqMatch = rfmIrqMatch;
         this.minRtPriority = minRtPriority;
+        this.device = device;
     }
 
     /**
@@ -44,7 +46,7 @@ public final class PreflightOptions
      */
     public PreflightOptions withRfmIrqMatch(final Pattern pattern)
     {
-        return new PreflightOptions(pattern, minRtPriority);
+        return new PreflightOptions(pattern, minRtPriority, device);
     }
 
     /**
@@ -58,7 +60,25 @@ public final class PreflightOptions
         {
             throw new IllegalArgumentException("minimum RT priority " + priority + " is not in 1-99");
         }
-        return new PreflightOptions(rfmIrqMatch, priority);
+        return new PreflightOptions(rfmIrqMatch, priority, device);
+    }
+
+    /**
+     * @param uri the node's device URI; an {@code rfm2g:} URI adds the {@link CheckId#RFM2G_CARD} item. Null for
+     *            none.
+     * @return a copy with the device.
+     */
+    public PreflightOptions withDevice(final String uri)
+    {
+        return new PreflightOptions(rfmIrqMatch, minRtPriority, uri);
+    }
+
+    /**
+     * @return the node's device URI, if any.
+     */
+    public Optional<String> device()
+    {
+        return Optional.ofNullable(device);
     }
 
     /**
@@ -81,6 +101,6 @@ public final class PreflightOptions
     public String toString()
     {
         return "PreflightOptions{rfmIrqMatch=" + Objects.toString(rfmIrqMatch, "none") +
-            ", minRtPriority=" + minRtPriority + '}';
+            ", minRtPriority=" + minRtPriority + ", device=" + Objects.toString(device, "none") + '}';
     }
 }

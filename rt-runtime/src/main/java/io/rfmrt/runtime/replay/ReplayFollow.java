@@ -85,7 +85,8 @@ public final class ReplayFollow
             final JournalRecord record = new JournalRecord();
             final long begin = System.nanoTime();
             long nextLine = begin + 1_000_000_000L;
-            while (!stop.getAsBoolean())
+            // at least one pass: what is there is read even when stop is true from the start
+            do
             {
                 long read = 0;
                 for (int i = 0; i < readers.size(); i++)
@@ -116,6 +117,7 @@ public final class ReplayFollow
                     }
                 }
             }
+            while (!stop.getAsBoolean());
             return new ReplaySummary(dir, filter, nodes, matcher);
         }
         finally

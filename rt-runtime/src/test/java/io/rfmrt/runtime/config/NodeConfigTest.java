@@ -85,6 +85,30 @@ class NodeConfigTest
     }
 
     @Test
+    void shouldPutARelativeJournalUnderTheStateDirectoryWhenOneIsGiven() throws Exception
+    {
+        Files.writeString(dir.resolve("node.yaml"), NODE);
+        final Path state = dir.resolve("var-lib-rfmrt");
+        final NodeConfig config = NodeConfig.load(dir.resolve("node.yaml"), state);
+        assertThat(config.journal().dir()).isEqualTo(state.resolve("journal/node-2"));
+        assertThat(config.layout()).isNotNull();
+        assertThat(NodeConfig.load(dir.resolve("node.yaml"), null).journal().dir())
+            .isEqualTo(dir.resolve("journal/node-2"));
+        Files.writeString(dir.resolve("abs.yaml"), NODE.replace("dir: journal/node-2", "dir: /srv/j/node-2"));
+        assertThat(NodeConfig.load(dir.resolve("abs.yaml"), state).journal().dir()).isEqualTo(Path.of("/srv/j/node-2"));
+    }
+
+    @Test
+    void shouldTakeTheFirstAbsoluteFolderOfStateDirectory()
+    {
+        assertThat(NodeConfig.stateDirectory("/var/lib/rfmrt")).isEqualTo(Path.of("/var/lib/rfmrt"));
+        assertThat(NodeConfig.stateDirectory("/var/lib/rfmrt:/var/lib/other")).isEqualTo(Path.of("/var/lib/rfmrt"));
+        assertThat(NodeConfig.stateDirectory(null)).isNull();
+        assertThat(NodeConfig.stateDirectory("")).isNull();
+        assertThat(NodeConfig.stateDirectory("relative/dir")).isNull();
+    }
+
+    @Test
     void shouldUseDefaults()
     {
         final NodeConfig config = parse("device: sim:lab1?node=2\nlayout: layout.yaml\nreceive: {channels: sensor}\n");

@@ -1,0 +1,208 @@
+/*
+ * The RFM2g C API as the vendor's Linux headers declare it (types, structures, codes, prototypes), for the
+ * stand-in library that the tests build. Only what the rfm2g backend binds, plus the Linux event statistics.
+ * Field order, types and enumerator order follow the vendor's declarations exactly: the struct layout test
+ * compares the Java mapping with what the compiler makes of these.
+ */
+#ifndef RFMRT_RFM2G_STANDIN_H
+#define RFMRT_RFM2G_STANDIN_H
+
+#include <stdint.h>
+
+typedef unsigned char RFM2G_UINT8;
+typedef unsigned short int RFM2G_UINT16;
+typedef unsigned int RFM2G_UINT32;
+typedef unsigned long long int RFM2G_UINT64;
+typedef unsigned char RFM2G_BOOL;
+typedef RFM2G_UINT16 RFM2G_NODE;
+
+#define RFM2G_TRUE ((RFM2G_BOOL)1)
+#define RFM2G_FALSE ((RFM2G_BOOL)0)
+
+#define RFM2G_NODE_MAX 255
+#define RFM2G_NODE_ALL 0xFFFF
+
+#define RFM2G_INFINITE_TIMEOUT 0xFFFFFFFFu
+#define RFM2G_NO_WAIT 0x0u
+
+/* special offsets for RFM2gUserMemory */
+#define RFM2G_DMA_MMAP_OFFSET 1
+#define RFM2G_BAR0_MMAP_OFFSET 2
+#define RFM2G_BAR2_MMAP_OFFSET 4
+
+typedef enum RFM2G_STATUS_enum
+{
+    RFM2G_SUCCESS,
+    RFM2G_NOT_IMPLEMENTED,
+    RFM2G_DRIVER_ERROR,
+    RFM2G_TIMED_OUT,
+    RFM2G_LOW_MEMORY,
+    RFM2G_MEM_NOT_MAPPED,
+    RFM2G_OS_ERROR,
+    RFM2G_EVENT_IN_USE,
+    RFM2G_NOT_SUPPORTED,
+    RFM2G_NOT_OPEN,
+    RFM2G_NO_RFM2G_BOARD,
+    RFM2G_BAD_PARAMETER_1,
+    RFM2G_BAD_PARAMETER_2,
+    RFM2G_BAD_PARAMETER_3,
+    RFM2G_BAD_PARAMETER_4,
+    RFM2G_BAD_PARAMETER_5,
+    RFM2G_BAD_PARAMETER_6,
+    RFM2G_BAD_PARAMETER_7,
+    RFM2G_BAD_PARAMETER_8,
+    RFM2G_BAD_PARAMETER_9,
+    RFM2G_OUT_OF_RANGE,
+    RFM2G_MAP_NOT_ALLOWED,
+    RFM2G_LINK_TEST_FAIL,
+    RFM2G_MEM_READ_ONLY,
+    RFM2G_UNALIGNED_OFFSET,
+    RFM2G_UNALIGNED_ADDRESS,
+    RFM2G_LSEEK_ERROR,
+    RFM2G_READ_ERROR,
+    RFM2G_WRITE_ERROR,
+    RFM2G_HANDLE_NOT_NULL,
+    RFM2G_MODULE_NOT_LOADED,
+    RFM2G_NOT_ENABLED,
+    RFM2G_ALREADY_ENABLED,
+    RFM2G_EVENT_NOT_IN_USE,
+    RFM2G_BAD_RFM2G_BOARD_ID,
+    RFM2G_NULL_DESCRIPTOR,
+    RFM2G_WAIT_EVENT_CANCELED,
+    RFM2G_DMA_FAILED,
+    RFM2G_NOT_INITIALIZED,
+    RFM2G_UNALIGNED_LENGTH,
+    RFM2G_SIGNALED,
+    RFM2G_NODE_ID_SELF,
+    RFM2G_MAX_ERROR_CODE
+} RFM2G_STATUS;
+
+typedef enum rfm2gEventType
+{
+    RFM2GEVENT_RESET,
+    RFM2GEVENT_INTR1,
+    RFM2GEVENT_INTR2,
+    RFM2GEVENT_INTR3,
+    RFM2GEVENT_INTR4,
+    RFM2GEVENT_BAD_DATA,
+    RFM2GEVENT_RXFIFO_FULL,
+    RFM2GEVENT_ROGUE_PKT,
+    RFM2GEVENT_RXFIFO_AFULL,
+    RFM2GEVENT_SYNC_LOSS,
+    RFM2GEVENT_MEM_WRITE_INHIBITED,
+    RFM2GEVENT_LOCAL_MEM_PARITY_ERR,
+    RFM2GEVENT_LAST
+} RFM2GEVENTTYPE;
+
+typedef struct rfm2gPciConfig
+{
+    RFM2G_UINT32 rfm2gOrWindowSize;
+    RFM2G_UINT32 rfm2gOrRegSize;
+    RFM2G_UINT32 rfm2gCsWindowSize;
+    RFM2G_UINT32 rfm2gCsRegSize;
+    RFM2G_UINT32 rfm2gWindowSize;
+    RFM2G_UINT32 devfn;
+    RFM2G_UINT16 type;
+    RFM2G_UINT8 interruptNumber;
+    RFM2G_UINT8 bus;
+    RFM2G_UINT8 function;
+    RFM2G_UINT8 revision;
+    RFM2G_UINT32 rfm2gBase;
+    RFM2G_UINT32 rfm2gCsBase;
+    RFM2G_UINT32 rfm2gOrBase;
+} RFM2GPCICONFIG;
+
+typedef struct RFM2GCONFIG_
+{
+    RFM2G_NODE NodeId;
+    RFM2G_UINT8 BoardId;
+    RFM2G_UINT8 Unit;
+    RFM2G_UINT8 PlxRevision;
+    RFM2G_UINT32 MemorySize;
+    char Device[128];
+    char Name[32];
+    char DriverVersion[16];
+    RFM2G_UINT8 BoardRevision;
+    RFM2G_UINT8 RevisionId;
+    RFM2G_UINT32 Lcsr1;
+    RFM2GPCICONFIG PciConfig;
+    RFM2G_UINT16 BuildId;
+} RFM2GCONFIG;
+
+typedef struct rfm2gEventInfo
+{
+    RFM2G_UINT32 ExtendedInfo;
+    RFM2GEVENTTYPE Event;
+    RFM2G_UINT32 Timeout;
+    RFM2G_NODE NodeId;
+    void *pDrvSpec;
+} RFM2GEVENTINFO;
+
+/* Linux driver: per-event queue statistics */
+typedef struct rfm2gQInfo
+{
+    RFM2G_UINT8 Event;
+    RFM2G_BOOL Overflowed;
+    RFM2G_UINT8 QueuePeak;
+    RFM2G_UINT8 reserved;
+    RFM2G_UINT32 EventCount;
+    RFM2G_UINT32 EventsQueued;
+    RFM2G_UINT32 QueueSize;
+    RFM2G_UINT32 MaxQueueSize;
+    RFM2G_UINT32 EventTimeout;
+} RFM2GQINFO;
+
+typedef struct rfm2ghandle_s *RFM2GHANDLE;
+
+RFM2G_STATUS RFM2gOpen(char *DevicePath, RFM2GHANDLE *rh);
+RFM2G_STATUS RFM2gClose(RFM2GHANDLE *rh);
+RFM2G_STATUS RFM2gGetConfig(RFM2GHANDLE rh, RFM2GCONFIG *Config);
+RFM2G_STATUS RFM2gUserMemory(RFM2GHANDLE rh, volatile void **UserMemoryPtr, RFM2G_UINT64 Offset,
+    RFM2G_UINT32 Pages);
+RFM2G_STATUS RFM2gUserMemoryBytes(RFM2GHANDLE rh, volatile void **UserMemoryPtr, RFM2G_UINT64 Offset,
+    RFM2G_UINT32 Bytes);
+RFM2G_STATUS RFM2gUnMapUserMemory(RFM2GHANDLE rh, volatile void **UserMemoryPtr, RFM2G_UINT32 Pages);
+RFM2G_STATUS RFM2gUnMapUserMemoryBytes(RFM2GHANDLE rh, volatile void **UserMemoryPtr, RFM2G_UINT32 Bytes);
+RFM2G_STATUS RFM2gNodeID(RFM2GHANDLE rh, RFM2G_NODE *NodeIdPtr);
+RFM2G_STATUS RFM2gBoardID(RFM2GHANDLE rh, RFM2G_UINT8 *BoardIdPtr);
+RFM2G_STATUS RFM2gSize(RFM2GHANDLE rh, RFM2G_UINT32 *SizePtr);
+RFM2G_STATUS RFM2gFirst(RFM2GHANDLE rh, RFM2G_UINT32 *FirstPtr);
+RFM2G_STATUS RFM2gDeviceName(RFM2GHANDLE rh, char *NamePtr);
+RFM2G_STATUS RFM2gDriverVersion(RFM2GHANDLE rh, char *VersionPtr);
+RFM2G_STATUS RFM2gGetDMAThreshold(RFM2GHANDLE rh, RFM2G_UINT32 *Threshold);
+RFM2G_STATUS RFM2gSetDMAThreshold(RFM2GHANDLE rh, RFM2G_UINT32 Threshold);
+RFM2G_STATUS RFM2gRead(RFM2GHANDLE rh, RFM2G_UINT32 Offset, void *Buffer, RFM2G_UINT32 Length);
+RFM2G_STATUS RFM2gWrite(RFM2GHANDLE rh, RFM2G_UINT32 Offset, void *Buffer, RFM2G_UINT32 Length);
+RFM2G_STATUS RFM2gPeek8(RFM2GHANDLE rh, RFM2G_UINT32 Offset, RFM2G_UINT8 *Value);
+RFM2G_STATUS RFM2gPeek16(RFM2GHANDLE rh, RFM2G_UINT32 Offset, RFM2G_UINT16 *Value);
+RFM2G_STATUS RFM2gPeek32(RFM2GHANDLE rh, RFM2G_UINT32 Offset, RFM2G_UINT32 *Value);
+RFM2G_STATUS RFM2gPeek64(RFM2GHANDLE rh, RFM2G_UINT32 Offset, RFM2G_UINT64 *Value);
+RFM2G_STATUS RFM2gPoke8(RFM2GHANDLE rh, RFM2G_UINT32 Offset, RFM2G_UINT8 Value);
+RFM2G_STATUS RFM2gPoke16(RFM2GHANDLE rh, RFM2G_UINT32 Offset, RFM2G_UINT16 Value);
+RFM2G_STATUS RFM2gPoke32(RFM2GHANDLE rh, RFM2G_UINT32 Offset, RFM2G_UINT32 Value);
+RFM2G_STATUS RFM2gPoke64(RFM2GHANDLE rh, RFM2G_UINT32 Offset, RFM2G_UINT64 Value);
+RFM2G_STATUS RFM2gEnableEvent(RFM2GHANDLE rh, RFM2GEVENTTYPE EventType);
+RFM2G_STATUS RFM2gDisableEvent(RFM2GHANDLE rh, RFM2GEVENTTYPE EventType);
+RFM2G_STATUS RFM2gSendEvent(RFM2GHANDLE rh, RFM2G_NODE ToNode, RFM2GEVENTTYPE EventType,
+    RFM2G_UINT32 ExtendedData);
+RFM2G_STATUS RFM2gWaitForEvent(RFM2GHANDLE rh, RFM2GEVENTINFO *EventInfo);
+RFM2G_STATUS RFM2gCancelWaitForEvent(RFM2GHANDLE rh, RFM2GEVENTTYPE EventType);
+RFM2G_STATUS RFM2gClearEvent(RFM2GHANDLE rh, RFM2GEVENTTYPE EventType);
+RFM2G_STATUS RFM2gClearEventCount(RFM2GHANDLE rh, RFM2GEVENTTYPE EventType);
+RFM2G_STATUS RFM2gGetEventCount(RFM2GHANDLE rh, RFM2GEVENTTYPE EventType, RFM2G_UINT32 *Count);
+RFM2G_STATUS RFM2gGetEventStats(RFM2GHANDLE rh, RFM2GQINFO *Qinfo);
+RFM2G_STATUS RFM2gClearEventStats(RFM2GHANDLE rh, RFM2GEVENTTYPE EventType);
+char *RFM2gErrorMsg(RFM2G_STATUS ErrorCode);
+RFM2G_STATUS RFM2gGetLed(RFM2GHANDLE rh, RFM2G_BOOL *Led);
+RFM2G_STATUS RFM2gSetLed(RFM2GHANDLE rh, RFM2G_BOOL Led);
+RFM2G_STATUS RFM2gCheckRingCont(RFM2GHANDLE rh);
+RFM2G_STATUS RFM2gGetTransmit(RFM2GHANDLE rh, RFM2G_BOOL *state);
+RFM2G_STATUS RFM2gSetTransmit(RFM2GHANDLE rh, RFM2G_BOOL state);
+RFM2G_STATUS RFM2gGetLoopback(RFM2GHANDLE rh, RFM2G_BOOL *state);
+RFM2G_STATUS RFM2gSetLoopback(RFM2GHANDLE rh, RFM2G_BOOL state);
+
+/* stand-in only, for tests: transfers RFM2gRead / RFM2gWrite did by DMA and by PIO */
+RFM2G_STATUS rfmrtStandinTransfers(RFM2GHANDLE rh, RFM2G_UINT64 *dmaReads, RFM2G_UINT64 *pioReads,
+    RFM2G_UINT64 *dmaWrites, RFM2G_UINT64 *pioWrites);
+
+#endif
