@@ -129,12 +129,14 @@ public final class IsrWakeAgent implements Agent
      */
     public int doWork(final long timeoutNanos)
     {
-        final RfmStatus status = device.awaitEvent(event, backlog ? RfmDevice.NO_WAIT : timeoutNanos, info);
+        final RfmStatus status = backlog || timeoutNanos == RfmDevice.NO_WAIT ?
+            device.pollEvent(event, info) : device.awaitEvent(event, timeoutNanos, info);
         if (status == RfmStatus.SUCCESS)
         {
             // the card may have queued more doorbells for frames this drain takes anyway: one wake for all of them
             int events = 1;
-            while (events < eventLimit && device.awaitEvent(event, RfmDevice.NO_WAIT, spare) == RfmStatus.SUCCESS)
+            // pollEvent: a card's driver may sleep a jiffy on a zero time-out; a poll never sleeps
+            while (events < eventLimit && device.pollEvent(event, spare) == RfmStatus.SUCCESS)
             {
                 events++;
             }
