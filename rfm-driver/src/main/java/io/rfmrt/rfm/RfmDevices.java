@@ -14,9 +14,9 @@ import java.util.Set;
  * <pre>
  *   sim:NETWORK?node=N[&amp;size=16M][&amp;dma=auto|on-demand][&amp;dmaSlots=64][&amp;dmaSlotSize=2048]
  *       [&amp;dmaPolicy=drop-newest|backpressure][&amp;loopback=true]
- *   sim:/dev/shm/rfmrt/NETWORK?node=N...        (a network folder instead of a name)
  * </pre>
- * A {@code sim} device joins the network, creating it with {@code size} (default 16 MiB) if it does not exist yet,
+ * NETWORK is a name; the folder that holds networks is {@code /dev/shm/rfmrt} unless {@code RFMRT_SIM_ROOT} (or the
+ * system property {@code rfmrt.sim.root}) names another. A {@code sim} device joins the network, creating it with {@code size} (default 16 MiB) if it does not exist yet,
  * as plugging a card into a ring.
  */
 public final class RfmDevices
@@ -80,7 +80,11 @@ public final class RfmDevices
             throw new RfmException(RfmStatus.BAD_PARAMETER, "device URI '" + uri + "': loopback '" + loopbackText +
                 "' is not true or false");
         }
-        final NetworkImage image = NetworkImage.createOrAttach(SimNetwork.dir(network), network, size);
+        if (!NetworkImage.exists(SimNetwork.checkedDir(network, false)))
+        {
+            NetworkImage.checkMemorySize(size);
+        }
+        final NetworkImage image = NetworkImage.createOrAttach(SimNetwork.checkedDir(network, true), network, size);
         return SimDevice.open(uri, image, node, mode, policy, slots, slotSize, Boolean.parseBoolean(loopbackText));
     }
 
