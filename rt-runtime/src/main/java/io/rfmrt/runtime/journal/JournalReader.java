@@ -1,5 +1,6 @@
 package io.rfmrt.runtime.journal;
 
+import io.rfmrt.runtime.journal.internal.FileHoles;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.io.IOException;
@@ -358,6 +359,7 @@ public final class JournalReader implements AutoCloseable
                 if (p < fileSize)
                 {
                     damaged(p, "the file ends " + (fileSize - p) + " bytes into a record header");
+                    position = fileSize;
                 }
                 if (!nextFile())
                 {
@@ -401,9 +403,16 @@ public final class JournalReader implements AutoCloseable
             final int length = header & LENGTH_MASK;
             if ((header & NOT_COMPLETE) != 0)
             {
-                // offline, an unfinished document is the clean end only when nothing readable follows it
+                if (p == 0)
+                {
+                    damaged(p, "the file does not start with a Chronicle queue header");
+                    resync(p);
+                    continue;
+                }
+                // offline, an unfinished document is the clean end only when it fits and nothing readable follows
                 final long after = live || endVerifiedAt == p ? -1 : findPlausible(p + Integer.BYTES);
-                if (after >= 0 || laterFileExists())
+                final boolean fits = length <= fileSize - p - Integer.BYTES;
+                if (after >= 0 || !fits && !live || laterFileExists())
                 {
                     damaged(p, "a document of " + length + " bytes that its writer never completed");
                     if (after >= 0)
@@ -412,6 +421,7 @@ public final class JournalReader implements AutoCloseable
                         noteResume("reading resumed at byte " + after);
                         continue;
                     }
+                    position = fileSize;
                     if (!nextFile())
                     {
                         return false;
@@ -906,6 +916,16 @@ public final class JournalReader implements AutoCloseable
         long q = from;
         while (q + Integer.BYTES <= fileSize)
         {
+            final long data = FileHoles.nextData(files.get(fileIndex), q);
+            if (data < 0)
+            {
+                return -1;
+            }
+            q = Math.max(q, data & ~3L);
+            if (q + Integer.BYTES > fileSize)
+            {
+                break;
+            }
             cover(q, Integer.BYTES);
             final int base = (int)(q - windowStart);
             final int limit = windowLength - Integer.BYTES;
