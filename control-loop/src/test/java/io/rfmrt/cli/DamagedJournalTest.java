@@ -340,7 +340,7 @@ class DamagedJournalTest
     }
 
     /** The test classpath copied where the user nobody can read it (the build's own folders may not be). */
-    private static String readableClasspath(final Path into) throws IOException
+    static String readableClasspath(final Path into) throws IOException
     {
         final List<String> entries = new ArrayList<>();
         Files.createDirectories(into);

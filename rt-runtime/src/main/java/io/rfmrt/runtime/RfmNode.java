@@ -61,6 +61,7 @@ public final class RfmNode implements AutoCloseable
         try
         {
             device = RfmDevices.open(config.device());
+            config.checkDevice(device.nodeId(), device.memorySize());
             final NodeConfig.Threads t = config.threads();
             env = RtEnvironment.prepare(new RtSettings(t.cpus(), config.strict(), t.lockMemory(), t.cpuDmaLatency(),
                 Path.of("/")), warning ->
