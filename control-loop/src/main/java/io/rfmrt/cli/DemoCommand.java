@@ -8,6 +8,7 @@ import io.rfmrt.control.node.ControllerNode;
 import io.rfmrt.control.node.PlantNode;
 import io.rfmrt.rfm.EventType;
 import io.rfmrt.rfm.sim.SimNetwork;
+import io.rfmrt.runtime.WaitStrategy;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -54,6 +55,11 @@ final class DemoCommand implements Callable<Integer>
     @Option(names = "--json", description = "Print the summary as one JSON object on stdout.")
     boolean json;
 
+    @Option(names = "--wait", defaultValue = "BLOCKING", paramLabel = "MODE",
+        description = "How the controller takes sensor frames: BLOCKING (consumer thread, default) or INLINE (on " +
+            "the ISR-wake thread, one wake per frame).")
+    String wait;
+
     @Option(names = "--fault", paramLabel = "FAULT",
         description = "Inject a fault mid-run: sensor-dropout (sensor frames stop for 15 %% of the run).")
     String fault;
@@ -64,6 +70,10 @@ final class DemoCommand implements Callable<Integer>
         if (seconds < 1 || seconds > 3600 || rate < 100 || rate > 10_000)
         {
             throw new Main.UsageException("--seconds 1..3600 and --rate 100..10000");
+        }
+        if (!"BLOCKING".equals(wait) && !"INLINE".equals(wait))
+        {
+            throw new Main.UsageException("--wait '" + wait + "' is not BLOCKING or INLINE");
         }
         if (fault != null && !"sensor-dropout".equals(fault))
         {
@@ -86,7 +96,7 @@ final class DemoCommand implements Callable<Integer>
                     dropTo / (double)rate));
             console.flush();
             final Process controller = ChildJvm.start("demo-controller", network,
-                journals.resolve("controller").toString(), Integer.toString(rate));
+                journals.resolve("controller").toString(), Integer.toString(rate), wait);
             final AtomicReference<String> controllerResult = new AtomicReference<>();
             final Thread relay = relay(controller, console, controllerResult);
             awaitReady(network, controller);
@@ -104,8 +114,10 @@ final class DemoCommand implements Callable<Integer>
             plantRelay.join(5_000);
             if (controllerResult.get() == null || plantResult.get() == null)
             {
-                throw new IllegalStateException("a demo process ended without its result (exit codes: controller " +
-                    controller.exitValue() + ", plant " + plant.exitValue() + ")");
+                // the process named its failed thread on stderr; the run is a failure, not a count of lost frames
+                throw new IllegalStateException("the " + (controllerResult.get() == null ? "controller" : "plant") +
+                    " process failed (exit codes: controller " + controller.exitValue() + ", plant " +
+                    plant.exitValue() + "); see its line above");
             }
             final ObjectMapper mapper = new ObjectMapper();
             final JsonNode c = mapper.readTree(controllerResult.get());
@@ -122,6 +134,7 @@ final class DemoCommand implements Callable<Integer>
             summary.put("rate_hz", rate);
             summary.put("seconds", seconds);
             summary.put("fault", fault == null ? "none" : fault);
+            summary.put("wait", wait);
             summary.put("plant", mapper.treeToValue(p, Map.class));
             summary.put("journals", Map.of("controller", journals.resolve("controller").toString(),
                 "plant", journals.resolve("plant").toString()));
@@ -232,10 +245,13 @@ final class DemoCommand implements Callable<Integer>
         @Parameters(index = "2")
         int rate;
 
+        @Parameters(index = "3", defaultValue = "BLOCKING")
+        String wait;
+
         @Override
         public Integer call() throws Exception
         {
-            final Map<String, Object> r = new ControllerNode(rate).run(network, journal, line ->
+            final Map<String, Object> r = new ControllerNode(rate, WaitStrategy.parse(wait)).run(network, journal, line ->
             {
                 System.out.println(line);
                 System.out.flush();

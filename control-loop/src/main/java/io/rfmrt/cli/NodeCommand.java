@@ -17,7 +17,8 @@ import java.util.concurrent.CountDownLatch;
 
 /**
  * {@code rfmrt node --config FILE}: run one node until SIGTERM or SIGINT, then stop its threads, flush its journal,
- * release its node id and exit 0. What the systemd unit runs.
+ * release its node id and exit 0. When one of its threads fails, the node stops in the same order, names the thread
+ * on stderr and exits 1 (the systemd unit restarts it). What the systemd unit runs.
  */
 @Command(name = "node", mixinStandardHelpOptions = true,
     description = "Run one node from a configuration file until SIGTERM/SIGINT.")
@@ -53,11 +54,12 @@ final class NodeCommand implements Callable<Integer>
         final CountDownLatch stop = new CountDownLatch(1);
         Signal.handle(new Signal("TERM"), signal -> stop.countDown());
         Signal.handle(new Signal("INT"), signal -> stop.countDown());
+        final String failure;
         try (RfmNode node = new RfmNode(nodeConfig, line ->
         {
             out.println(line);
             out.flush();
-        }))
+        }).onFailure(stop::countDown))
         {
             try
             {
@@ -76,12 +78,23 @@ final class NodeCommand implements Callable<Integer>
             {
                 stop.await();
             }
+            failure = node.failure();
+            if (failure != null)
+            {
+                spec.commandLine().getErr().println("rfmrt node: " + failure + "; stopping the node");
+                spec.commandLine().getErr().flush();
+            }
             out.println("stopping: closing threads, flushing the journal, releasing the node");
             out.flush();
         }
         finally
         {
             LogManager.shutdown();
+        }
+        if (failure != null)
+        {
+            out.println("stopped after a thread failed");
+            return Main.EXIT_ERROR;
         }
         out.println("stopped");
         return Main.EXIT_OK;

@@ -6,7 +6,13 @@ import io.rfmrt.rfm.RfmDevice;
 import io.rfmrt.rfm.channel.FrameCounter;
 import org.HdrHistogram.Histogram;
 
+import io.rfmrt.runtime.threads.RtThread;
+import io.rfmrt.runtime.threads.ThreadStats;
+
+import java.util.HashMap;
+import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.function.Consumer;
 
 /**
@@ -20,6 +26,7 @@ public final class Heartbeat
     private final ReceivePath path;
     private final Consumer<String> sink;
     private final StringBuilder line = new StringBuilder(1024);
+    private final Map<String, ThreadStats> lastStats = new HashMap<>();
     private long lastHandled;
     private long lastNanos = System.nanoTime();
 
@@ -75,6 +82,19 @@ public final class Heartbeat
             {
                 line.append(' ').append(c.name().toLowerCase(Locale.ROOT).replace('_', '-')).append('=')
                     .append(path.counter(c));
+            }
+            // RT hygiene over the period: minor page faults and involuntary context switches of each RT thread
+            line.append(" | threads");
+            final List<RtThread> threads = path.threads();
+            final List<ThreadStats> stats = path.threadStats();
+            for (int i = 0; i < threads.size(); i++)
+            {
+                final String name = threads.get(i).placement().thread();
+                final ThreadStats current = stats.get(i);
+                final ThreadStats delta = current.minus(lastStats.getOrDefault(name, current));
+                lastStats.put(name, current);
+                line.append(' ').append(name).append(" minflt+").append(delta.minorFaults()).append(" nivcsw+")
+                    .append(delta.involuntarySwitches());
             }
         }
         line.append(" | card");

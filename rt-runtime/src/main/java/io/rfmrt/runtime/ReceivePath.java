@@ -9,27 +9,35 @@ import io.rfmrt.rfm.channel.FrameReceiver;
 import io.rfmrt.runtime.internal.ConsumerAgent;
 import io.rfmrt.runtime.internal.Counters;
 import io.rfmrt.runtime.internal.HandoffRing;
+import io.rfmrt.runtime.internal.HandoffIdleStrategy;
 import io.rfmrt.runtime.internal.IsrWakeAgent;
 import io.rfmrt.runtime.internal.PollingAgent;
+import io.rfmrt.runtime.internal.ScheduleIdleStrategy;
 import io.rfmrt.runtime.journal.JournalWriter;
 import io.rfmrt.runtime.threads.RtEnvironment;
 import io.rfmrt.runtime.threads.RtThread;
+import io.rfmrt.runtime.threads.ThreadStats;
+import org.agrona.concurrent.AgentRunner;
+import org.agrona.concurrent.BusySpinIdleStrategy;
+import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.NanoClock;
+import org.agrona.concurrent.NoOpIdleStrategy;
 import org.agrona.concurrent.SystemNanoClock;
 
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 
 /**
- * The receive path of one node: an ISR-wake thread that sleeps on the card's interrupt and validates each frame in
- * its DMA buffer, and a consumer thread that runs the handler — or, in {@link WaitStrategy.Kind#POLLING} mode, one
- * thread that polls the channels' status words instead (the article's baseline).
+ * The receive path of one node: an ISR-wake thread that sleeps on the card's interrupt and, on each wake, validates
+ * every frame that is ready in its DMA buffers, and a consumer thread that runs the handler — or, in
+ * {@link WaitStrategy.Kind#INLINE} mode, the handler on the ISR-wake thread itself (one wake per frame), or, in
+ * {@link WaitStrategy.Kind#POLLING} mode, one thread that polls the channels' status words instead (the article's
+ * baseline). Every thread is an Agrona agent under one {@link RtErrorPolicy}: a thread that throws stops the path,
+ * it never dies silently.
  * <pre>
  *  card ──IRQ──▶ ISR-wake thread ──hand-off──▶ consumer thread ──▶ handler
- *                (await, take DMA, validate)   (wait strategy)     └─▶ stage latencies, journal, DMA release
+ *                (await, drain DMA, validate)  (idle strategy)     └─▶ stage latencies, journal, DMA release
  * </pre>
  * Build it, {@link #start} it on an {@link RtEnvironment}, {@link #close()} it. The agents can also be driven
  * without threads ({@link #isrAgent()}, {@link #consumerAgent()}, {@link #pollingAgent()}).
@@ -53,7 +61,13 @@ public final class ReceivePath implements AutoCloseable
     private final IsrWakeAgent isr;
     private final ConsumerAgent consumer;
     private final PollingAgent polling;
+    private static final int PAGE_SIZE = 4096;
+
+    private final RtErrorPolicy errors;
+    private long pretouched;
     private volatile boolean running;
+    private AgentRunner isrRunner;
+    private AgentRunner consumerRunner;
     private RtThread isrThread;
     private RtThread consumerThread;
 
@@ -71,6 +85,25 @@ public final class ReceivePath implements AutoCloseable
         final WaitStrategy wait, final FrameHandler handler, final JournalWriter isrJournal,
         final JournalWriter consumerJournal, final NanoClock clock)
     {
+        this(device, channels, event, wait, handler, isrJournal, consumerJournal, clock, new RtErrorPolicy(null));
+    }
+
+    /**
+     * @param device          the node's card.
+     * @param channels        input channels (their publishers must differ).
+     * @param event           the event type that announces frames.
+     * @param wait            how the consumer waits.
+     * @param handler         the application.
+     * @param isrJournal      journal writer for the ISR-wake thread (faults), or null.
+     * @param consumerJournal journal writer for the consumer thread (frames), or null; in the inline mode the
+     *                        ISR-wake thread writes frames to it too (it then is that thread's writer).
+     * @param clock           time source, {@link SystemNanoClock} normally.
+     * @param errors          the error policy of the threads (shared with the node's other threads).
+     */
+    public ReceivePath(final RfmDevice device, final List<ChannelSpec> channels, final EventType event,
+        final WaitStrategy wait, final FrameHandler handler, final JournalWriter isrJournal,
+        final JournalWriter consumerJournal, final NanoClock clock, final RtErrorPolicy errors)
+    {
         if (channels.isEmpty())
         {
             throw new IllegalArgumentException("a receive path needs at least one input channel");
@@ -78,6 +111,7 @@ public final class ReceivePath implements AutoCloseable
         this.device = device;
         this.event = event;
         this.wait = wait.validate();
+        this.errors = errors;
         this.channels = List.copyOf(channels);
         this.clock = clock;
         this.receivers = new FrameReceiver[channels.size()];
@@ -106,20 +140,30 @@ public final class ReceivePath implements AutoCloseable
             this.isr = null;
             this.consumer = null;
             this.polling = new PollingAgent(device.window(), channels.toArray(new ChannelSpec[0]), receivers, handler,
-                latencies, counters, consumerJournal, clock);
+                latencies, counters, consumerJournal, clock, wait.periodNanos());
         }
         else
         {
+            final boolean inline = wait.kind() == WaitStrategy.Kind.INLINE;
+            // inline, the ISR-wake thread writes both faults and frames: one producer, so one writer
+            final JournalWriter isrWriter = inline && consumerJournal != null ? consumerJournal : isrJournal;
             this.isr = new IsrWakeAgent(device, event, receivers, channelBySource, completions, handoff, counters,
-                isrJournal, clock);
+                isrWriter, clock);
             this.consumer = new ConsumerAgent(handoff, device.dma(), completions, handler, latencies, counters,
                 consumerJournal, clock);
+            if (inline)
+            {
+                isr.inline(consumer);
+            }
             this.polling = null;
         }
     }
 
     /**
-     * Start the threads. In interrupt modes the event type is enabled first.
+     * Start the threads, each an Agrona {@link AgentRunner} under the path's {@link RtErrorPolicy}: the ISR-wake
+     * agent (its wait is the card's interrupt), the consumer agent with the wait strategy's {@link IdleStrategy}
+     * (none in the inline mode: the ISR-wake thread runs the handler), or the polling agent on its schedule. In
+     * interrupt modes the event type is enabled first.
      *
      * @param env              where threads are placed.
      * @param isrCpu           core of the ISR-wake thread, -1 = not pinned.
@@ -130,92 +174,67 @@ public final class ReceivePath implements AutoCloseable
     public void start(final RtEnvironment env, final int isrCpu, final int isrPriority, final int consumerCpu,
         final int consumerPriority)
     {
+        pretouch();
         running = true;
         if (polling != null)
         {
-            consumerThread = env.start(CONSUMER_THREAD, consumerCpu, consumerPriority, this::runPolling);
+            consumerRunner = new AgentRunner(new ScheduleIdleStrategy(polling, clock, 0), errors, null, polling);
+            consumerThread = env.start(CONSUMER_THREAD, consumerCpu, consumerPriority, consumerRunner);
             return;
         }
         device.enableEvent(event);
-        consumerThread = env.start(CONSUMER_THREAD, consumerCpu, consumerPriority, this::runConsumer);
-        handoff.consumer(consumerThread.thread());
-        isrThread = env.start(ISR_THREAD, isrCpu, isrPriority, this::runIsr);
+        if (wait.kind() != WaitStrategy.Kind.INLINE)
+        {
+            consumerRunner = new AgentRunner(consumerIdle(), errors, null, consumer);
+            consumerThread = env.start(CONSUMER_THREAD, consumerCpu, consumerPriority, consumerRunner);
+            handoff.consumer(consumerThread.thread());
+        }
+        isrRunner = new AgentRunner(NoOpIdleStrategy.INSTANCE, errors, null, isr);
+        isrThread = env.start(ISR_THREAD, isrCpu, isrPriority, isrRunner);
     }
 
-    private void runIsr()
+    /**
+     * Map, in this process, every page the hot path reads: the input channels' regions of reflective memory (read,
+     * never written). A page first touched by an RT thread is a page fault on the hot path.
+     */
+    private void pretouch()
     {
-        while (running)
+        long sum = 0;
+        for (final ChannelSpec c : channels)
         {
-            isr.doWork(RfmDevice.INFINITE_TIMEOUT);
+            for (long offset = c.offset(); offset < c.offset() + c.length(); offset += PAGE_SIZE)
+            {
+                sum += device.window().getLong(offset & ~7L);
+            }
         }
+        pretouched = sum;
     }
 
-    private void runConsumer()
+    /**
+     * @return the RT hygiene figures of the threads so far, in the order of {@link #threads()} (read from a
+     * housekeeping thread: this reads /proc and allocates).
+     */
+    public List<ThreadStats> threadStats()
     {
-        final WaitStrategy.Kind kind = wait.kind();
-        final long spin = wait.spinNanos();
-        long lastWork = clock.nanoTime();
-        while (running)
+        final List<ThreadStats> stats = new ArrayList<>();
+        for (final RtThread t : threads())
         {
-            if (consumer.doWork() > 0)
-            {
-                if (kind == WaitStrategy.Kind.SPIN_THEN_BLOCK)
-                {
-                    lastWork = clock.nanoTime();
-                }
-                continue;
-            }
-            switch (kind)
-            {
-                case BUSY_SPIN -> Thread.onSpinWait();
-                case SPIN_THEN_BLOCK ->
-                {
-                    if (clock.nanoTime() - lastWork < spin)
-                    {
-                        Thread.onSpinWait();
-                    }
-                    else if (handoff.park(0))
-                    {
-                        counters.add(RuntimeCounter.CONSUMER_PARKS, 1);
-                        lastWork = clock.nanoTime();
-                    }
-                }
-                default ->
-                {
-                    if (handoff.park(0))
-                    {
-                        counters.add(RuntimeCounter.CONSUMER_PARKS, 1);
-                    }
-                }
-            }
+            stats.add(ThreadStats.of(t.placement().tid()));
         }
-        // give back what is still handed off, so the card can reuse its buffers
-        while (consumer.doWork() > 0)
-        {
-            Thread.onSpinWait();
-        }
+        return stats;
     }
 
-    private void runPolling()
+    /**
+     * @return the consumer's idle strategy for this path's wait strategy (a new one per call).
+     */
+    public IdleStrategy consumerIdle()
     {
-        final long period = wait.periodNanos();
-        long next = clock.nanoTime() + period;
-        while (running)
+        return switch (wait.kind())
         {
-            final long sleep = next - clock.nanoTime();
-            if (sleep > 0)
-            {
-                LockSupport.parkNanos(sleep);
-            }
-            polling.doWork();
-            next += period;
-            final long now = clock.nanoTime();
-            if (now - next > period)
-            {
-                // fell behind by more than a period: restart the schedule rather than burst
-                next = now + period;
-            }
-        }
+            case BUSY_SPIN -> new BusySpinIdleStrategy();
+            case SPIN_THEN_BLOCK -> new HandoffIdleStrategy(handoff, wait.spinNanos(), clock, counters);
+            default -> new HandoffIdleStrategy(handoff, 0, clock, counters);
+        };
     }
 
     /**
@@ -273,6 +292,10 @@ public final class ReceivePath implements AutoCloseable
      */
     public long counter(final RuntimeCounter counter)
     {
+        if (counter == RuntimeCounter.ERRORS)
+        {
+            return errors.errors();
+        }
         return counters.get(counter);
     }
 
@@ -307,7 +330,24 @@ public final class ReceivePath implements AutoCloseable
     }
 
     /**
-     * Stop both threads (the ISR wait is cancelled, the consumer woken) and wait for them; the device stays open.
+     * @return the error policy of this path's threads.
+     */
+    public RtErrorPolicy errors()
+    {
+        return errors;
+    }
+
+    /**
+     * @return the first thread failure in one line, or null while every thread is well.
+     */
+    public String failure()
+    {
+        return errors.failure();
+    }
+
+    /**
+     * Stop the threads (the ISR wait is cancelled, the consumer woken; what is still handed off is given back to the
+     * card) and wait for them; the device stays open.
      */
     @Override
     public void close()
@@ -317,27 +357,15 @@ public final class ReceivePath implements AutoCloseable
             return;
         }
         running = false;
-        if (isrThread != null)
+        if (isrRunner != null)
         {
             device.cancelAwait(event);
+            isrRunner.close(50, t -> device.cancelAwait(event));
         }
-        handoff.wake();
-        try
+        if (consumerRunner != null)
         {
-            for (final RtThread t : threads())
-            {
-                final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-                while (t.isAlive() && System.nanoTime() < deadline)
-                {
-                    device.cancelAwait(event);
-                    handoff.wake();
-                    t.join(50);
-                }
-            }
-        }
-        catch (final InterruptedException ex)
-        {
-            Thread.currentThread().interrupt();
+            handoff.wake();
+            consumerRunner.close(50, t -> handoff.wake());
         }
     }
 }

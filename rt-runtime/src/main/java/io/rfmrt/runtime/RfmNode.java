@@ -10,7 +10,10 @@ import io.rfmrt.runtime.journal.JournalConfig;
 import io.rfmrt.runtime.journal.JournalWriter;
 import io.rfmrt.runtime.threads.RtEnvironment;
 import io.rfmrt.runtime.threads.RtSettings;
-import io.rfmrt.runtime.threads.RtThread;
+import io.rfmrt.runtime.internal.PeriodicAgent;
+import io.rfmrt.runtime.internal.ScheduleIdleStrategy;
+import org.agrona.MutableDirectBuffer;
+import org.agrona.concurrent.AgentRunner;
 import org.agrona.concurrent.SystemNanoClock;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.apache.logging.log4j.LogManager;
@@ -18,29 +21,54 @@ import org.apache.logging.log4j.Logger;
 
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 
 /**
  * One node as {@code rfmrt node} runs it: the device, the RT environment, the journal, the receive path for its
- * input channels, an optional built-in publisher, and the heartbeat. {@link #start()}, then {@link #close()} (on
- * SIGTERM/SIGINT): threads stop, the journal is flushed, the node id is released.
+ * input channels, an optional built-in publisher, and the heartbeat, each thread an Agrona agent under one
+ * {@link RtErrorPolicy}. {@link #start()}, then {@link #close()} (on SIGTERM/SIGINT, or when a thread failed: see
+ * {@link #onFailure} and {@link #failure()}): threads stop, the journal is flushed, the node id is released.
  */
 public final class RfmNode implements AutoCloseable
 {
+    /** Name of the built-in publisher's thread. */
+    public static final String PUBLISHER_THREAD = "rfmrt-publisher";
+    /** Name of the heartbeat's thread. */
+    public static final String HEARTBEAT_THREAD = "rfmrt-heartbeat";
+
     private static final Logger LOG = LogManager.getLogger("io.rfmrt.node");
     private static final Logger HEARTBEAT = LogManager.getLogger("io.rfmrt.heartbeat");
+    /** The publisher sleeps until this long before each send time, then spins. */
+    private static final long PUBLISH_SPIN_NS = 50_000;
+
+    /**
+     * What the built-in publisher sends: fills the payload of frame number {@code count} (1, 2, ...). Runs on the
+     * publisher thread: no allocation, no blocking.
+     */
+    @FunctionalInterface
+    public interface PayloadWriter
+    {
+        /**
+         * @param count   the frame number.
+         * @param payload the payload buffer ({@code publish.size} bytes).
+         */
+        void write(long count, MutableDirectBuffer payload);
+    }
 
     private final NodeConfig config;
     private final Consumer<String> out;
+    private FrameHandler handler = (frame, stamps) -> { };
+    private PayloadWriter payloadWriter = (count, payload) -> payload.putLong(0, count);
+    private Consumer<String> heartbeatSink = HEARTBEAT::info;
+    private RtErrorPolicy errors = new RtErrorPolicy(null);
+    private Runnable onFailure;
     private RfmDevice device;
     private RtEnvironment env;
     private Journal journal;
     private ReceivePath path;
     private Heartbeat heartbeat;
-    private Thread heartbeatThread;
-    private RtThread publisherThread;
-    private volatile boolean running;
+    private AgentRunner publisherRunner;
+    private AgentRunner heartbeatRunner;
     private volatile long published;
 
     /**
@@ -51,6 +79,48 @@ public final class RfmNode implements AutoCloseable
     {
         this.config = config;
         this.out = out;
+    }
+
+    /**
+     * @param handler the application's frame handler (default: none); set before {@link #start()}.
+     * @return this.
+     */
+    public RfmNode handler(final FrameHandler handler)
+    {
+        this.handler = handler;
+        return this;
+    }
+
+    /**
+     * @param writer what the built-in publisher sends (default: the frame number as the first 8 bytes); set before
+     *               {@link #start()}.
+     * @return this.
+     */
+    public RfmNode payloadWriter(final PayloadWriter writer)
+    {
+        this.payloadWriter = writer;
+        return this;
+    }
+
+    /**
+     * @param sink where heartbeat lines go (default: the {@code io.rfmrt.heartbeat} logger); set before
+     *             {@link #start()}.
+     * @return this.
+     */
+    public RfmNode heartbeatSink(final Consumer<String> sink)
+    {
+        this.heartbeatSink = sink;
+        return this;
+    }
+
+    /**
+     * @param action run once when a node thread fails (on that thread): wake whoever waits to stop the node.
+     * @return this.
+     */
+    public RfmNode onFailure(final Runnable action)
+    {
+        this.onFailure = action;
+        return this;
     }
 
     /**
@@ -72,6 +142,7 @@ public final class RfmNode implements AutoCloseable
             final int rtCpu = env.rtCpus().isEmpty() ? NodeConfig.CPU_NONE : env.rtCpus().get(0);
             JournalWriter isrJournal = null;
             JournalWriter consumerJournal = null;
+            JournalWriter errorJournal = null;
             if (config.journal().enabled())
             {
                 journal = Journal.start(new JournalConfig(config.journal().dir(), device.nodeId(),
@@ -79,26 +150,32 @@ public final class RfmNode implements AutoCloseable
                     t.housekeeping() == NodeConfig.CPU_AUTO ? env.housekeepingCpu() : t.housekeeping()));
                 isrJournal = journal.newWriter("isr");
                 consumerJournal = journal.newWriter("consumer");
+                errorJournal = journal.newWriter("errors");
             }
-            running = true;
+            errors = new RtErrorPolicy(errorJournal).onFailure(onFailure);
             if (!config.inputs().isEmpty())
             {
-                path = new ReceivePath(device, config.inputs(), config.event(), config.waitStrategy(),
-                    (frame, stamps) -> { }, isrJournal, consumerJournal, SystemNanoClock.INSTANCE);
+                path = new ReceivePath(device, config.inputs(), config.event(), config.waitStrategy(), handler,
+                    isrJournal, consumerJournal, SystemNanoClock.INSTANCE, errors);
                 path.start(env, cpu(t.isr(), rtCpu), t.isr().priority(), cpu(t.consumer(), rtCpu),
                     t.consumer().priority());
             }
             if (config.publish() != null)
             {
-                publisherThread = env.start("rfmrt-publisher", cpu(t.publisher(), rtCpu), t.publisher().priority(),
-                    this::publish);
+                final PeriodicAgent publisher = publisher(config.publish());
+                publisherRunner = new AgentRunner(new ScheduleIdleStrategy(publisher, SystemNanoClock.INSTANCE,
+                    PUBLISH_SPIN_NS), errors, null, publisher);
+                env.start(PUBLISHER_THREAD, cpu(t.publisher(), rtCpu), t.publisher().priority(), publisherRunner);
             }
-            heartbeat = new Heartbeat(device, path, HEARTBEAT::info);
+            heartbeat = new Heartbeat(device, path, line -> heartbeatSink.accept(line));
             if (config.heartbeatNanos() > 0)
             {
-                heartbeatThread = new Thread(this::beat, "rfmrt-heartbeat");
-                heartbeatThread.setDaemon(true);
-                heartbeatThread.start();
+                final PeriodicAgent beat = new PeriodicAgent(HEARTBEAT_THREAD, config.heartbeatNanos(),
+                    SystemNanoClock.INSTANCE, (count, nanos) -> heartbeat.beat());
+                heartbeatRunner = new AgentRunner(new ScheduleIdleStrategy(beat, SystemNanoClock.INSTANCE, 0), errors,
+                    null, beat);
+                // a housekeeping thread: where the scheduler puts it, SCHED_OTHER
+                env.start(HEARTBEAT_THREAD, -1, 0, heartbeatRunner);
             }
             out.accept(String.format("node %d on %s: %d input channel(s) %s, wait %s, DMA %s, publish %s, journal %s",
                 device.nodeId(), config.device(), config.inputs().size(),
@@ -119,47 +196,20 @@ public final class RfmNode implements AutoCloseable
         return placement.cpu() == NodeConfig.CPU_AUTO ? rtCpu : placement.cpu();
     }
 
-    private void publish()
+    private PeriodicAgent publisher(final NodeConfig.Publish p)
     {
-        final NodeConfig.Publish p = config.publish();
         final FramePublisher publisher = new FramePublisher(device, p.channel());
         final UnsafeBuffer payload = new UnsafeBuffer(new byte[p.size()]);
-        final long period = TimeUnit.SECONDS.toNanos(1) / p.rateHz();
-        long next = System.nanoTime() + period;
-        long count = 0;
-        while (running)
-        {
-            final long park = next - System.nanoTime() - 50_000;
-            if (park > 0)
+        final PayloadWriter writer = payloadWriter;
+        return new PeriodicAgent(PUBLISHER_THREAD, TimeUnit.SECONDS.toNanos(1) / p.rateHz(),
+            SystemNanoClock.INSTANCE, (count, nanos) ->
             {
-                LockSupport.parkNanos(park);
-            }
-            while (System.nanoTime() < next)
-            {
-                Thread.onSpinWait();
-            }
-            next += period;
-            payload.putLong(0, ++count);
-            if (publisher.publish(payload, 0, p.size(), 0) == RfmStatus.SUCCESS)
-            {
-                published = count;
-            }
-        }
-    }
-
-    private void beat()
-    {
-        final long period = config.heartbeatNanos();
-        long next = System.nanoTime() + period;
-        while (running)
-        {
-            LockSupport.parkNanos(next - System.nanoTime());
-            next += period;
-            if (running)
-            {
-                heartbeat.beat();
-            }
-        }
+                writer.write(count + 1, payload);
+                if (publisher.publish(payload, 0, p.size(), 0) == RfmStatus.SUCCESS)
+                {
+                    published = count + 1;
+                }
+            });
     }
 
     /**
@@ -187,35 +237,53 @@ public final class RfmNode implements AutoCloseable
     }
 
     /**
-     * Stop threads, flush and close the journal, release the node. Idempotent.
+     * @return the error policy of the node's threads.
+     */
+    public RtErrorPolicy errors()
+    {
+        return errors;
+    }
+
+    /**
+     * @return the first thread failure in one line, or null while every thread is well.
+     */
+    public String failure()
+    {
+        return errors.failure();
+    }
+
+    /**
+     * Stop threads (receive path, publisher, heartbeat), write a last heartbeat, flush and close the journal (with
+     * any FAULT record of a failed thread), close the device (its node id claim is released). Idempotent; the same
+     * order after a thread failure.
      */
     @Override
     public void close()
     {
-        running = false;
         if (path != null)
         {
             path.close();
         }
-        try
+        if (publisherRunner != null)
         {
-            if (publisherThread != null)
-            {
-                publisherThread.join(5_000);
-            }
-            if (heartbeatThread != null)
-            {
-                heartbeatThread.interrupt();
-                heartbeatThread.join(5_000);
-            }
+            publisherRunner.close();
+            publisherRunner = null;
         }
-        catch (final InterruptedException ex)
+        if (heartbeatRunner != null)
         {
-            Thread.currentThread().interrupt();
+            heartbeatRunner.close();
+            heartbeatRunner = null;
         }
         if (heartbeat != null && path != null)
         {
-            heartbeat.beat();
+            try
+            {
+                heartbeat.beat();
+            }
+            catch (final RuntimeException ex)
+            {
+                LOG.warn("last heartbeat failed: {}", ex.toString());
+            }
         }
         if (journal != null)
         {

@@ -7,7 +7,7 @@ package io.rfmrt.runtime;
  */
 public enum RuntimeCounter
 {
-    /** Interrupts taken by the ISR-wake thread. */
+    /** Events taken by the ISR-wake thread (each wake takes every queued one). */
     EVENTS(0, "events"),
     /** Frames the handler was called for. */
     FRAMES_HANDLED(1, "frames handled"),
@@ -22,7 +22,13 @@ public enum RuntimeCounter
     /** Frames dropped because the hand-off was full. */
     HANDOFF_FULL(6, "hand-off full"),
     /** Frame records the journal ring refused. */
-    JOURNAL_DROPS(7, "journal drops");
+    JOURNAL_DROPS(7, "journal drops"),
+    /** Wakes that found nothing new (its frames were taken by an earlier drain). */
+    EMPTY_WAKES(8, "empty wakes"),
+    /** Drains that stopped at their bound and went on without waiting. */
+    DRAIN_BOUND(9, "bounded drains"),
+    /** Uncaught errors on the node's threads (the first one stops the node). */
+    ERRORS(10, "errors");
 
     private static final RuntimeCounter[] VALUES = values();
 

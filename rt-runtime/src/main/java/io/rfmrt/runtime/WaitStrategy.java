@@ -32,7 +32,9 @@ public record WaitStrategy(Kind kind, long spinNanos, long periodNanos)
         /** Spin on the hand-off forever: lowest wake-up cost, a whole core. */
         BUSY_SPIN,
         /** The article's baseline: no interrupt, poll each channel's status word every period. */
-        POLLING
+        POLLING,
+        /** No consumer thread: the handler runs on the ISR-wake thread (one wake per frame). */
+        INLINE
     }
 
     /**
@@ -58,6 +60,14 @@ public record WaitStrategy(Kind kind, long spinNanos, long periodNanos)
     public static WaitStrategy busySpin()
     {
         return new WaitStrategy(Kind.BUSY_SPIN, 0, 0);
+    }
+
+    /**
+     * @return inline: the handler on the ISR-wake thread.
+     */
+    public static WaitStrategy inline()
+    {
+        return new WaitStrategy(Kind.INLINE, 0, 0);
     }
 
     /**
@@ -96,7 +106,7 @@ public record WaitStrategy(Kind kind, long spinNanos, long periodNanos)
         final Long nanos = m.group(2) == null ? null : Long.parseLong(m.group(2).replace("_", ""));
         return switch (kind)
         {
-            case BLOCKING, BUSY_SPIN ->
+            case BLOCKING, BUSY_SPIN, INLINE ->
             {
                 if (nanos != null)
                 {
@@ -111,7 +121,7 @@ public record WaitStrategy(Kind kind, long spinNanos, long periodNanos)
 
     private static String bad(final String text)
     {
-        return "wait strategy '" + text + "' is not BLOCKING, SPIN_THEN_BLOCK(ns), BUSY_SPIN or POLLING(ns)";
+        return "wait strategy '" + text + "' is not BLOCKING, SPIN_THEN_BLOCK(ns), BUSY_SPIN, POLLING(ns) or INLINE";
     }
 
     /**
@@ -138,7 +148,7 @@ public record WaitStrategy(Kind kind, long spinNanos, long periodNanos)
     {
         return switch (kind)
         {
-            case BLOCKING, BUSY_SPIN -> kind.name();
+            case BLOCKING, BUSY_SPIN, INLINE -> kind.name();
             case SPIN_THEN_BLOCK -> kind + "(" + spinNanos + ")";
             case POLLING -> kind + "(" + periodNanos + ")";
         };

@@ -22,7 +22,7 @@ class WaitStrategyTest
     void shouldNameBadValues()
     {
         assertThatThrownBy(() -> WaitStrategy.parse("SLEEPY"))
-            .hasMessage("wait strategy 'SLEEPY' is not BLOCKING, SPIN_THEN_BLOCK(ns), BUSY_SPIN or POLLING(ns)");
+            .hasMessage("wait strategy 'SLEEPY' is not BLOCKING, SPIN_THEN_BLOCK(ns), BUSY_SPIN, POLLING(ns) or INLINE");
         assertThatThrownBy(() -> WaitStrategy.parse("BLOCKING(5)"))
             .hasMessage("wait strategy 'BLOCKING(5)': BLOCKING takes no argument");
         assertThatThrownBy(() -> WaitStrategy.parse("POLLING(10)"))

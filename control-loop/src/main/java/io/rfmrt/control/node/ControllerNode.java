@@ -83,12 +83,24 @@ public final class ControllerNode
     private long trackedCycles;
     private volatile double lastError;
     private volatile boolean running;
+    private final WaitStrategy wait;
 
     /**
      * @param rateHz loop rate.
      */
     public ControllerNode(final int rateHz)
     {
+        this(rateHz, WaitStrategy.blocking());
+    }
+
+    /**
+     * @param rateHz loop rate.
+     * @param wait   how sensor frames reach the controller: {@link WaitStrategy.Kind#BLOCKING} (a consumer thread
+     *               behind the hand-off) or {@link WaitStrategy.Kind#INLINE} (on the ISR-wake thread, one wake).
+     */
+    public ControllerNode(final int rateHz, final WaitStrategy wait)
+    {
+        this.wait = wait;
         this.periodNanos = TimeUnit.SECONDS.toNanos(1) / rateHz;
         this.dt = 1.0 / rateHz;
         this.gains = ControllerGains.standard().withPeriodSeconds(dt).validate();
@@ -208,13 +220,23 @@ public final class ControllerNode
             publisher = new FramePublisher(device, COMMAND);
             journal = journals.newWriter("controller");
             final ReceivePath sensors = new ReceivePath(device, List.of(SENSOR), EventType.INTR1,
-                WaitStrategy.blocking(), this::onSensor, journals.newWriter("isr"), journal,
+                wait, this::onSensor, journals.newWriter("isr"), journal,
                 SystemNanoClock.INSTANCE);
             final int cpu = env.rtCpus().isEmpty() ? -1 : env.rtCpus().get(0);
             running = true;
             final JournalWriter stateJournal = journals.newWriter("watchdog");
-            final RtThread watchdogThread = env.start("rfmrt-watchdog", cpu, 75,
-                () -> watch(device, stateJournal, transitions));
+            final RtThread watchdogThread = env.start("rfmrt-watchdog", cpu, 75, () ->
+            {
+                try
+                {
+                    watch(device, stateJournal, transitions);
+                }
+                catch (final Throwable t)
+                {
+                    // under the receive path's error policy: a dead watchdog fails the run, never silently
+                    sensors.errors().onError(t);
+                }
+            });
             sensors.start(env, cpu, 80, cpu, 70);
 
             Histogram interval = null;
@@ -224,7 +246,14 @@ public final class ControllerNode
             final long start = System.nanoTime();
             while (device.window().getLongAcquire(PLANT_DONE_OFFSET) == 0)
             {
-                Thread.sleep(1000 - (TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start) % 1000));
+                if (sensors.errors().awaitFailure(1000 - (TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start) %
+                    1000), TimeUnit.MILLISECONDS))
+                {
+                    running = false;
+                    sensors.close();
+                    watchdogThread.join(5_000);
+                    throw new IllegalStateException("controller " + sensors.failure());
+                }
                 interval = latency.getIntervalHistogram(interval);
                 cumulative.add(interval);
                 final long frames = sensors.counter(RuntimeCounter.FRAMES_HANDLED);

@@ -76,10 +76,28 @@ public final class PlantNode
             final int cpu = env.rtCpus().isEmpty() ? -1 : env.rtCpus().get(0);
             commands.start(env, cpu, 80, cpu, 70);
             final JournalWriter plantJournal = journal.newWriter("plant");
-            final RtThread loop = env.start("rfmrt-plant", cpu, 60,
-                () -> loop(device, plantJournal, cycles, rateHz, dropFrom, dropTo, counts));
-            loop.join(TimeUnit.SECONDS.toMillis(cycles / Math.max(1, rateHz) + 60));
+            final RtThread loop = env.start("rfmrt-plant", cpu, 60, () ->
+            {
+                try
+                {
+                    loop(device, plantJournal, cycles, rateHz, dropFrom, dropTo, counts);
+                }
+                catch (final Throwable t)
+                {
+                    // under the receive path's error policy: a dead plant loop fails the run, never silently
+                    commands.errors().onError(t);
+                }
+            });
+            final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(cycles / Math.max(1, rateHz) + 60);
+            while (loop.isAlive() && System.nanoTime() < deadline && !commands.errors().failed())
+            {
+                loop.join(100);
+            }
             commands.close();
+            if (commands.failure() != null)
+            {
+                throw new IllegalStateException("plant " + commands.failure());
+            }
             final Map<String, Object> result = new LinkedHashMap<>();
             result.put("cycles", counts[0]);
             result.put("sensor_frames", counts[1]);

@@ -29,7 +29,7 @@ import java.util.TreeMap;
  * receive:
  *   channels: [sensor]               # input channels of the layout (empty: this node only publishes)
  *   event: INTR1                     # default: the channels' event
- *   wait: BLOCKING                   # BLOCKING | SPIN_THEN_BLOCK(ns) | BUSY_SPIN | POLLING(ns)
+ *   wait: BLOCKING                   # BLOCKING | SPIN_THEN_BLOCK(ns) | BUSY_SPIN | POLLING(ns) | INLINE
  * publish:                           # optional built-in source of test frames
  *   channel: command
  *   rateHz: 1000

@@ -5,20 +5,29 @@ import io.rfmrt.rfm.DmaEngine;
 import io.rfmrt.rfm.channel.FrameStatus;
 import io.rfmrt.rfm.channel.FrameView;
 import io.rfmrt.runtime.FrameHandler;
+import io.rfmrt.runtime.ReceivePath;
 import io.rfmrt.runtime.RuntimeCounter;
 import io.rfmrt.runtime.StageLatencies;
 import io.rfmrt.runtime.StageStamps;
 import io.rfmrt.runtime.journal.JournalWriter;
+import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.NanoClock;
 import org.agrona.concurrent.UnsafeBuffer;
 
-import static io.rfmrt.runtime.internal.HandoffRing.*;
+import static io.rfmrt.runtime.internal.HandoffRing.SEND_OFFSET;
+import static io.rfmrt.runtime.internal.HandoffRing.SEQ_OFFSET;
+import static io.rfmrt.runtime.internal.HandoffRing.SLOT_OFFSET;
+import static io.rfmrt.runtime.internal.HandoffRing.SOURCE_OFFSET;
+import static io.rfmrt.runtime.internal.HandoffRing.STATUS_OFFSET;
+import static io.rfmrt.runtime.internal.HandoffRing.VALIDATED_OFFSET;
+import static io.rfmrt.runtime.internal.HandoffRing.WOKE_OFFSET;
 
 /**
  * The consumer duty: take a handed-off frame, call the handler, record its stages, journal it, give the DMA
- * descriptor back. One thread; {@link #doWork()} handles at most one frame.
+ * descriptor back. One thread (the consumer's, or the ISR-wake thread's in the inline mode); {@link #doWork()}
+ * handles at most one frame.
  */
-public final class ConsumerAgent
+public final class ConsumerAgent implements Agent
 {
     private static final int OK = FrameStatus.OK.ordinal();
 
@@ -60,8 +69,11 @@ public final class ConsumerAgent
     }
 
     /**
+     * Take the oldest handed-off frame, if any, and handle it.
+     *
      * @return 1 when a frame (or a refused frame's descriptor) was handled, 0 when there was nothing.
      */
+    @Override
     public int doWork()
     {
         final int e = handoff.peek();
@@ -69,28 +81,63 @@ public final class ConsumerAgent
         {
             return 0;
         }
-        final long start = clock.nanoTime();
-        final DmaCompletion completion = completions[entries.getInt(e + SLOT_OFFSET)];
-        if (entries.getInt(e + STATUS_OFFSET) == OK)
+        final int slot = entries.getInt(e + SLOT_OFFSET);
+        final int status = entries.getInt(e + STATUS_OFFSET);
+        final long seq = entries.getLong(e + SEQ_OFFSET);
+        final int source = entries.getInt(e + SOURCE_OFFSET);
+        final long send = entries.getLong(e + SEND_OFFSET);
+        final long woke = entries.getLong(e + WOKE_OFFSET);
+        final long validated = entries.getLong(e + VALIDATED_OFFSET);
+        // hand-off entry first, descriptor last: the hand-off then never holds more entries than there are
+        // descriptors out, so the ISR side can always hand on a descriptor it could take
+        handoff.advance();
+        handle(slot, status, seq, source, send, woke, validated);
+        return 1;
+    }
+
+    /**
+     * Handle one frame: call the handler on OK, record its stages, journal it, give its DMA descriptor back. The
+     * hand-off calls it through {@link #doWork()}; the inline mode calls it on the ISR-wake thread directly.
+     *
+     * @param slot      index of the descriptor's completion flyweight.
+     * @param status    {@link FrameStatus} ordinal; only OK reaches the handler.
+     * @param seq       frame number.
+     * @param source    publisher node.
+     * @param send      send stamp.
+     * @param woke      woke stamp.
+     * @param validated validated stamp.
+     */
+    public void handle(final int slot, final int status, final long seq, final int source, final long send,
+        final long woke, final long validated)
+    {
+        final DmaCompletion completion = completions[slot];
+        try
         {
-            final long seq = entries.getLong(e + SEQ_OFFSET);
-            final int source = entries.getInt(e + SOURCE_OFFSET);
-            final long send = entries.getLong(e + SEND_OFFSET);
-            final long woke = entries.getLong(e + WOKE_OFFSET);
-            final long validated = entries.getLong(e + VALIDATED_OFFSET);
-            view.wrap(completion.buffer(), completion.destOffset());
-            handler.onFrame(view, stamps.set(seq, source, send, woke, validated, start));
-            final long end = clock.nanoTime();
-            latencies.record(send, woke, validated, start, end);
-            counters.add(RuntimeCounter.FRAMES_HANDLED, 1);
-            if (journal != null && !journal.frame(seq, source, view.flags(), view.crc32c(), send, woke, validated,
-                start, end, view.buffer(), view.payloadOffset(), view.length()))
+            if (status == OK)
             {
-                counters.add(RuntimeCounter.JOURNAL_DROPS, 1);
+                final long start = clock.nanoTime();
+                view.wrap(completion.buffer(), completion.destOffset());
+                handler.onFrame(view, stamps.set(seq, source, send, woke, validated, start));
+                final long end = clock.nanoTime();
+                latencies.record(send, woke, validated, start, end);
+                counters.add(RuntimeCounter.FRAMES_HANDLED, 1);
+                if (journal != null && !journal.frame(seq, source, view.flags(), view.crc32c(), send, woke,
+                    validated, start, end, view.buffer(), view.payloadOffset(), view.length()))
+                {
+                    counters.add(RuntimeCounter.JOURNAL_DROPS, 1);
+                }
             }
         }
-        dma.release(completion);
-        handoff.advance();
-        return 1;
+        finally
+        {
+            // even when the handler threw: the card gets its buffer back in order
+            dma.release(completion);
+        }
+    }
+
+    @Override
+    public String roleName()
+    {
+        return ReceivePath.CONSUMER_THREAD;
     }
 }

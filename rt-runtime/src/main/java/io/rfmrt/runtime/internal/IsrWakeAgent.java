@@ -7,22 +7,31 @@ import io.rfmrt.rfm.EventInfo;
 import io.rfmrt.rfm.EventType;
 import io.rfmrt.rfm.RfmDevice;
 import io.rfmrt.rfm.RfmStatus;
+import io.rfmrt.rfm.RfmWindow;
+import io.rfmrt.rfm.channel.FrameHeaderDescriptor;
 import io.rfmrt.rfm.channel.FrameReceiver;
 import io.rfmrt.rfm.channel.FrameStatus;
 import io.rfmrt.rfm.channel.FrameView;
 import io.rfmrt.runtime.RuntimeCounter;
 import io.rfmrt.runtime.journal.JournalWriter;
+import io.rfmrt.runtime.ReceivePath;
+import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.NanoClock;
 
 /**
- * The ISR-wake duty: sleep on the card's interrupt, then do the minimum — take the event (the ack), take the
- * DMA-completed descriptor (auto mode) or submit the on-demand transfer, validate the frame, hand it off. Never a
- * copy of its own, never a lock, never an allocation.
+ * The ISR-wake duty: sleep on the card's interrupt, then do the minimum — take the events (the ack), take every
+ * DMA-completed descriptor (auto mode) or submit an on-demand transfer for every new frame of every channel, validate
+ * each frame, hand it off. The interrupt is a doorbell and the ring is the truth: a lost (FIFO overflow) or coalesced
+ * event loses no frame whose bytes arrived, because each wake drains everything ready, up to a bound. Never a copy
+ * of its own, never a lock, never an allocation.
  * <p>
- * One thread; {@link #doWork(long)} is one interrupt, so tests can drive it without a thread.
+ * One thread; {@link #doWork(long)} is one wake, so tests can drive it without a thread.
  */
-public final class IsrWakeAgent
+public final class IsrWakeAgent implements Agent
 {
+    /** Depth of a card's event FIFO per type: a wake takes at most this many doorbells beyond its drain. */
+    private static final int EVENT_FIFO_DEPTH = 127;
+
     private final RfmDevice device;
     private final DmaEngine dma;
     private final boolean auto;
@@ -36,8 +45,15 @@ public final class IsrWakeAgent
     private final JournalWriter journal;
     private final NanoClock clock;
     private final EventInfo info = new EventInfo();
+    private final EventInfo spare = new EventInfo();
     private final FrameView view = new FrameView();
+    private final RfmWindow window;
+    private final long[] cursor;
+    private final int drainLimit;
+    private final int eventLimit;
     private long taken;
+    private boolean backlog;
+    private ConsumerAgent inline;
 
     /**
      * @param device          the card.
@@ -66,70 +82,188 @@ public final class IsrWakeAgent
         this.counters = counters;
         this.journal = journal;
         this.clock = clock;
+        this.taken = dma.completedIndex();
+        this.window = device.window();
+        this.cursor = new long[receivers.length];
+        this.drainLimit = completions.length;
+        this.eventLimit = drainLimit + EVENT_FIFO_DEPTH;
     }
 
     /**
-     * Wait for one interrupt and process it.
+     * Run the handler on this thread: every frame goes straight to {@code consumer} instead of through the hand-off
+     * (one wake per frame, no second thread). Call before the first {@link #doWork}.
+     *
+     * @param consumer the duty that handles frames, or null for the hand-off.
+     * @return this.
+     */
+    public IsrWakeAgent inline(final ConsumerAgent consumer)
+    {
+        this.inline = consumer;
+        return this;
+    }
+
+    /**
+     * One wake: block until an interrupt (or go on at once after a bounded drain), then drain.
+     *
+     * @return frames taken.
+     */
+    @Override
+    public int doWork()
+    {
+        return doWork(RfmDevice.INFINITE_TIMEOUT);
+    }
+
+    @Override
+    public String roleName()
+    {
+        return ReceivePath.ISR_THREAD;
+    }
+
+    /**
+     * Wait for an interrupt (unless the last drain stopped at its bound), take every queued event of the type (they
+     * are doorbells, not frames), then drain what is ready: every completed descriptor in auto mode, every channel
+     * whose sequence moved in on-demand mode, at most {@link #drainLimit()} frames.
      *
      * @param timeoutNanos {@link RfmDevice#INFINITE_TIMEOUT}, {@link RfmDevice#NO_WAIT} or a time-out.
-     * @return 1 when an event was processed, 0 otherwise (time-out, cancel).
+     * @return frames taken (handed on or refused), 0 when nothing was ready (time-out, cancel, empty wake).
      */
     public int doWork(final long timeoutNanos)
     {
-        final RfmStatus status = device.awaitEvent(event, timeoutNanos, info);
-        if (status != RfmStatus.SUCCESS)
+        final RfmStatus status = device.awaitEvent(event, backlog ? RfmDevice.NO_WAIT : timeoutNanos, info);
+        if (status == RfmStatus.SUCCESS)
+        {
+            // the card may have queued more doorbells for frames this drain takes anyway: one wake for all of them
+            int events = 1;
+            while (events < eventLimit && device.awaitEvent(event, RfmDevice.NO_WAIT, spare) == RfmStatus.SUCCESS)
+            {
+                events++;
+            }
+            counters.add(RuntimeCounter.EVENTS, events);
+            final int source = info.sourceNode();
+            if (!auto && (source >= channelBySource.length || channelBySource[source] < 0))
+            {
+                counters.add(RuntimeCounter.UNKNOWN_SOURCE, 1);
+            }
+        }
+        else
         {
             if (status != RfmStatus.TIMED_OUT && status != RfmStatus.WAIT_EVENT_CANCELED)
             {
                 counters.add(RuntimeCounter.WAIT_ERRORS, 1);
             }
-            return 0;
+            if (!backlog)
+            {
+                return 0;
+            }
         }
-        final long woke = clock.nanoTime();
-        counters.add(RuntimeCounter.EVENTS, 1);
-        final int source = info.sourceNode();
-        final int channel = source < channelBySource.length ? channelBySource[source] : -1;
-        final int slot = (int)(taken & completionMask);
-        final DmaCompletion completion = completions[slot];
-        final FrameStatus frame;
-        if (auto)
+        final int work = auto ? drainCompleted() : drainChannels();
+        backlog = work >= drainLimit;
+        if (backlog)
         {
+            counters.add(RuntimeCounter.DRAIN_BOUND, 1);
+        }
+        else if (work == 0 && status == RfmStatus.SUCCESS)
+        {
+            counters.add(RuntimeCounter.EMPTY_WAKES, 1);
+        }
+        return work;
+    }
+
+    /**
+     * @return the most frames one wake takes before it looks at the interrupt again (the DMA ring's size).
+     */
+    public int drainLimit()
+    {
+        return drainLimit;
+    }
+
+    private int drainCompleted()
+    {
+        int work = 0;
+        while (work < drainLimit)
+        {
+            final int slot = (int)(taken & completionMask);
+            final DmaCompletion completion = completions[slot];
             if (!dma.takeCompleted(completion))
             {
-                if (channel >= 0)
-                {
-                    receivers[channel].countDmaMissing();
-                }
-                fault(FrameStatus.DMA_MISSING, info.data(), source, woke);
-                return 1;
+                break;
             }
+            // when this thread reached the frame: its wake for the first, its drain for the rest (a completed
+            // descriptor was sent before this instant, so the stages stay in order)
+            final long woke = clock.nanoTime();
             taken++;
+            work++;
+            final int source = completion.sourceNode();
+            final int channel = source < channelBySource.length ? channelBySource[source] : -1;
             if (channel < 0)
             {
                 counters.add(RuntimeCounter.UNKNOWN_SOURCE, 1);
-                handoff.offer(slot, FrameStatus.BAD_HEADER.ordinal(), channel, source, -1, 0, woke, woke);
-                return 1;
+                handOn(slot, FrameStatus.BAD_HEADER, channel, source, -1, woke, woke);
+                continue;
             }
-            frame = receivers[channel].receiveCompleted(completion, view);
+            final FrameStatus frame = receivers[channel].receiveCompleted(completion, view);
+            handOn(slot, frame, channel, source, completion.eventData(), woke, clock.nanoTime());
         }
-        else
+        return work;
+    }
+
+    private int drainChannels()
+    {
+        int work = 0;
+        for (int c = 0; c < receivers.length && work < drainLimit; c++)
         {
-            if (channel < 0)
+            final FrameReceiver receiver = receivers[c];
+            final int source = receiver.channel().node();
+            while (work < drainLimit)
             {
-                counters.add(RuntimeCounter.UNKNOWN_SOURCE, 1);
-                return 1;
+                final long next = Math.max(cursor[c], receiver.lastSeq(source) + 1);
+                final long seq = window.getLongAcquire(receiver.channel().slotOffset(next) +
+                    FrameHeaderDescriptor.SEQ_OFFSET);
+                if (seq < next)
+                {
+                    // an older frame, an empty slot, or one being written (negative): nothing new on this channel
+                    break;
+                }
+                final long woke = clock.nanoTime();
+                cursor[c] = seq + 1;
+                work++;
+                final int slot = (int)(taken & completionMask);
+                final DmaCompletion completion = completions[slot];
+                final FrameStatus frame = receiver.receiveOnDemand((int)seq, completion, view);
+                if (completion.descriptorIndex() != taken)
+                {
+                    // refused before a descriptor was taken (bad header in memory, ring full): nothing to hand on
+                    fault(frame, seq, source, woke);
+                    if (frame == FrameStatus.DMA_MISSING)
+                    {
+                        // the ring is full: look again once the consumer has given descriptors back
+                        cursor[c] = seq;
+                        return drainLimit;
+                    }
+                    continue;
+                }
+                taken++;
+                handOn(slot, frame, c, source, seq, woke, clock.nanoTime());
             }
-            frame = receivers[channel].receiveOnDemand(info.data(), completion, view);
-            if (frame == FrameStatus.DMA_MISSING)
-            {
-                fault(frame, info.data(), source, woke);
-                return 1;
-            }
-            taken++;
         }
-        final long validated = clock.nanoTime();
+        return work;
+    }
+
+    private void handOn(final int slot, final FrameStatus frame, final int channel, final int source,
+        final long eventSeq, final long woke, final long validated)
+    {
         final boolean ok = frame == FrameStatus.OK;
-        if (!handoff.offer(slot, frame.ordinal(), channel, source, ok ? view.seq() : info.data(),
+        if (inline != null)
+        {
+            if (!ok)
+            {
+                fault(frame, eventSeq, source, woke);
+            }
+            inline.handle(slot, frame.ordinal(), ok ? view.seq() : eventSeq, source, ok ? view.sendNanos() : 0, woke,
+                validated);
+            return;
+        }
+        if (!handoff.offer(slot, frame.ordinal(), channel, source, ok ? view.seq() : eventSeq,
             ok ? view.sendNanos() : 0, woke, validated))
         {
             // cannot happen while the hand-off holds as many entries as the DMA ring; counted if it does
@@ -137,9 +271,8 @@ public final class IsrWakeAgent
         }
         if (!ok)
         {
-            fault(frame, info.data(), source, woke);
+            fault(frame, eventSeq, source, woke);
         }
-        return 1;
     }
 
     private void fault(final FrameStatus status, final long seq, final int source, final long nanos)

@@ -11,6 +11,8 @@ import io.rfmrt.runtime.RuntimeCounter;
 import io.rfmrt.runtime.StageLatencies;
 import io.rfmrt.runtime.StageStamps;
 import io.rfmrt.runtime.journal.JournalWriter;
+import io.rfmrt.runtime.ReceivePath;
+import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.NanoClock;
 
 /**
@@ -18,7 +20,7 @@ import org.agrona.concurrent.NanoClock;
  * status word (the sequence number of the slot the next frame lands in) and copy the frame out with the CPU when it
  * changed. The "woke" stamp is the poll that found the frame, so the transfer stage includes the sampling delay.
  */
-public final class PollingAgent
+public final class PollingAgent implements Agent, ScheduleIdleStrategy.Schedule
 {
     private final RfmWindow window;
     private final ChannelSpec[] channels;
@@ -30,6 +32,8 @@ public final class PollingAgent
     private final NanoClock clock;
     private final FrameView view = new FrameView();
     private final StageStamps stamps = new StageStamps();
+    private final long periodNanos;
+    private long next;
 
     /**
      * @param window    the card's memory.
@@ -40,11 +44,14 @@ public final class PollingAgent
      * @param counters  runtime counters.
      * @param journal   frame records, or null.
      * @param clock     time source.
+     * @param periodNanos polling period.
      */
     public PollingAgent(final RfmWindow window, final ChannelSpec[] channels, final FrameReceiver[] receivers,
         final FrameHandler handler, final StageLatencies latencies, final Counters counters,
-        final JournalWriter journal, final NanoClock clock)
+        final JournalWriter journal, final NanoClock clock, final long periodNanos)
     {
+        this.periodNanos = periodNanos;
+        this.next = clock.nanoTime() + periodNanos;
         this.window = window;
         this.channels = channels;
         this.receivers = receivers;
@@ -56,11 +63,45 @@ public final class PollingAgent
     }
 
     /**
+     * Poll when the period is due: one poll per period on a fixed schedule; a poll that falls behind by more than
+     * a period restarts the schedule rather than bursting.
+     *
+     * @return frames handled, 0 when not due.
+     */
+    @Override
+    public int doWork()
+    {
+        final long now = clock.nanoTime();
+        if (now - next < 0)
+        {
+            return 0;
+        }
+        next += periodNanos;
+        if (now - next > periodNanos)
+        {
+            next = now + periodNanos;
+        }
+        return poll();
+    }
+
+    @Override
+    public long nextDueNanos()
+    {
+        return next;
+    }
+
+    @Override
+    public String roleName()
+    {
+        return ReceivePath.CONSUMER_THREAD;
+    }
+
+    /**
      * One poll of every channel, taking every frame that is there.
      *
      * @return frames handled.
      */
-    public int doWork()
+    public int poll()
     {
         counters.add(RuntimeCounter.POLLS, 1);
         int work = 0;

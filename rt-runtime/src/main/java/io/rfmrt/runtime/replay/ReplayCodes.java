@@ -23,6 +23,8 @@ public final class ReplayCodes
     public static final int FAULT_DEADLINE_MISS = 100;
     /** Fault code of a command the plant found stale: seq = cycle, value = age ns. */
     public static final int FAULT_COMMAND_STALE = 101;
+    /** Fault code of a runtime thread that failed (the node then stops): seq = thread id, value = errors so far. */
+    public static final int FAULT_THREAD_FAILED = 102;
 
     /** STATE id of an axis starting (AxisState.STARTING). */
     public static final int STATE_STARTING = 0;
@@ -47,7 +49,7 @@ public final class ReplayCodes
     /** Values in a full COUNTERS snapshot. */
     public static final int COUNTERS_LENGTH = COUNTERS_RFM_BASE + RfmCounter.SLOT_COUNT;
     /** For the javadoc. */
-    static final String COUNTERS_LENGTH_TEXT = "8 + 9 + 64 = 81";
+    static final String COUNTERS_LENGTH_TEXT = "11 + 9 + 64 = 84";
 
     private static final String[] STATE_NAMES = {"STARTING", "RUNNING", "SAFE", "RECOVERING"};
     private static final FrameStatus[] FRAME_STATUSES = FrameStatus.values();
@@ -69,6 +71,10 @@ public final class ReplayCodes
         if (code == FAULT_COMMAND_STALE)
         {
             return "COMMAND_STALE";
+        }
+        if (code == FAULT_THREAD_FAILED)
+        {
+            return "THREAD_FAILED";
         }
         if (code > 0 && code < FRAME_STATUSES.length)
         {

@@ -113,7 +113,7 @@ class NodeConfigTest
             .satisfies(e -> assertThat(((ConfigException)e).problems()).containsExactly(
                 "unknown key 'colour'",
                 "receive.channels 'nope' is not a channel of the layout",
-                "receive.wait: wait strategy 'FAST' is not BLOCKING, SPIN_THEN_BLOCK(ns), BUSY_SPIN or POLLING(ns)",
+                "receive.wait: wait strategy 'FAST' is not BLOCKING, SPIN_THEN_BLOCK(ns), BUSY_SPIN, POLLING(ns) or INLINE",
                 "threads.isr.priority 120 is not 0..99",
                 "strict 'maybe' is not true or false",
                 "journal.roll 'WEEKLY' is not one of [DAILY, FAST_DAILY, FAST_HOURLY, FIVE_MINUTELY, FOUR_HOURLY, " +
