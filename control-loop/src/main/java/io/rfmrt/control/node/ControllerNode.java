@@ -83,6 +83,7 @@ public final class ControllerNode
     private long trackedCycles;
     private volatile double lastError;
     private volatile boolean running;
+    private volatile boolean stopRequested;
     private final WaitStrategy wait;
 
     /**
@@ -200,7 +201,15 @@ public final class ControllerNode
     }
 
     /**
-     * Run the controller in this process until the plant says it is done.
+     * Ask a running controller to stop within a second even if the plant never says it is done (any thread).
+     */
+    public void requestStop()
+    {
+        stopRequested = true;
+    }
+
+    /**
+     * Run the controller in this process until the plant says it is done, or {@link #requestStop} is called.
      *
      * @param network    emulated network name.
      * @param journalDir where the controller's journal goes.
@@ -244,7 +253,7 @@ public final class ControllerNode
             int second = 0;
             long lastFrames = 0;
             final long start = System.nanoTime();
-            while (device.window().getLongAcquire(PLANT_DONE_OFFSET) == 0)
+            while (device.window().getLongAcquire(PLANT_DONE_OFFSET) == 0 && !stopRequested)
             {
                 if (sensors.errors().awaitFailure(1000 - (TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start) %
                     1000), TimeUnit.MILLISECONDS))
