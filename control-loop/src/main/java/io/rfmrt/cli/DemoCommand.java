@@ -146,7 +146,8 @@ final class DemoCommand implements Callable<Integer>
             final Map<String, Object> summary = new LinkedHashMap<>();
             for (final String key : List.of("cycles", "lost_frames", "deadline_misses", "watchdog_trips",
                 "watchdog_recoveries", "tracking_rms", "tracking_max", "move_distance", "e2e_p50_us", "e2e_p99_us",
-                "e2e_max_us", "deadline_us", "tracked_cycles", "torn_frames", "journal_drops"))
+                "e2e_max_us", "deadline_us", "tracked_cycles", "torn_frames", "journal_drops", "journal_write_errors",
+                "journal_records"))
             {
                 summary.put(key, mapper.treeToValue(c.get(key), Object.class));
             }
@@ -160,11 +161,34 @@ final class DemoCommand implements Callable<Integer>
             summary.put("plant", mapper.treeToValue(p, Map.class));
             summary.put("journals", Map.of("controller", journals.resolve("controller").toString(),
                 "plant", journals.resolve("plant").toString()));
-            final List<Path> plots = DemoPlots.write(journals.resolve("controller"), outDir.resolve("plots"), rate,
-                c.get("deadline_us").asDouble());
+            final long lost = c.get("journal_write_errors").asLong() + c.get("journal_drops").asLong() +
+                p.path("journal_write_errors").asLong() + p.path("journal_drops").asLong();
+            if (lost > 0)
+            {
+                console.printf("rfmrt demo: warning: the journals lost %d records (write errors or full rings); " +
+                    "replay and plots show only what was written%n", lost);
+            }
+            List<Path> plots = List.of();
+            try
+            {
+                plots = DemoPlots.write(journals.resolve("controller"), outDir.resolve("plots"), rate,
+                    c.get("deadline_us").asDouble());
+            }
+            catch (final RuntimeException | java.io.IOException ex)
+            {
+                // a journal that could not be written (full disk) leaves nothing to plot; the summary still counts
+                console.println("rfmrt demo: plots not drawn: " + Main.describe(ex));
+            }
             summary.put("plots", plots.stream().map(Path::toString).toList());
-            Files.writeString(outDir.resolve("summary.json"),
-                mapper.enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(summary) + "\n");
+            try
+            {
+                Files.writeString(outDir.resolve("summary.json"),
+                    mapper.enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(summary) + "\n");
+            }
+            catch (final java.io.IOException ex)
+            {
+                console.println("rfmrt demo: summary.json not written: " + Main.describe(ex));
+            }
             if (json)
             {
                 out.println(new ObjectMapper().writeValueAsString(summary));
@@ -199,7 +223,8 @@ final class DemoCommand implements Callable<Integer>
             {"cycles", "%s"}, {"lost_frames", "%s"}, {"deadline_misses", "%s"}, {"deadline_us", "%.1f us"},
             {"watchdog_trips", "%s"}, {"watchdog_recoveries", "%s"}, {"tracking_rms", "%.3e rad"},
             {"tracking_rms_pct_of_move", "%.4f %%"}, {"tracking_max", "%.3e rad"}, {"move_distance", "%.2f rad"},
-            {"e2e_p50_us", "%.1f us"}, {"e2e_p99_us", "%.1f us"}, {"e2e_max_us", "%.1f us"}};
+            {"e2e_p50_us", "%.1f us"}, {"e2e_p99_us", "%.1f us"}, {"e2e_max_us", "%.1f us"},
+            {"journal_records", "%s"}, {"journal_drops", "%s"}, {"journal_write_errors", "%s"}};
         for (final String[] row : rows)
         {
             out.printf(Locale.ROOT, "  %-26s " + row[1] + "%n", row[0], s.get(row[0]));

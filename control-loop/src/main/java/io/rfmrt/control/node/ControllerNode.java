@@ -253,6 +253,7 @@ public final class ControllerNode
             int second = 0;
             long lastFrames = 0;
             final long start = System.nanoTime();
+            boolean journalWarned = false;
             while (device.window().getLongAcquire(PLANT_DONE_OFFSET) == 0 && !stopRequested)
             {
                 if (sensors.errors().awaitFailure(1000 - (TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start) %
@@ -263,6 +264,7 @@ public final class ControllerNode
                     watchdogThread.join(5_000);
                     throw new IllegalStateException("controller " + sensors.failure());
                 }
+                journalWarned = journalWarned || JournalWarning.warnOnce(journals, live);
                 interval = latency.getIntervalHistogram(interval);
                 cumulative.add(interval);
                 final long frames = sensors.counter(RuntimeCounter.FRAMES_HANDLED);
@@ -304,6 +306,8 @@ public final class ControllerNode
             r.put("e2e_p99_us", total.getValueAtPercentile(99) / 1e3);
             r.put("e2e_max_us", total.getMaxValue() / 1e3);
             r.put("journal_drops", journals.stats().droppedRingFull());
+            r.put("journal_write_errors", journals.stats().writeErrors());
+            r.put("journal_records", journals.stats().recordsWritten());
             r.put("placement", env.placementTable());
             return r;
         }

@@ -99,9 +99,11 @@ public final class PlantNode
                 }
             });
             final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(cycles / Math.max(1, rateHz) + 60);
+            boolean warned = false;
             while (loop.isAlive() && System.nanoTime() < deadline && !commands.errors().failed())
             {
                 loop.join(100);
+                warned = warned || JournalWarning.warnOnce(journal, warn);
             }
             commands.close();
             if (commands.failure() != null)
@@ -117,6 +119,8 @@ public final class PlantNode
             result.put("commands_received", commands.counter(RuntimeCounter.FRAMES_HANDLED));
             result.put("command_gaps", commands.counter(FrameCounter.GAPS));
             result.put("journal_drops", journal.stats().droppedRingFull());
+            result.put("journal_write_errors", journal.stats().writeErrors());
+            result.put("journal_records", journal.stats().recordsWritten());
             return result;
         }
         catch (final InterruptedException ex)
