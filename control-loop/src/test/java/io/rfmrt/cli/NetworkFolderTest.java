@@ -6,8 +6,6 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -47,19 +45,12 @@ class NetworkFolderTest
         CliProcesses.removeTree(victim);
     }
 
-    private record Result(int exit, String out, String err)
+    private static CliRun run(final String... args)
     {
+        return CliRun.of(args);
     }
 
-    private static Result run(final String... args)
-    {
-        final StringWriter out = new StringWriter();
-        final StringWriter err = new StringWriter();
-        final int exit = Main.run(args, new PrintWriter(out, true), new PrintWriter(err, true));
-        return new Result(exit, out.toString(), err.toString());
-    }
-
-    private static void assertOneLine(final Result result, final int exit, final String... parts)
+    private static void assertOneLine(final CliRun result, final int exit, final String... parts)
     {
         assertThat(result.exit()).as(result.err()).isEqualTo(exit);
         assertThat(result.err()).startsWith("rfmrt: ").endsWith(NL);
@@ -93,7 +84,7 @@ class NetworkFolderTest
         assertThat(run("rfm", "create", "--network", "lab", "--size", "4K").exit()).isZero();
         final Path dir = root.resolve("lab");
         Files.writeString(dir.resolve("notes.txt"), "x\n");
-        final Result destroy = run("rfm", "destroy", "--network", "lab");
+        final CliRun destroy = run("rfm", "destroy", "--network", "lab");
         assertThat(destroy.exit()).as(destroy.err()).isZero();
         assertThat(destroy.out()).isEqualTo("destroyed network lab; kept its folder " + dir +
             ", which holds files that are not the network's: 'notes.txt'" + NL);
@@ -119,7 +110,7 @@ class NetworkFolderTest
         assertThat(root).doesNotExist();
 
         final Path other = victim.resolve("networks");
-        final Result created = run("rfm", "create", "--root", other.toString(), "--network", "lab", "--size", "4K");
+        final CliRun created = run("rfm", "create", "--root", other.toString(), "--network", "lab", "--size", "4K");
         assertThat(created.exit()).as(created.err()).isZero();
         assertThat(other.resolve("lab").resolve("control")).exists();
         assertThat(run("rfm", "destroy", "--root", other.toString(), "--network", "lab").exit()).isZero();
@@ -215,7 +206,7 @@ class NetworkFolderTest
         assertOneLine(run("rfm", "destroy", "--network", "lab"), 1, "network 'lab'",
             "destroy --force removes it");
         assertThat(control).exists();
-        final Result forced = run("rfm", "destroy", "--network", "lab", "--force");
+        final CliRun forced = run("rfm", "destroy", "--network", "lab", "--force");
         assertThat(forced.exit()).as(forced.err()).isZero();
         assertThat(root.resolve("lab")).doesNotExist();
     }

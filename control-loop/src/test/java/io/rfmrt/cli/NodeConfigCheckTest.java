@@ -7,8 +7,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -43,26 +41,19 @@ class NodeConfigCheckTest
         CliProcesses.removeTree(simRoot);
     }
 
-    private record Result(int exit, String out, String err)
+    private static CliRun run(final String... args)
     {
+        return CliRun.of(args);
     }
 
-    private static Result run(final String... args)
-    {
-        final StringWriter out = new StringWriter();
-        final StringWriter err = new StringWriter();
-        final int exit = Main.run(args, new PrintWriter(out, true), new PrintWriter(err, true));
-        return new Result(exit, out.toString(), err.toString());
-    }
-
-    private Result node(final String yaml) throws IOException
+    private CliRun node(final String yaml) throws IOException
     {
         final Path file = dir.resolve("node.yaml");
         Files.writeString(file, yaml);
         return run("node", "--config", file.toString(), "--seconds", "1");
     }
 
-    private static void assertOneLine(final Result r, final int exit, final String... parts)
+    private static void assertOneLine(final CliRun r, final int exit, final String... parts)
     {
         assertThat(r.exit()).as(r.err() + r.out()).isEqualTo(exit);
         assertThat(r.err()).startsWith("rfmrt: ").endsWith(NL).doesNotContain("internal error", "\tat ");
@@ -76,11 +67,11 @@ class NodeConfigCheckTest
     @Test
     void shouldRefuseToPublishAnotherNodesChannelBeforeAnyThreadStarts() throws IOException
     {
-        final Result r = node("device: sim:cfg?node=1\nlayout: layout.yaml\npublish:\n  channel: command\n" +
+        final CliRun r = node("device: sim:cfg?node=1\nlayout: layout.yaml\npublish:\n  channel: command\n" +
             "journal:\n  enabled: false\nheartbeat: 0\n");
         assertOneLine(r, 2, "publish.channel 'command' is published by node 2 in the layout, not by this node (1)");
         assertThat(r.out()).as("no thread was placed").doesNotContain("process:", "rfmrt-publisher");
-        final Result status = run("rfm", "status", "--network", "cfg");
+        final CliRun status = run("rfm", "status", "--network", "cfg");
         assertThat(status.out()).as("the node id was released").doesNotContain(" live ");
     }
 
