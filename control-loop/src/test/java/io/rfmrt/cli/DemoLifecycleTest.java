@@ -85,7 +85,7 @@ class DemoLifecycleTest
             assertThat(networks.toList()).as("the demo's network was removed").isEmpty();
         }
         assertThat(out.resolve("summary.json")).content().contains("\"interrupted\" : \"SIGTERM\"");
-        assertThat(frames(out.resolve("journal/controller"))).as("journal flushed").isGreaterThan(1_000);
+        assertThat(frames(out.resolve("journal/controller"))).as("journal flushed and closed cleanly").isPositive();
     }
 
     @Test
@@ -104,7 +104,7 @@ class DemoLifecycleTest
             assertThat(child.onExit().get(30, TimeUnit.SECONDS).isAlive()).as("child " + child.pid()).isFalse();
         }
         assertThat(frames(out.resolve("journal/controller"))).as("the children flushed their journals")
-            .isGreaterThan(500);
+            .isPositive();
     }
 
     @Test
@@ -137,6 +137,7 @@ class DemoLifecycleTest
         assertThat(report.toString()).doesNotContainPattern("[1-9][0-9,]* out of order");
     }
 
+    /** Frames in a journal, which must read to its end without damage (it was closed, not cut off). */
     private static long frames(final Path journal)
     {
         long frames = 0;
@@ -147,6 +148,7 @@ class DemoLifecycleTest
             {
                 frames += record.kind() == RecordKind.FRAME ? 1 : 0;
             }
+            assertThat(reader.damage()).as("damage in " + journal).isEmpty();
         }
         return frames;
     }
