@@ -30,7 +30,9 @@ setup_file() {
     run "$BATS_TEST_TMPDIR/opt/$name/bin/rfmrt" --version
     [ "$status" -eq 0 ]
     [[ "$output" == rfmrt\ * ]]
-    run "$BATS_TEST_TMPDIR/opt/$name/bin/rfmrt" rfm status --network no-such-network-here
+    # a root of its own: the shared default may belong to another user on a busy machine (and is then refused)
+    RFMRT_SIM_ROOT="$BATS_TEST_TMPDIR/shm" run "$BATS_TEST_TMPDIR/opt/$name/bin/rfmrt" rfm status \
+        --network no-such-network-here
     [ "$status" -eq 1 ]
     [[ "$output" == *"network 'no-such-network-here' does not exist"* ]]
 }

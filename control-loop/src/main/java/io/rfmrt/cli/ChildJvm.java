@@ -48,4 +48,64 @@ final class ChildJvm
     {
         return builder(args).redirectError(ProcessBuilder.Redirect.INHERIT).start();
     }
+
+    /**
+     * In a child: run {@code stop} once when the parent goes away (this process's stdin, a pipe from the parent,
+     * reaches its end: the parent exited or was killed) or on SIGINT/SIGTERM, so that the child winds down cleanly
+     * instead of running on as an orphan.
+     *
+     * @param stop what stops the child's work; called at most once, from a watcher or signal thread.
+     */
+    static void onParentGoneOrSignal(final Runnable stop)
+    {
+        final java.util.concurrent.atomic.AtomicBoolean done = new java.util.concurrent.atomic.AtomicBoolean();
+        final Runnable once = () ->
+        {
+            if (done.compareAndSet(false, true))
+            {
+                stop.run();
+            }
+        };
+        final Thread watch = new Thread(() ->
+        {
+            try
+            {
+                while (System.in.read() >= 0)
+                {
+                    // the parent never writes; anything it sends is ignored
+                }
+            }
+            catch (final IOException ignore)
+            {
+                // a broken pipe is a gone parent too
+            }
+            once.run();
+        }, "rfmrt-parent-watch");
+        watch.setDaemon(true);
+        watch.start();
+        sun.misc.Signal.handle(new sun.misc.Signal("INT"), signal -> once.run());
+        sun.misc.Signal.handle(new sun.misc.Signal("TERM"), signal -> once.run());
+    }
+
+    /**
+     * @param millis delay.
+     * @param action run on a daemon thread after it.
+     */
+    static void later(final long millis, final Runnable action)
+    {
+        final Thread t = new Thread(() ->
+        {
+            try
+            {
+                Thread.sleep(millis);
+            }
+            catch (final InterruptedException ex)
+            {
+                Thread.currentThread().interrupt();
+            }
+            action.run();
+        }, "rfmrt-stop-later");
+        t.setDaemon(true);
+        t.start();
+    }
 }

@@ -2,7 +2,9 @@ package io.rfmrt.cli;
 
 import io.rfmrt.rfm.EventType;
 import io.rfmrt.rfm.RfmDevice;
+import io.rfmrt.rfm.RfmException;
 import io.rfmrt.rfm.Sizes;
+import io.rfmrt.rfm.sim.SimNetwork;
 import picocli.CommandLine;
 
 import java.util.Locale;
@@ -49,6 +51,26 @@ final class Converters
                 return Sizes.parseSize(value);
             }
             catch (final IllegalArgumentException ex)
+            {
+                throw new CommandLine.TypeConversionException(ex.getMessage());
+            }
+        }
+    }
+
+    /**
+     * A network name (not a path).
+     */
+    static final class NetworkName implements CommandLine.ITypeConverter<String>
+    {
+        @Override
+        public String convert(final String value)
+        {
+            try
+            {
+                SimNetwork.checkName(value);
+                return value;
+            }
+            catch (final RfmException ex)
             {
                 throw new CommandLine.TypeConversionException(ex.getMessage());
             }
@@ -117,6 +139,8 @@ final class Converters
      */
     static final class Duration implements CommandLine.ITypeConverter<Long>
     {
+        private static final double MAX_NANOS = 100 * 365.25 * 86_400 * 1e9;
+
         @Override
         public Long convert(final String value)
         {
@@ -135,10 +159,10 @@ final class Converters
                     if (v.endsWith(unit[0]))
                     {
                         final double amount = Double.parseDouble(v.substring(0, v.length() - unit[0].length()));
-                        return check(value, (long)(amount * Long.parseLong(unit[1])));
+                        return check(value, amount * Long.parseLong(unit[1]));
                     }
                 }
-                return check(value, TimeUnit.SECONDS.toNanos(1) * Long.parseLong(v));
+                return check(value, (double)TimeUnit.SECONDS.toNanos(1) * Long.parseLong(v));
             }
             catch (final NumberFormatException ex)
             {
@@ -147,13 +171,22 @@ final class Converters
             }
         }
 
-        private static long check(final String value, final long nanos)
+        private static long check(final String value, final double nanos)
         {
+            if (Double.isNaN(nanos))
+            {
+                throw new NumberFormatException(value);
+            }
             if (nanos < 0)
             {
                 throw new CommandLine.TypeConversionException("duration '" + value + "' is negative");
             }
-            return nanos;
+            if (nanos > MAX_NANOS)
+            {
+                throw new CommandLine.TypeConversionException("duration '" + value +
+                    "' is longer than 100 years (use inf to wait forever)");
+            }
+            return (long)nanos;
         }
     }
 }

@@ -87,7 +87,22 @@ final class DemoCommand implements Callable<Integer>
         final String network = "demo-" + ProcessHandle.current().pid();
         Files.createDirectories(outDir);
         final Path journals = outDir.toAbsolutePath().resolve("journal");
+        if (removePreviousRun(outDir))
+        {
+            console.printf("rfmrt demo: %s held a previous run; its journals, summary and plots were removed%n",
+                outDir);
+        }
         SimNetwork.create(network, 1 << 20).close();
+        // SIGINT/SIGTERM: stop both children cleanly (they flush their journals), then summarise what ran
+        final AtomicReference<String> interrupted = new AtomicReference<>();
+        final List<Process> children = new java.util.concurrent.CopyOnWriteArrayList<>();
+        final sun.misc.SignalHandler stopRun = signal ->
+        {
+            interrupted.compareAndSet(null, "SIG" + signal.getName());
+            children.forEach(child -> child.toHandle().destroy());
+        };
+        sun.misc.Signal.handle(new sun.misc.Signal("INT"), stopRun);
+        sun.misc.Signal.handle(new sun.misc.Signal("TERM"), stopRun);
         try
         {
             console.printf("rfmrt demo: plant (node %d) and controller (node %d) in two processes, %d Hz for %d s%s%n",
@@ -97,11 +112,17 @@ final class DemoCommand implements Callable<Integer>
             console.flush();
             final Process controller = ChildJvm.start("demo-controller", network,
                 journals.resolve("controller").toString(), Integer.toString(rate), wait);
+            children.add(controller);
             final AtomicReference<String> controllerResult = new AtomicReference<>();
             final Thread relay = relay(controller, console, controllerResult);
             awaitReady(network, controller);
             final Process plant = ChildJvm.start("demo-plant", network, journals.resolve("plant").toString(),
                 Long.toString(cycles), Integer.toString(rate), Long.toString(dropFrom), Long.toString(dropTo));
+            children.add(plant);
+            if (interrupted.get() != null)
+            {
+                children.forEach(child -> child.toHandle().destroy());
+            }
             final AtomicReference<String> plantResult = new AtomicReference<>();
             final Thread plantRelay = relay(plant, console, plantResult);
             if (!plant.waitFor(seconds + 120L, TimeUnit.SECONDS) || !controller.waitFor(60, TimeUnit.SECONDS))
@@ -125,14 +146,15 @@ final class DemoCommand implements Callable<Integer>
             final Map<String, Object> summary = new LinkedHashMap<>();
             for (final String key : List.of("cycles", "lost_frames", "deadline_misses", "watchdog_trips",
                 "watchdog_recoveries", "tracking_rms", "tracking_max", "move_distance", "e2e_p50_us", "e2e_p99_us",
-                "e2e_max_us", "deadline_us", "tracked_cycles", "torn_frames", "journal_drops",
-                "threads_after_warmup"))
+                "e2e_max_us", "deadline_us", "tracked_cycles", "torn_frames", "journal_drops", "journal_write_errors",
+                "journal_records", "threads_after_warmup"))
             {
                 summary.put(key, mapper.treeToValue(c.get(key), Object.class));
             }
             // a run too short to leave the first dwell commanded no move: no error relative to one (and no NaN)
             final double moved = c.get("move_distance").asDouble();
             summary.put("tracking_rms_pct_of_move", moved > 0 ? 100.0 * c.get("tracking_rms").asDouble() / moved : 0.0);
+            summary.put("interrupted", interrupted.get() == null ? "no" : interrupted.get());
             summary.put("rate_hz", rate);
             summary.put("seconds", seconds);
             summary.put("fault", fault == null ? "none" : fault);
@@ -140,11 +162,34 @@ final class DemoCommand implements Callable<Integer>
             summary.put("plant", mapper.treeToValue(p, Map.class));
             summary.put("journals", Map.of("controller", journals.resolve("controller").toString(),
                 "plant", journals.resolve("plant").toString()));
-            final List<Path> plots = DemoPlots.write(journals.resolve("controller"), outDir.resolve("plots"), rate,
-                c.get("deadline_us").asDouble());
+            final long lost = c.get("journal_write_errors").asLong() + c.get("journal_drops").asLong() +
+                p.path("journal_write_errors").asLong() + p.path("journal_drops").asLong();
+            if (lost > 0)
+            {
+                console.printf("rfmrt demo: warning: the journals lost %d records (write errors or full rings); " +
+                    "replay and plots show only what was written%n", lost);
+            }
+            List<Path> plots = List.of();
+            try
+            {
+                plots = DemoPlots.write(journals.resolve("controller"), outDir.resolve("plots"), rate,
+                    c.get("deadline_us").asDouble());
+            }
+            catch (final RuntimeException | java.io.IOException ex)
+            {
+                // a journal that could not be written (full disk) leaves nothing to plot; the summary still counts
+                console.println("rfmrt demo: plots not drawn: " + Main.describe(ex));
+            }
             summary.put("plots", plots.stream().map(Path::toString).toList());
-            Files.writeString(outDir.resolve("summary.json"),
-                mapper.enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(summary) + "\n");
+            try
+            {
+                Files.writeString(outDir.resolve("summary.json"),
+                    mapper.enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(summary) + "\n");
+            }
+            catch (final java.io.IOException ex)
+            {
+                console.println("rfmrt demo: summary.json not written: " + Main.describe(ex));
+            }
             if (json)
             {
                 out.println(new ObjectMapper().writeValueAsString(summary));
@@ -153,11 +198,19 @@ final class DemoCommand implements Callable<Integer>
             {
                 printSummary(out, summary, c.get("placement").asText());
             }
+            if (interrupted.get() != null)
+            {
+                console.printf("rfmrt demo: interrupted by %s after %s cycles; the summary above covers them%n",
+                    interrupted.get(), summary.get("cycles"));
+                return "SIGTERM".equals(interrupted.get()) ? EXIT_SIGTERM : EXIT_SIGINT;
+            }
             return Main.EXIT_OK;
         }
         finally
         {
             SimNetwork.destroy(network, true);
+            sun.misc.Signal.handle(new sun.misc.Signal("INT"), sun.misc.SignalHandler.SIG_DFL);
+            sun.misc.Signal.handle(new sun.misc.Signal("TERM"), sun.misc.SignalHandler.SIG_DFL);
         }
     }
 
@@ -165,12 +218,14 @@ final class DemoCommand implements Callable<Integer>
     {
         out.println();
         out.print(placement);
-        out.println("summary");
+        out.println(!"no".equals(s.get("interrupted")) ?
+            "summary (interrupted by " + s.get("interrupted") + ": partial run)" : "summary");
         final String[][] rows = {
             {"cycles", "%s"}, {"lost_frames", "%s"}, {"deadline_misses", "%s"}, {"deadline_us", "%.1f us"},
             {"watchdog_trips", "%s"}, {"watchdog_recoveries", "%s"}, {"tracking_rms", "%.3e rad"},
             {"tracking_rms_pct_of_move", "%.4f %%"}, {"tracking_max", "%.3e rad"}, {"move_distance", "%.2f rad"},
-            {"e2e_p50_us", "%.1f us"}, {"e2e_p99_us", "%.1f us"}, {"e2e_max_us", "%.1f us"}};
+            {"e2e_p50_us", "%.1f us"}, {"e2e_p99_us", "%.1f us"}, {"e2e_max_us", "%.1f us"},
+            {"journal_records", "%s"}, {"journal_drops", "%s"}, {"journal_write_errors", "%s"}};
         for (final String[] row : rows)
         {
             out.printf(Locale.ROOT, "  %-26s " + row[1] + "%n", row[0], s.get(row[0]));
@@ -178,6 +233,47 @@ final class DemoCommand implements Callable<Integer>
         out.printf("  %-26s %s%n", "plant", s.get("plant"));
         out.printf("  %-26s %s%n", "plots", s.get("plots"));
         out.printf("  %-26s %s%n", "journals", s.get("journals"));
+    }
+
+    /** Exit code of a run stopped by SIGINT (128 + 2). */
+    static final int EXIT_SIGINT = 130;
+    /** Exit code of a run stopped by SIGTERM (128 + 15). */
+    static final int EXIT_SIGTERM = 143;
+
+    /**
+     * A second run into the same folder starts clean: the files an earlier demo run wrote there (journal queue
+     * files, summary.json, the two plots) are removed by name; anything else stays.
+     *
+     * @return whether there was anything to remove.
+     */
+    static boolean removePreviousRun(final Path out) throws java.io.IOException
+    {
+        boolean any = false;
+        for (final String node : List.of("plant", "controller"))
+        {
+            final Path dir = out.resolve("journal").resolve(node);
+            if (Files.isDirectory(dir, java.nio.file.LinkOption.NOFOLLOW_LINKS))
+            {
+                try (java.util.stream.Stream<Path> files = Files.list(dir))
+                {
+                    for (final Path f : files.toList())
+                    {
+                        final String name = f.getFileName().toString();
+                        if ((name.endsWith(".cq4") || name.endsWith(".cq4t")) &&
+                            Files.isRegularFile(f, java.nio.file.LinkOption.NOFOLLOW_LINKS))
+                        {
+                            Files.delete(f);
+                            any = true;
+                        }
+                    }
+                }
+            }
+        }
+        for (final String name : List.of("summary.json", "plots/tracking.png", "plots/latency.png"))
+        {
+            any |= Files.deleteIfExists(out.resolve(name));
+        }
+        return any;
     }
 
     private static void awaitReady(final String network, final Process controller) throws InterruptedException
@@ -254,6 +350,8 @@ final class DemoCommand implements Callable<Integer>
         public Integer call() throws Exception
         {
             final ControllerNode node = new ControllerNode(rate, WaitStrategy.parse(wait));
+            // the plant stops first on a signal and tells the controller; this is the fallback
+            ChildJvm.onParentGoneOrSignal(() -> ChildJvm.later(2_000, node::requestStop));
             final Map<String, Object> r = node.run(network, journal, line ->
             {
                 System.out.println(line);
@@ -292,7 +390,9 @@ final class DemoCommand implements Callable<Integer>
         @Override
         public Integer call() throws Exception
         {
-            final Map<String, Object> r = new PlantNode().run(network, journal, cycles, rate, dropFrom, dropTo,
+            final PlantNode node = new PlantNode();
+            ChildJvm.onParentGoneOrSignal(node::requestStop);
+            final Map<String, Object> r = node.run(network, journal, cycles, rate, dropFrom, dropTo,
                 warning -> System.err.println("plant: " + warning));
             System.out.println("result " + new ObjectMapper().writeValueAsString(r));
             System.out.flush();

@@ -95,17 +95,23 @@ public final class Main
     static String describe(final Throwable ex)
     {
         if (ex instanceof RfmException || ex instanceof LayoutException || ex instanceof UsageException ||
-            ex instanceof IllegalArgumentException || ex instanceof IllegalStateException)
+            ex instanceof IllegalArgumentException || ex instanceof IllegalStateException ||
+            ex instanceof RuntimeException && ex.getClass().getName().startsWith("io.rfmrt.") && ex.getMessage() != null)
         {
             return firstLine(ex.getMessage());
         }
         if (ex instanceof java.nio.file.FileSystemException fs)
         {
             final String why = fs instanceof java.nio.file.NoSuchFileException ? "no such file or folder" :
+                fs instanceof java.nio.file.NotDirectoryException ? "not a folder" :
                 fs instanceof java.nio.file.AccessDeniedException ? "permission denied" :
                 fs instanceof java.nio.file.FileAlreadyExistsException ? "already exists" :
                 fs.getReason() != null ? fs.getReason() : fs.getClass().getSimpleName();
             return fs.getFile() + ": " + why;
+        }
+        if (ex instanceof java.io.UncheckedIOException u)
+        {
+            return describe(u.getCause());
         }
         if (ex instanceof java.io.IOException)
         {

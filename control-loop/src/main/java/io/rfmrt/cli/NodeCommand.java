@@ -42,6 +42,10 @@ final class NodeCommand implements Callable<Integer>
     public Integer call() throws Exception
     {
         final PrintWriter out = spec.commandLine().getOut();
+        if (seconds < 0)
+        {
+            throw new Main.UsageException("--seconds " + seconds + " is negative (0: run until a signal)");
+        }
         final NodeConfig nodeConfig;
         try
         {
@@ -66,7 +70,15 @@ final class NodeCommand implements Callable<Integer>
             out.flush();
         }).onFailure(stop::countDown))
         {
-            node.start();
+            try
+            {
+                node.start();
+            }
+            catch (final ConfigException ex)
+            {
+                // the configuration does not fit the network it joined: nothing was started
+                throw new Main.UsageException(ex.getMessage());
+            }
             if (seconds > 0)
             {
                 stop.await(seconds, java.util.concurrent.TimeUnit.SECONDS);

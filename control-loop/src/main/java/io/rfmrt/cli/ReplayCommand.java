@@ -112,6 +112,10 @@ final class ReplayCommand implements Callable<Integer>
 
     private int run(final PrintWriter out, final PrintWriter err)
     {
+        if (seconds != null && (seconds.isNaN() || seconds < 0))
+        {
+            throw new Main.UsageException("--seconds " + seconds + " is not a positive number of seconds");
+        }
         if (gains != null && !rerun)
         {
             throw new Main.UsageException("--gains needs --rerun");

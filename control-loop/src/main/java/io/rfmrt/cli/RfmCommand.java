@@ -44,9 +44,21 @@ final class RfmCommand
         @Spec
         CommandSpec spec;
 
-        @Option(names = "--network", required = true, paramLabel = "NAME",
-            description = "Network name (under /dev/shm/rfmrt, or RFMRT_SIM_ROOT) or folder.")
+        @Option(names = "--network", required = true, paramLabel = "NAME", converter = Converters.NetworkName.class,
+            description = "Network name (a name, not a path).")
         String network;
+
+        /** Sets the folder holding networks for this process when given. */
+        @Option(names = "--root", paramLabel = "DIR",
+            description = "Folder holding networks (default: RFMRT_SIM_ROOT, else /dev/shm/rfmrt).")
+        void root(final String root)
+        {
+            if (root.isBlank())
+            {
+                throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--root is empty");
+            }
+            System.setProperty(SimNetwork.ROOT_PROPERTY, root);
+        }
 
         PrintWriter out()
         {
@@ -112,12 +124,12 @@ final class RfmCommand
             final int bytes = bytes();
             if ((offset & (bytes - 1)) != 0)
             {
-                throw new RfmException(RfmStatus.UNALIGNED_OFFSET, String.format(
+                throw new Main.UsageException(String.format(
                     "offset 0x%x is not %d-byte aligned for a %d-bit access", offset, bytes, width));
             }
-            if (offset < 0 || offset + (long)bytes * count > memorySize)
+            if (offset < 0 || offset > memorySize - (long)bytes * count)
             {
-                throw new RfmException(RfmStatus.OUT_OF_RANGE, String.format(
+                throw new Main.UsageException(String.format(
                     "offset 0x%x + %d bytes is outside the %d-byte memory of network '%s'", offset,
                     (long)bytes * count, memorySize, network));
             }
@@ -134,6 +146,14 @@ final class RfmCommand
         @Override
         public Integer call()
         {
+            try
+            {
+                io.rfmrt.rfm.internal.sim.NetworkImage.checkMemorySize(size);
+            }
+            catch (final RfmException ex)
+            {
+                throw new Main.UsageException("--size: " + ex.getMessage());
+            }
             try (SimNetwork net = SimNetwork.create(network, size))
             {
                 out().printf("created network %s: %d bytes of memory in %s%n", network, net.memorySize(), net.dir());
@@ -151,8 +171,17 @@ final class RfmCommand
         @Override
         public Integer call()
         {
-            SimNetwork.destroy(network, force);
-            out().printf("destroyed network %s%n", network);
+            final List<String> others = SimNetwork.destroy(network, force);
+            if (others.isEmpty())
+            {
+                out().printf("destroyed network %s%n", network);
+            }
+            else
+            {
+                out().printf("destroyed network %s; kept its folder %s, which holds files that are not the " +
+                    "network's: %s%n", network, SimNetwork.dir(network),
+                    String.join(", ", others.stream().map(SimNetwork::quote).toList()));
+            }
             return Main.EXIT_OK;
         }
     }

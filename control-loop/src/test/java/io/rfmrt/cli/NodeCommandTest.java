@@ -174,6 +174,73 @@ class NodeCommandTest
         throw new AssertionError("node ended before printing '" + prefix + "': " + seen);
     }
 
+    @Test
+    void shouldHearAPublisherRestartedAfterKillAtOnce(@TempDir final Path dir) throws Exception
+    {
+        for (final String name : List.of("layout.yaml", "node-1.yaml", "node-2.yaml"))
+        {
+            Files.copy(Path.of("..", "deploy", "conf", name), dir.resolve(name));
+        }
+        final Process two = cli("node", "--config", dir.resolve("node-2.yaml").toString());
+        final java.io.BufferedReader readTwo = reader(two);
+        awaitLine(readTwo, "process:", new StringBuilder());
+        final Process first = cli("node", "--config", dir.resolve("node-1.yaml").toString());
+        awaitLine(reader(first), "process:", new StringBuilder());
+        Thread.sleep(1_500);
+        // SIGKILL: no shutdown at all, its claim and its last frames stay in the shared memory
+        first.destroyForcibly();
+        assertThat(first.waitFor(30, TimeUnit.SECONDS)).isTrue();
+        Thread.sleep(300);
+        final Process again = cli("node", "--config", dir.resolve("node-1.yaml").toString());
+        awaitLine(reader(again), "process:", new StringBuilder());
+        Thread.sleep(1_000);
+        again.toHandle().destroy();
+        two.toHandle().destroy();
+        assertThat(again.waitFor(30, TimeUnit.SECONDS)).isTrue();
+        assertThat(two.waitFor(30, TimeUnit.SECONDS)).isTrue();
+
+        long restarts = 0;
+        long stale = 0;
+        long maxSeqBefore = 0;
+        long framesAfter = 0;
+        long firstSeqAfter = -1;
+        try (JournalReader reader = JournalReader.open(dir.resolve("journal/node-2")))
+        {
+            final JournalRecord record = new JournalRecord();
+            while (reader.next(record))
+            {
+                if (record.kind() == RecordKind.FAULT && record.code() ==
+                    io.rfmrt.runtime.replay.ReplayCodes.FAULT_PUBLISHER_RESTART)
+                {
+                    restarts++;
+                    assertThat(record.value()).as("source").isEqualTo(1);
+                }
+                else if (record.kind() == RecordKind.FAULT && record.code() ==
+                    io.rfmrt.rfm.channel.FrameStatus.STALE.ordinal())
+                {
+                    stale++;
+                }
+                else if (record.kind() == RecordKind.FRAME && record.source() == 1)
+                {
+                    if (restarts == 0)
+                    {
+                        maxSeqBefore = Math.max(maxSeqBefore, record.seq());
+                    }
+                    else
+                    {
+                        firstSeqAfter = firstSeqAfter < 0 ? record.seq() : firstSeqAfter;
+                        framesAfter++;
+                    }
+                }
+            }
+        }
+        assertThat(maxSeqBefore).as("frames of the first run").isGreaterThan(1);
+        assertThat(restarts).as("publisher restarts journalled").isEqualTo(1);
+        assertThat(firstSeqAfter).as("the restarted publisher's first frame is taken").isEqualTo(1);
+        assertThat(framesAfter).as("frames of the second run").isGreaterThan(1);
+        assertThat(stale).as("no frame of the new run refused as stale").isZero();
+    }
+
     private static long frames(final Path journal)
     {
         long frames = 0;

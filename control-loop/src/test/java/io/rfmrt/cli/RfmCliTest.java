@@ -102,8 +102,8 @@ class RfmCliTest
     void shouldRejectBadOffsetsWithoutCreatingAnything()
     {
         assertOneLineError(run("rfm", "poke", "--network", "lab", "--node", "1", "--offset", "0x13", "--value", "1"),
-            1, "offset 0x13 is not 4-byte aligned for a 32-bit access");
-        assertOneLineError(run("rfm", "peek", "--network", "lab", "--node", "1", "--offset", "0x1000000"), 1,
+            2, "offset 0x13 is not 4-byte aligned for a 32-bit access");
+        assertOneLineError(run("rfm", "peek", "--network", "lab", "--node", "1", "--offset", "0x1000000"), 2,
             "offset 0x1000000 + 4 bytes is outside the 16777216-byte memory of network 'lab'");
         assertThat(root.resolve("lab")).doesNotExist();
         assertOneLineError(run("rfm", "peek", "--network", "lab", "--node", "300", "--offset", "0"), 2,
@@ -112,8 +112,9 @@ class RfmCliTest
             "Invalid value for option '--offset': 'xyz' is not a hexadecimal number (see 'rfmrt rfm peek --help')");
         assertOneLineError(run("rfm", "poke", "--network", "lab", "--node", "1", "--offset", "0", "--value", "1ff",
             "--width", "8"), 2, "--value 0x1ff does not fit 8 bits");
-        assertOneLineError(run("rfm", "peek", "--network", "bad/name", "--node", "1", "--offset", "0"), 1,
-            "network name 'bad/name' is not 1-64 letters, digits, '.', '_' or '-'");
+        assertOneLineError(run("rfm", "peek", "--network", "bad name", "--node", "1", "--offset", "0"), 2,
+            "Invalid value for option '--network': network name 'bad name' is not 1-64 letters, digits, '.', '_' " +
+            "or '-' (see 'rfmrt rfm peek --help')");
         assertThat(root).doesNotExist();
     }
 

@@ -16,16 +16,16 @@ import java.util.Set;
  * <pre>
  *   sim:NETWORK?node=N[&amp;size=16M][&amp;dma=auto|on-demand][&amp;dmaSlots=64][&amp;dmaSlotSize=2048]
  *       [&amp;dmaPolicy=drop-newest|backpressure][&amp;loopback=true]
- *   sim:/dev/shm/rfmrt/NETWORK?node=N...        (a network folder instead of a name)
  *   rfm2g:/dev/rfm2g0[?dmaThreshold=BYTES|never][&amp;dmaBase=PHYS][&amp;dmaSlots=64][&amp;dmaSlotSize=2048]
  *       [&amp;dma=on-demand]
  * </pre>
- * A {@code sim} device joins the network, creating it with {@code size} (default 16 MiB) if it does not exist yet,
- * as plugging a card into a ring. An {@code rfm2g} device is a card through the vendor library ({@code librfm2g.so},
- * or the library named by the system property {@value Rfm2gLibrary#LIBRARY_PROPERTY}): {@code dmaThreshold} sets
- * the driver's DMA threshold (default: keep the driver's), {@code dmaBase} is the physical address of the
- * boot-reserved DMA buffer (without it the host buffers are ordinary memory and the driver reads by PIO). The card
- * offers on-demand DMA only.
+ * NETWORK is a name; the folder that holds networks is {@code /dev/shm/rfmrt} unless {@code RFMRT_SIM_ROOT} (or the
+ * system property {@code rfmrt.sim.root}) names another. A {@code sim} device joins the network, creating it with
+ * {@code size} (default 16 MiB) if it does not exist yet, as plugging a card into a ring. An {@code rfm2g} device is
+ * a card through the vendor library ({@code librfm2g.so}, or the library named by the system property
+ * {@value Rfm2gLibrary#LIBRARY_PROPERTY}): {@code dmaThreshold} sets the driver's DMA threshold (default: keep the
+ * driver's), {@code dmaBase} is the physical address of the boot-reserved DMA buffer (without it the host buffers
+ * are ordinary memory and the driver reads by PIO). The card offers on-demand DMA only.
  */
 public final class RfmDevices
 {
@@ -96,7 +96,11 @@ public final class RfmDevices
             throw new RfmException(RfmStatus.BAD_PARAMETER, "device URI '" + uri + "': loopback '" + loopbackText +
                 "' is not true or false");
         }
-        final NetworkImage image = NetworkImage.createOrAttach(SimNetwork.dir(network), network, size);
+        if (!NetworkImage.exists(SimNetwork.checkedDir(network, false)))
+        {
+            NetworkImage.checkMemorySize(size);
+        }
+        final NetworkImage image = NetworkImage.createOrAttach(SimNetwork.checkedDir(network, true), network, size);
         return SimDevice.open(uri, image, node, mode, policy, slots, slotSize, Boolean.parseBoolean(loopbackText));
     }
 

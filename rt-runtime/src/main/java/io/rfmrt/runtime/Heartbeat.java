@@ -27,6 +27,9 @@ public final class Heartbeat
     private final Consumer<String> sink;
     private final StringBuilder line = new StringBuilder(1024);
     private final Map<String, ThreadStats> lastStats = new HashMap<>();
+    private io.rfmrt.runtime.journal.Journal journal;
+    private Consumer<String> warn = line -> { };
+    private boolean journalWarned;
     private long lastHandled;
     private long lastNanos = System.nanoTime();
 
@@ -40,6 +43,21 @@ public final class Heartbeat
         this.device = device;
         this.path = path;
         this.sink = sink;
+    }
+
+    /**
+     * Show the node's journal in every line (records written, ring-full drops, write errors) and warn once, through
+     * {@code warn}, the first time it loses a record.
+     *
+     * @param journal the journal, or null.
+     * @param warn    where the one warning goes.
+     * @return this.
+     */
+    public Heartbeat journal(final io.rfmrt.runtime.journal.Journal journal, final Consumer<String> warn)
+    {
+        this.journal = journal;
+        this.warn = warn;
+        return this;
     }
 
     /**
@@ -113,6 +131,19 @@ public final class Heartbeat
                 value = device.counter(c, null);
             }
             line.append(' ').append(c.name().toLowerCase(Locale.ROOT).replace('_', '-')).append('=').append(value);
+        }
+        if (journal != null)
+        {
+            final io.rfmrt.runtime.journal.JournalStats js = journal.stats();
+            line.append(" | journal written=").append(js.recordsWritten()).append(" drops=")
+                .append(js.droppedRingFull()).append(" write-errors=").append(js.writeErrors());
+            if (!journalWarned && (js.writeErrors() > 0 || js.droppedRingFull() > 0))
+            {
+                journalWarned = true;
+                warn.accept("journal " + journal.config().dir() + " is losing records (" + js.writeErrors() +
+                    " write errors, " + js.droppedRingFull() + " dropped on a full ring so far)" +
+                    (js.lastError() == null ? "" : ": " + js.lastError()));
+            }
         }
         lastNanos = now;
         sink.accept(line.toString());

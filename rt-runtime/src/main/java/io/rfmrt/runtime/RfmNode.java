@@ -131,6 +131,7 @@ public final class RfmNode implements AutoCloseable
         try
         {
             device = RfmDevices.open(config.device());
+            config.checkDevice(device.nodeId(), device.memorySize());
             final NodeConfig.Threads t = config.threads();
             env = RtEnvironment.prepare(new RtSettings(t.cpus(), config.strict(), t.lockMemory(), t.cpuDmaLatency(),
                 Path.of("/")), warning -> out.accept("warning: " + warning));
@@ -168,7 +169,8 @@ public final class RfmNode implements AutoCloseable
                     PUBLISH_SPIN_NS), errors, null, publisher);
                 env.start(PUBLISHER_THREAD, cpu(t.publisher(), rtCpu), t.publisher().priority(), publisherRunner);
             }
-            heartbeat = new Heartbeat(device, path, line -> heartbeatSink.accept(line));
+            heartbeat = new Heartbeat(device, path, line -> heartbeatSink.accept(line))
+                .journal(journal, warning -> out.accept("warning: " + warning));
             if (config.heartbeatNanos() > 0)
             {
                 final PeriodicAgent beat = new PeriodicAgent(HEARTBEAT_THREAD, config.heartbeatNanos(),

@@ -85,6 +85,7 @@ public final class ControllerNode
     private long trackedCycles;
     private volatile double lastError;
     private volatile boolean running;
+    private volatile boolean stopRequested;
     private final WaitStrategy wait;
 
     /**
@@ -202,7 +203,15 @@ public final class ControllerNode
     }
 
     /**
-     * Run the controller in this process until the plant says it is done.
+     * Ask a running controller to stop within a second even if the plant never says it is done (any thread).
+     */
+    public void requestStop()
+    {
+        stopRequested = true;
+    }
+
+    /**
+     * Run the controller in this process until the plant says it is done, or {@link #requestStop} is called.
      *
      * @param network    emulated network name.
      * @param journalDir where the controller's journal goes.
@@ -248,7 +257,8 @@ public final class ControllerNode
             int second = 0;
             long lastFrames = 0;
             final long start = System.nanoTime();
-            while (device.window().getLongAcquire(PLANT_DONE_OFFSET) == 0)
+            boolean journalWarned = false;
+            while (device.window().getLongAcquire(PLANT_DONE_OFFSET) == 0 && !stopRequested)
             {
                 if (sensors.errors().awaitFailure(1000 - (TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start) %
                     1000), TimeUnit.MILLISECONDS))
@@ -258,6 +268,7 @@ public final class ControllerNode
                     watchdogThread.join(5_000);
                     throw new IllegalStateException("controller " + sensors.failure());
                 }
+                journalWarned = journalWarned || JournalWarning.warnOnce(journals, live);
                 interval = latency.getIntervalHistogram(interval);
                 cumulative.add(interval);
                 final long frames = sensors.counter(RuntimeCounter.FRAMES_HANDLED);
@@ -307,6 +318,8 @@ public final class ControllerNode
             r.put("e2e_p99_us", total.getValueAtPercentile(99) / 1e3);
             r.put("e2e_max_us", total.getMaxValue() / 1e3);
             r.put("journal_drops", journals.stats().droppedRingFull());
+            r.put("journal_write_errors", journals.stats().writeErrors());
+            r.put("journal_records", journals.stats().recordsWritten());
             r.put("placement", env.placementTable());
             final List<Map<String, Object>> hygiene = new ArrayList<>();
             for (int i = 0; i < threads.size(); i++)

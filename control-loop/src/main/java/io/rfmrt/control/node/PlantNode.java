@@ -42,7 +42,17 @@ public final class PlantNode
     public static final int STALE_PERIODS = 5;
 
     private final AtomicLong newestCycle = new AtomicLong();
+    private volatile boolean stopRequested;
     private final AtomicLong newestTorqueBits = new AtomicLong();
+
+    /**
+     * Ask a running plant to stop after its current cycle (any thread, e.g. a signal handler): it then tells the
+     * controller it is done, flushes its journal and returns its counts so far.
+     */
+    public void requestStop()
+    {
+        stopRequested = true;
+    }
 
     /**
      * Run the plant in this process.
@@ -91,9 +101,11 @@ public final class PlantNode
                 }
             });
             final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(cycles / Math.max(1, rateHz) + 60);
+            boolean warned = false;
             while (loop.isAlive() && System.nanoTime() < deadline && !commands.errors().failed())
             {
                 loop.join(100);
+                warned = warned || JournalWarning.warnOnce(journal, warn);
             }
             commands.close();
             if (commands.failure() != null)
@@ -102,12 +114,15 @@ public final class PlantNode
             }
             final Map<String, Object> result = new LinkedHashMap<>();
             result.put("cycles", counts[0]);
+            result.put("interrupted", stopRequested);
             result.put("sensor_frames", counts[1]);
             result.put("stale_command_cycles", counts[2]);
             result.put("withheld_sensor_frames", counts[3]);
             result.put("commands_received", commands.counter(RuntimeCounter.FRAMES_HANDLED));
             result.put("command_gaps", commands.counter(FrameCounter.GAPS));
             result.put("journal_drops", journal.stats().droppedRingFull());
+            result.put("journal_write_errors", journal.stats().writeErrors());
+            result.put("journal_records", journal.stats().recordsWritten());
             return result;
         }
         catch (final InterruptedException ex)
@@ -127,7 +142,7 @@ public final class PlantNode
         final long period = TimeUnit.SECONDS.toNanos(1) / rateHz;
         final double dt = 1.0 / rateHz;
         long next = System.nanoTime() + period;
-        for (long cycle = 1; cycle <= cycles; cycle++)
+        for (long cycle = 1; cycle <= cycles && !stopRequested; cycle++)
         {
             final long park = next - System.nanoTime() - 60_000;
             if (park > 0)
@@ -175,6 +190,7 @@ public final class PlantNode
                 plant.torque(), braking ? 1 : 0, 0, 0);
             counts[0] = cycle;
         }
-        device.window().putLongRelease(PLANT_DONE_OFFSET, cycles);
+        // the controller ends when this is non-zero; a stopped plant says how far it got
+        device.window().putLongRelease(PLANT_DONE_OFFSET, Math.max(1, counts[0]));
     }
 }

@@ -9,7 +9,6 @@ import io.rfmrt.rfm.Sizes;
 import org.agrona.BitUtil;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -82,11 +81,11 @@ public record ChannelLayout(long memorySize, List<ChannelSpec> channels, List<Va
         final String text;
         try
         {
-            text = Files.readString(file);
+            text = io.rfmrt.rfm.internal.TextFiles.read(file, io.rfmrt.rfm.internal.TextFiles.MAX_CONFIG_BYTES);
         }
-        catch (final IOException ex)
+        catch (final IllegalArgumentException ex)
         {
-            throw new LayoutException(file.toString(), List.of("cannot read: " + ex.getMessage()));
+            throw new LayoutException(file.toString(), List.of(ex.getMessage()));
         }
         return parse(file.toString(), text);
     }
@@ -102,10 +101,16 @@ public record ChannelLayout(long memorySize, List<ChannelSpec> channels, List<Va
         final JsonNode root;
         try
         {
-            root = new ObjectMapper(new YAMLFactory()).readTree(yaml);
+            root = new ObjectMapper(new YAMLFactory())
+                .enable(com.fasterxml.jackson.core.JsonParser.Feature.STRICT_DUPLICATE_DETECTION).readTree(yaml);
         }
         catch (final IOException ex)
         {
+            final java.util.regex.Matcher dup = io.rfmrt.rfm.internal.TextFiles.DUPLICATE_KEY.matcher(String.valueOf(ex.getMessage()));
+            if (dup.find())
+            {
+                throw new LayoutException(source, List.of("duplicate key '" + dup.group(1) + "'"));
+            }
             final String message = ex.getMessage() == null ? ex.toString() : ex.getMessage().lines().findFirst()
                 .orElse("");
             throw new LayoutException(source, List.of("not valid YAML: " + message));

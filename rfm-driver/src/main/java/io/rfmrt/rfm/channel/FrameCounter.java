@@ -22,7 +22,9 @@ public enum FrameCounter
     /** Frames whose header gives an impossible length or an empty slot. */
     BAD_HEADER(7),
     /** Events that came without a completed DMA transfer (the ring was full). */
-    DMA_MISSING(8);
+    DMA_MISSING(8),
+    /** Frames that came from a new incarnation of their publisher (it restarted); each is taken as its first. */
+    PUBLISHER_RESTARTS(9);
 
     private static final FrameCounter[] VALUES = values();
 

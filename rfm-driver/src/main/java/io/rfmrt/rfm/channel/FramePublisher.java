@@ -26,6 +26,7 @@ public final class FramePublisher
     private final NanoClock clock;
     private final ByteBuffer crcView;
     private final CRC32C crc = new CRC32C();
+    private final int incarnation = freshIncarnation();
     private long seq;
 
     /**
@@ -67,6 +68,25 @@ public final class FramePublisher
     public ChannelSpec channel()
     {
         return channel;
+    }
+
+    /**
+     * @return this publisher's incarnation, written into every frame (fresh and non-zero for each publisher).
+     */
+    public int incarnation()
+    {
+        return incarnation;
+    }
+
+    private static int freshIncarnation()
+    {
+        int value;
+        do
+        {
+            value = new java.security.SecureRandom().nextInt();
+        }
+        while (value == 0);
+        return value;
     }
 
     /**
@@ -116,7 +136,7 @@ public final class FramePublisher
         window.putInt(slot + CRC_OFFSET, (int)crc.getValue());
         window.putShort(slot + SOURCE_OFFSET, (short)channel.node());
         window.putShort(slot + FLAGS_OFFSET, (short)flags);
-        window.putInt(slot + RESERVED_OFFSET, 0);
+        window.putInt(slot + INCARNATION_OFFSET, incarnation);
         window.putLong(slot + SEND_NANOS_OFFSET, sendNanos);
         window.putLongRelease(slot + SEQ_OFFSET, next);
         seq = next;

@@ -37,6 +37,8 @@ public final class FrameReceiver
     private final ByteBuffer copyView;
     private final CRC32C crc = new CRC32C();
     private final long[] lastSeq = new long[RfmDevice.MAX_NODE_ID + 1];
+    private final int[] incarnation = new int[RfmDevice.MAX_NODE_ID + 1];
+    private boolean restarted;
     private final long[] counters = new long[FrameCounter.COUNT];
     private boolean selfFilter = true;
     private Runnable readFault;
@@ -97,8 +99,44 @@ public final class FrameReceiver
     }
 
     /**
+     * @return whether the last frame accepted came from a new incarnation of its publisher (then the receive path
+     *         journals the restart); reading clears it.
+     */
+    public boolean takeRestart()
+    {
+        final boolean was = restarted;
+        restarted = false;
+        return was;
+    }
+
+    /**
+     * For readers that find frames by sequence number in memory (polling, on-demand DMA): a restarted publisher
+     * numbers again from 1, below what they look for, and its first frame lands in the slot of seq 1. One read of
+     * that slot tells whether it holds a frame of a new incarnation of the channel's publisher.
+     *
+     * @return the sequence number of the frame in the slot of seq 1 when it comes from a new incarnation, else -1.
+     */
+    public long restartedFrame()
+    {
+        final int source = channel.node();
+        final long slot = channel.slotOffset(1);
+        final long seq = window.getLongAcquire(slot + SEQ_OFFSET);
+        final int from = window.getInt(slot + INCARNATION_OFFSET);
+        return seq > 0 && from != 0 && incarnation[source] != 0 && from != incarnation[source] ? seq : -1;
+    }
+
+    /**
+     * @param source a publisher's node id.
+     * @return the incarnation last seen from it, 0 before its first frame (or when it does not fill the field).
+     */
+    public int incarnation(final int source)
+    {
+        return incarnation[source];
+    }
+
+    /**
      * @param source a node id.
-     * @return the newest frame number seen from it, 0 if none.
+     * @return the newest frame number seen from it (of its current incarnation), 0 if none.
      */
     public long lastSeq(final int source)
     {
@@ -228,6 +266,18 @@ public final class FrameReceiver
         if ((int)crc.getValue() != buffer.getInt(base + CRC_OFFSET, RfmWindow.BYTE_ORDER))
         {
             return count(FrameStatus.CRC_ERROR);
+        }
+        final int from = buffer.getInt(base + INCARNATION_OFFSET, RfmWindow.BYTE_ORDER);
+        if (from != 0 && from != incarnation[source])
+        {
+            if (incarnation[source] != 0)
+            {
+                // the publisher started again: its numbers start again too, this frame is its first
+                lastSeq[source] = 0;
+                counters[FrameCounter.PUBLISHER_RESTARTS.id()]++;
+                restarted = true;
+            }
+            incarnation[source] = from;
         }
         final long last = lastSeq[source];
         if (last != 0)

@@ -10,7 +10,9 @@ import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Set;
@@ -18,6 +20,11 @@ import java.util.Set;
 /**
  * Creating and mapping the emulator's shared files: group-shared permissions (files 0660, folders 0770) set
  * explicitly, whatever the umask, and atomic publication so that nobody maps a half-made file.
+ * <p>
+ * Shared folders are trusted only after {@link #checkFolder}: a real folder (not a symbolic link), owned by this user
+ * or root, not writable by every user. Once the root and a network folder pass, nobody else can add, rename or
+ * replace entries in them, so the names below them stay ours; files are still opened without following symbolic
+ * links.
  */
 public final class SharedFiles
 {
@@ -28,6 +35,114 @@ public final class SharedFiles
 
     private SharedFiles()
     {
+    }
+
+    /**
+     * @return the effective user id of this process (the owner of {@code /proc/self}).
+     */
+    public static int effectiveUid()
+    {
+        try
+        {
+            return (Integer)Files.getAttribute(Path.of("/proc/self"), "unix:uid");
+        }
+        catch (final IOException | UnsupportedOperationException ex)
+        {
+            throw new RfmException(RfmStatus.OS_ERROR, "cannot learn this process's user id: " + ex.getMessage(), ex);
+        }
+    }
+
+    /**
+     * Refuse a folder that another user could change under us: a symbolic link, something that is not a folder, a
+     * folder owned by someone other than this user or root, or one that every user may write.
+     *
+     * @param dir  the folder; it must exist.
+     * @param what what it is, for the message ({@code emulator root}, {@code network folder}).
+     * @param fix  how to fix it, appended to the message.
+     * @throws RfmException OS_ERROR with one line saying why and how to fix it.
+     */
+    public static void checkFolder(final Path dir, final String what, final String fix)
+    {
+        final int uid;
+        final int mode;
+        try
+        {
+            if (Files.isSymbolicLink(dir))
+            {
+                throw unsafe(what + " " + dir + " is a symbolic link; " + fix);
+            }
+            if (!Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS))
+            {
+                throw unsafe(what + " " + dir + " is not a folder; " + fix);
+            }
+            uid = (Integer)Files.getAttribute(dir, "unix:uid", LinkOption.NOFOLLOW_LINKS);
+            mode = (Integer)Files.getAttribute(dir, "unix:mode", LinkOption.NOFOLLOW_LINKS);
+        }
+        catch (final IOException ex)
+        {
+            throw new RfmException(RfmStatus.OS_ERROR, "cannot check " + what + " " + dir + ": " + ex.getMessage(),
+                ex);
+        }
+        final int me = effectiveUid();
+        if (uid != me && uid != 0)
+        {
+            throw unsafe(what + " " + dir + " belongs to uid " + uid + ", not to this user (uid " + me +
+                ") or root; " + fix);
+        }
+        if ((mode & 0002) != 0)
+        {
+            throw unsafe(String.format("%s %s is writable by every user (mode %04o); %s", what, dir, mode & 07777,
+                fix));
+        }
+    }
+
+    private static RfmException unsafe(final String message)
+    {
+        return new RfmException(RfmStatus.OS_ERROR, message);
+    }
+
+    /**
+     * Create one folder (its parent must exist), mode 0770, without following a symbolic link; an existing folder is
+     * left as it is (check it with {@link #checkFolder}).
+     *
+     * @param dir the folder.
+     */
+    public static void createDirectory(final Path dir)
+    {
+        try
+        {
+            Files.createDirectory(dir);
+            Files.setPosixFilePermissions(dir, DIR_PERMISSIONS);
+        }
+        catch (final FileAlreadyExistsException ignore)
+        {
+            // there already, or another process made it first: the caller checks what it is
+        }
+        catch (final IOException ex)
+        {
+            throw new RfmException(RfmStatus.OS_ERROR, "cannot create folder " + dir + ": " + describe(ex), ex);
+        }
+    }
+
+    /**
+     * @param ex an I/O failure.
+     * @return its reason in words ({@code permission denied}, ...).
+     */
+    public static String describe(final IOException ex)
+    {
+        if (ex instanceof java.nio.file.AccessDeniedException)
+        {
+            return "permission denied";
+        }
+        if (ex instanceof java.nio.file.NoSuchFileException)
+        {
+            return "no such file or folder";
+        }
+        if (ex instanceof java.nio.file.FileSystemException fs && fs.getReason() != null)
+        {
+            return fs.getReason();
+        }
+        return String.valueOf(ex.getMessage());
     }
 
     /**
@@ -132,18 +247,22 @@ public final class SharedFiles
      */
     public static MappedByteBuffer map(final Path file, final String what)
     {
-        if (!Files.isRegularFile(file))
+        if (!Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS))
         {
+            if (Files.isSymbolicLink(file))
+            {
+                throw new RfmException(RfmStatus.OS_ERROR, what + " " + file + " is a symbolic link; remove it");
+            }
             throw new RfmException(RfmStatus.NOT_FOUND, what + " " + file + " does not exist");
         }
-        try (RandomAccessFile raf = new RandomAccessFile(file.toFile(), "rw");
-            FileChannel channel = raf.getChannel())
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE,
+            LinkOption.NOFOLLOW_LINKS))
         {
             return channel.map(FileChannel.MapMode.READ_WRITE, 0, channel.size());
         }
         catch (final IOException ex)
         {
-            throw new RfmException(RfmStatus.OS_ERROR, "cannot map " + what + " " + file + ": " + ex.getMessage(), ex);
+            throw new RfmException(RfmStatus.OS_ERROR, "cannot map " + what + " " + file + ": " + describe(ex), ex);
         }
     }
 

@@ -4,12 +4,14 @@ import io.rfmrt.rfm.EventType;
 import io.rfmrt.rfm.RfmCounter;
 import io.rfmrt.rfm.RfmException;
 import io.rfmrt.rfm.RfmStatus;
+import io.rfmrt.rfm.internal.SharedFiles;
 import io.rfmrt.rfm.internal.sim.ControlBlockDescriptor;
 import io.rfmrt.rfm.internal.sim.DmaRing;
 import io.rfmrt.rfm.internal.sim.NetworkImage;
 
 import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -21,7 +23,9 @@ import java.util.stream.Stream;
  * Nodes join a network with {@link io.rfmrt.rfm.RfmDevices#open(String)}.
  * <p>
  * Networks live under {@code /dev/shm/rfmrt/<network>/}; the root can be moved with the system property
- * {@value #ROOT_PROPERTY} or the environment variable {@value #ROOT_ENV} (tests use their own).
+ * {@value #ROOT_PROPERTY} or the environment variable {@value #ROOT_ENV} (tests use their own). A network is named,
+ * never given as a path. The root and each network folder are checked before use: not a symbolic link, owned by this
+ * user or root, not writable by every user (see {@link #checkedDir}).
  */
 public final class SimNetwork implements AutoCloseable
 {
@@ -35,6 +39,9 @@ public final class SimNetwork implements AutoCloseable
     public static final long DEFAULT_MEMORY_SIZE = NetworkImage.DEFAULT_MEMORY_SIZE;
 
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,63}");
+    /** Files a network owns: what {@link #destroy} removes. */
+    private static final Pattern OWN_FILE = Pattern.compile(
+        "(\\.?(memory|control|dma-[0-9]{3})(\\.tmp-[0-9]+)?)|\\.create\\.lock");
 
     private final NetworkImage image;
 
@@ -57,77 +64,168 @@ public final class SimNetwork implements AutoCloseable
     }
 
     /**
-     * @param network a name ({@code lab1}) or an absolute folder ({@code /dev/shm/rfmrt/lab1}).
-     * @return the network's folder.
-     * @throws RfmException naming the value if the name is not usable.
+     * @param network a name such as {@code lab1}; the folder holding networks is {@link #root()}.
+     * @return the network's folder (nothing is checked on disk).
+     * @throws RfmException BAD_PARAMETER naming the value if it is not a usable name (a path is refused).
      */
     public static Path dir(final String network)
     {
-        if (network != null && network.startsWith("/"))
-        {
-            final Path path = Path.of(network).normalize();
-            if (path.getFileName() == null || !NAME.matcher(path.getFileName().toString()).matches())
-            {
-                throw new RfmException(RfmStatus.BAD_PARAMETER, "network path '" + network + "' has no usable name");
-            }
-            return path;
-        }
-        if (network == null || !NAME.matcher(network).matches())
-        {
-            throw new RfmException(RfmStatus.BAD_PARAMETER, "network name '" + network +
-                "' is not 1-64 letters, digits, '.', '_' or '-'");
-        }
+        checkName(network);
         return root().resolve(network);
     }
 
     /**
-     * @param network name or folder.
+     * @param network a network name as given by a user.
+     * @throws RfmException BAD_PARAMETER naming the value (control characters shown escaped) if it is not 1-64
+     *                      letters, digits, '.', '_' or '-' starting with a letter or digit.
+     */
+    public static void checkName(final String network)
+    {
+        if (network != null && network.indexOf('/') >= 0)
+        {
+            throw new RfmException(RfmStatus.BAD_PARAMETER, "network name " + quote(network) +
+                " is a path; give a name and choose the folder with --root or " + ROOT_ENV);
+        }
+        if (network == null || !NAME.matcher(network).matches())
+        {
+            throw new RfmException(RfmStatus.BAD_PARAMETER, "network name " + quote(network) +
+                " is not 1-64 letters, digits, '.', '_' or '-'");
+        }
+    }
+
+    /**
+     * @param text text from a user.
+     * @return it in single quotes with control characters escaped, so that a message stays one line.
+     */
+    public static String quote(final String text)
+    {
+        if (text == null)
+        {
+            return "null";
+        }
+        final StringBuilder b = new StringBuilder("'");
+        for (int i = 0; i < text.length(); i++)
+        {
+            final char c = text.charAt(i);
+            switch (c)
+            {
+                case '\n' -> b.append("\\n");
+                case '\r' -> b.append("\\r");
+                case '\t' -> b.append("\\t");
+                default ->
+                {
+                    if (c < 0x20 || c == 0x7f)
+                    {
+                        b.append(String.format("\\x%02x", (int)c));
+                    }
+                    else
+                    {
+                        b.append(c);
+                    }
+                }
+            }
+        }
+        return b.append('\'').toString();
+    }
+
+    /**
+     * The network's folder after checking the root and the folder on disk: neither may be a symbolic link, belong to
+     * another user (root excepted) or be writable by every user.
+     *
+     * @param network a network name.
+     * @param create  create the root and the folder (mode 0770) when missing.
+     * @return the folder; it exists when {@code create} is true.
+     * @throws RfmException OS_ERROR with one line saying why a folder is refused and how to fix it.
+     */
+    public static Path checkedDir(final String network, final boolean create)
+    {
+        final Path dir = dir(network);
+        final Path root = dir.getParent();
+        if (create && !Files.exists(root, LinkOption.NOFOLLOW_LINKS))
+        {
+            SharedFiles.createDirectories(root);
+        }
+        if (Files.exists(root, LinkOption.NOFOLLOW_LINKS))
+        {
+            SharedFiles.checkFolder(root, "emulator root", "remove it, or make it yours with mode 0770 or " +
+                "stricter, or choose another folder with --root or " + ROOT_ENV);
+        }
+        else
+        {
+            return dir;
+        }
+        if (create)
+        {
+            SharedFiles.createDirectory(dir);
+        }
+        if (Files.exists(dir, LinkOption.NOFOLLOW_LINKS))
+        {
+            SharedFiles.checkFolder(dir, "network folder", "remove it and create the network again");
+        }
+        return dir;
+    }
+
+    /**
+     * @param network name.
      * @return whether it exists.
      */
     public static boolean exists(final String network)
     {
-        return NetworkImage.exists(dir(network));
+        return NetworkImage.exists(checkedDir(network, false));
     }
 
     /**
      * Create a network.
      *
-     * @param network    name or folder.
+     * @param network    name.
      * @param memorySize bytes of memory: a multiple of 4096, 4 KiB..1 GiB.
      * @return the network.
      * @throws RfmException if it exists already or the size is bad.
      */
     public static SimNetwork create(final String network, final long memorySize)
     {
-        final Path dir = dir(network);
+        checkName(network);
         NetworkImage.checkMemorySize(memorySize);
+        final Path dir = checkedDir(network, false);
         if (NetworkImage.exists(dir))
         {
             throw new RfmException(RfmStatus.BAD_PARAMETER, "network '" + network + "' already exists in " + dir);
         }
-        return new SimNetwork(NetworkImage.createOrAttach(dir, network, memorySize));
+        return new SimNetwork(NetworkImage.createOrAttach(checkedDir(network, true), network, memorySize));
     }
 
     /**
-     * @param network name or folder.
+     * @param network name.
      * @return the existing network.
      * @throws RfmException NOT_FOUND if it does not exist.
      */
     public static SimNetwork attach(final String network)
     {
-        return new SimNetwork(NetworkImage.attach(dir(network), network));
+        return new SimNetwork(NetworkImage.attach(checkedDir(network, false), network));
     }
 
     /**
-     * Remove a network's files. Refused while a live process holds a node, unless forced.
+     * Remove a network's files, by name: the memory image, the control block, the DMA rings, the creation lock and
+     * leftover temporary files of these. Anything else in the folder stays, and so does the folder then.
+     * Refused while a live process holds a node, unless forced; forced, it also removes a network whose control block
+     * is corrupt.
      *
-     * @param network name or folder.
-     * @param force   remove even with live nodes (their mappings stay valid until they close).
-     * @throws RfmException NOT_FOUND if it does not exist, NODE_IN_USE when live nodes hold it.
+     * @param network name.
+     * @param force   remove even with live nodes (their mappings stay valid until they close) or a corrupt control
+     *                block.
+     * @return names of the files in the folder that are not the network's and were left with the folder; empty when
+     *         the folder is gone.
+     * @throws RfmException NOT_FOUND if it does not exist, NODE_IN_USE when live nodes hold it, BAD_LAYOUT when the
+     *                      control block is corrupt and not forced.
      */
-    public static void destroy(final String network, final boolean force)
+    public static List<String> destroy(final String network, final boolean force)
     {
-        final Path dir = dir(network);
+        final Path dir = checkedDir(network, false);
+        if (!Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS))
+        {
+            throw new RfmException(RfmStatus.NOT_FOUND, "network '" + network + "' does not exist (no " +
+                dir.resolve(NetworkImage.CONTROL_FILE) + ")");
+        }
         try (SimNetwork net = attach(network))
         {
             if (!force)
@@ -141,17 +239,52 @@ public final class SimNetwork implements AutoCloseable
                 }
             }
         }
+        catch (final RfmException ex)
+        {
+            final boolean damaged = ex.status() == RfmStatus.BAD_LAYOUT ||
+                ex.status() == RfmStatus.NOT_FOUND && hasOwnFiles(dir);
+            if (!force || !damaged)
+            {
+                throw damaged ? new RfmException(ex.status(), ex.getMessage() + "; destroy --force removes it", ex) :
+                    ex;
+            }
+        }
+        final List<String> others = new ArrayList<>();
         try (Stream<Path> files = Files.list(dir))
         {
-            for (final Path file : files.toList())
+            for (final Path file : files.sorted().toList())
             {
-                Files.deleteIfExists(file);
+                final String name = file.getFileName().toString();
+                if (OWN_FILE.matcher(name).matches() && !Files.isDirectory(file, LinkOption.NOFOLLOW_LINKS))
+                {
+                    Files.deleteIfExists(file);
+                }
+                else
+                {
+                    others.add(name);
+                }
             }
-            Files.deleteIfExists(dir);
+            if (others.isEmpty())
+            {
+                Files.deleteIfExists(dir);
+            }
         }
         catch (final IOException ex)
         {
-            throw new RfmException(RfmStatus.OS_ERROR, "cannot remove " + dir + ": " + ex.getMessage(), ex);
+            throw new RfmException(RfmStatus.OS_ERROR, "cannot remove " + dir + ": " + SharedFiles.describe(ex), ex);
+        }
+        return others;
+    }
+
+    private static boolean hasOwnFiles(final Path dir)
+    {
+        try (Stream<Path> files = Files.list(dir))
+        {
+            return files.anyMatch(f -> OWN_FILE.matcher(f.getFileName().toString()).matches());
+        }
+        catch (final IOException ex)
+        {
+            return false;
         }
     }
 

@@ -114,6 +114,62 @@ class FrameChannelTest
     }
 
     @Test
+    void shouldTakeTheFirstFrameOfARestartedPublisherAndResetItsSequence()
+    {
+        open("auto");
+        final FrameReceiver frames = new FrameReceiver(receiver, SENSOR);
+        final DmaCompletion done = new DmaCompletion();
+        final FramePublisher first = new FramePublisher(sender, SENSOR);
+        for (long i = 1; i <= 20; i++)
+        {
+            publish(first, i);
+            nextEvent();
+            assertThat(receiver.dma().takeCompleted(done)).isTrue();
+            assertThat(frames.receiveCompleted(done, view)).isEqualTo(FrameStatus.OK);
+            receiver.dma().release(done);
+        }
+        assertThat(frames.takeRestart()).isFalse();
+        final FramePublisher second = new FramePublisher(sender, SENSOR);
+        assertThat(second.incarnation()).isNotZero().isNotEqualTo(first.incarnation());
+        for (long i = 1; i <= 3; i++)
+        {
+            publish(second, 100 + i);
+            nextEvent();
+            assertThat(receiver.dma().takeCompleted(done)).isTrue();
+            assertThat(frames.receiveCompleted(done, view)).as("frame %d of the new incarnation", i)
+                .isEqualTo(FrameStatus.OK);
+            assertThat(view.seq()).isEqualTo(i);
+            assertThat(frames.takeRestart()).isEqualTo(i == 1);
+            receiver.dma().release(done);
+        }
+        assertThat(frames.counter(FrameCounter.PUBLISHER_RESTARTS)).isEqualTo(1);
+        assertThat(frames.counter(FrameCounter.STALE)).isZero();
+        assertThat(frames.counter(FrameCounter.GAPS)).isZero();
+        assertThat(frames.incarnation(1)).isEqualTo(second.incarnation());
+    }
+
+    @Test
+    void shouldFindARestartedPublisherByItsFirstSlotWhenReadingMemory()
+    {
+        open("on-demand");
+        final FrameReceiver frames = new FrameReceiver(receiver, SENSOR);
+        final FramePublisher first = new FramePublisher(sender, SENSOR);
+        for (long i = 1; i <= 5; i++)
+        {
+            publish(first, i);
+            assertThat(frames.receiveFromMemory(nextEvent(), view)).isEqualTo(FrameStatus.OK);
+        }
+        assertThat(frames.restartedFrame()).isEqualTo(-1);
+        publish(new FramePublisher(sender, SENSOR), 9);
+        nextEvent();
+        assertThat(frames.restartedFrame()).isEqualTo(1);
+        assertThat(frames.receiveFromMemory(1, view)).isEqualTo(FrameStatus.OK);
+        assertThat(frames.takeRestart()).isTrue();
+        assertThat(frames.lastSeq(1)).isEqualTo(1);
+        assertThat(frames.restartedFrame()).isEqualTo(-1);
+    }
+
+    @Test
     void shouldCountGapsDuplicatesAndStaleFrames()
     {
         open("on-demand");

@@ -168,11 +168,11 @@ public record NodeConfig(
         final String text;
         try
         {
-            text = Files.readString(file);
+            text = io.rfmrt.rfm.internal.TextFiles.read(file, io.rfmrt.rfm.internal.TextFiles.MAX_CONFIG_BYTES);
         }
-        catch (final IOException ex)
+        catch (final IllegalArgumentException ex)
         {
-            throw new ConfigException(file.toString(), List.of("cannot read: " + ex.getMessage()));
+            throw new ConfigException(file.toString(), List.of(ex.getMessage()));
         }
         final Path base = file.toAbsolutePath().getParent();
         return parse(file.toString(), text, base, stateDir == null ? base : stateDir);
@@ -220,10 +220,17 @@ public record NodeConfig(
         final JsonNode root;
         try
         {
-            root = new ObjectMapper(new YAMLFactory()).readTree(yaml);
+            root = new ObjectMapper(new YAMLFactory())
+                .enable(com.fasterxml.jackson.core.JsonParser.Feature.STRICT_DUPLICATE_DETECTION).readTree(yaml);
         }
         catch (final IOException ex)
         {
+            final java.util.regex.Matcher dup = io.rfmrt.rfm.internal.TextFiles.DUPLICATE_KEY.matcher(
+                String.valueOf(ex.getMessage()));
+            if (dup.find())
+            {
+                throw new ConfigException(source, List.of("duplicate key '" + dup.group(1) + "'"));
+            }
             throw new ConfigException(source, List.of("not valid YAML: " +
                 String.valueOf(ex.getMessage()).lines().findFirst().orElse("")));
         }
@@ -376,6 +383,10 @@ public record NodeConfig(
         }
         final Journal journal = new Journal(r.bool("journal.enabled", true),
             stateDir.resolve(r.text("journal.dir", "journal")).normalize(), roll, (int)Math.min(ring, 1 << 30));
+        if (journal.enabled() && Files.exists(journal.dir()) && !Files.isDirectory(journal.dir()))
+        {
+            r.problems.add("journal.dir " + journal.dir() + " is not a folder");
+        }
 
         long heartbeat = HEARTBEAT_DEFAULT_NS;
         final String beat = r.text("heartbeat", null);
@@ -389,6 +400,53 @@ public record NodeConfig(
         }
         return new NodeConfig(source, device, layout, List.copyOf(inputs), event, wait, publish, threads, strict,
             journal, heartbeat);
+    }
+
+    /**
+     * Check the configuration against the device it opened, before any thread starts: the built-in publisher's
+     * channel must be this node's, no input channel may be this node's own, and every channel and variable of the
+     * layout must lie inside the network's memory.
+     *
+     * @param nodeId     the device's node id.
+     * @param memorySize the device's memory, bytes.
+     * @throws ConfigException naming each problem.
+     */
+    public void checkDevice(final int nodeId, final long memorySize)
+    {
+        final List<String> problems = new ArrayList<>();
+        if (publish != null && publish.channel().node() != nodeId)
+        {
+            problems.add("publish.channel '" + publish.channel().name() + "' is published by node " +
+                publish.channel().node() + " in the layout, not by this node (" + nodeId + ")");
+        }
+        for (final ChannelSpec c : inputs)
+        {
+            if (c.node() == nodeId)
+            {
+                problems.add("receive.channels '" + c.name() + "' is published by this node (" + nodeId +
+                    "); a node does not receive its own frames");
+            }
+        }
+        for (final ChannelSpec c : layout.channels())
+        {
+            if (c.offset() + c.length() > memorySize)
+            {
+                problems.add(String.format("layout: channel '%s' (0x%x + %d bytes) lies outside the %d-byte memory " +
+                    "of the network", c.name(), c.offset(), c.length(), memorySize));
+            }
+        }
+        for (final io.rfmrt.rfm.channel.VariableSpec v : layout.variables())
+        {
+            if (v.offset() + v.type().size() > memorySize)
+            {
+                problems.add(String.format("layout: variable '%s' at 0x%x lies outside the %d-byte memory of the " +
+                    "network", v.name(), v.offset(), memorySize));
+            }
+        }
+        if (!problems.isEmpty())
+        {
+            throw new ConfigException(source + " (against device " + device + ")", problems);
+        }
     }
 
     private static long parseDuration(final String text, final List<String> problems)

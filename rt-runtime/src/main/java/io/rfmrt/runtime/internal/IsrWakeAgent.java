@@ -14,6 +14,7 @@ import io.rfmrt.rfm.channel.FrameStatus;
 import io.rfmrt.rfm.channel.FrameView;
 import io.rfmrt.runtime.RuntimeCounter;
 import io.rfmrt.runtime.journal.JournalWriter;
+import io.rfmrt.runtime.replay.ReplayCodes;
 import io.rfmrt.runtime.ReceivePath;
 import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.NanoClock;
@@ -219,12 +220,17 @@ public final class IsrWakeAgent implements Agent
             while (work < drainLimit)
             {
                 final long next = Math.max(cursor[c], receiver.lastSeq(source) + 1);
-                final long seq = window.getLongAcquire(receiver.channel().slotOffset(next) +
+                long seq = window.getLongAcquire(receiver.channel().slotOffset(next) +
                     FrameHeaderDescriptor.SEQ_OFFSET);
                 if (seq < next)
                 {
-                    // an older frame, an empty slot, or one being written (negative): nothing new on this channel
-                    break;
+                    // an older frame, an empty slot, or one being written (negative): nothing new on this channel,
+                    // unless its publisher restarted and numbers from 1 again
+                    seq = receiver.restartedFrame();
+                    if (seq < 0)
+                    {
+                        break;
+                    }
                 }
                 final long woke = clock.nanoTime();
                 cursor[c] = seq + 1;
@@ -255,6 +261,11 @@ public final class IsrWakeAgent implements Agent
         final long eventSeq, final long woke, final long validated)
     {
         final boolean ok = frame == FrameStatus.OK;
+        if (ok && channel >= 0 && receivers[channel].takeRestart() && journal != null &&
+            !journal.fault(ReplayCodes.FAULT_PUBLISHER_RESTART, view.seq(), source, woke))
+        {
+            counters.add(RuntimeCounter.JOURNAL_DROPS, 1);
+        }
         if (inline != null)
         {
             if (!ok)

@@ -11,6 +11,7 @@ import io.rfmrt.runtime.RuntimeCounter;
 import io.rfmrt.runtime.StageLatencies;
 import io.rfmrt.runtime.StageStamps;
 import io.rfmrt.runtime.journal.JournalWriter;
+import io.rfmrt.runtime.replay.ReplayCodes;
 import io.rfmrt.runtime.ReceivePath;
 import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.NanoClock;
@@ -100,14 +101,24 @@ public final class PollingAgent implements Agent, ScheduleIdleStrategy.Schedule
             while (true)
             {
                 final long next = receiver.lastSeq(channel.node()) + 1;
-                final long status = window.getLongAcquire(channel.slotOffset(next) + FrameHeaderDescriptor.SEQ_OFFSET);
+                long status = window.getLongAcquire(channel.slotOffset(next) + FrameHeaderDescriptor.SEQ_OFFSET);
                 if (status < next)
                 {
-                    // an older frame, an empty slot, or one being written (negative): nothing new yet
-                    break;
+                    // an older frame, an empty slot, or one being written (negative): nothing new yet, unless the
+                    // publisher restarted and numbers from 1 again
+                    status = receiver.restartedFrame();
+                    if (status < 0)
+                    {
+                        break;
+                    }
                 }
                 final long woke = clock.nanoTime();
                 final FrameStatus frame = receiver.receiveFromMemory((int)status, view);
+                if (frame == FrameStatus.OK && receiver.takeRestart() && journal != null &&
+                    !journal.fault(ReplayCodes.FAULT_PUBLISHER_RESTART, view.seq(), channel.node(), woke))
+                {
+                    counters.add(RuntimeCounter.JOURNAL_DROPS, 1);
+                }
                 if (frame != FrameStatus.OK)
                 {
                     if (journal != null && !journal.fault(frame.ordinal(), status, channel.node(), woke))

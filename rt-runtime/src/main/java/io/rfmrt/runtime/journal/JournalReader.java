@@ -1,17 +1,21 @@
 package io.rfmrt.runtime.journal;
 
-import io.rfmrt.runtime.journal.internal.ChronicleSupport;
-import net.openhft.chronicle.bytes.Bytes;
-import net.openhft.chronicle.queue.ExcerptTailer;
-import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
-import net.openhft.chronicle.queue.impl.single.SingleChronicleQueueBuilder;
-import net.openhft.chronicle.wire.DocumentContext;
+import io.rfmrt.runtime.journal.internal.FileHoles;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
 import java.util.stream.Stream;
 
 import static io.rfmrt.runtime.journal.internal.JournalRecordDescriptor.BYTE_ORDER;
@@ -20,21 +24,25 @@ import static io.rfmrt.runtime.journal.internal.JournalRecordDescriptor.COUNTERS
 import static io.rfmrt.runtime.journal.internal.JournalRecordDescriptor.FAULT_LENGTH;
 import static io.rfmrt.runtime.journal.internal.JournalRecordDescriptor.FRAME_FIXED_LENGTH;
 import static io.rfmrt.runtime.journal.internal.JournalRecordDescriptor.FRAME_PAYLOAD_LENGTH_OFFSET;
+import static io.rfmrt.runtime.journal.internal.JournalRecordDescriptor.HEADER_EPOCH_MILLIS_OFFSET;
 import static io.rfmrt.runtime.journal.internal.JournalRecordDescriptor.HEADER_KIND_ID;
 import static io.rfmrt.runtime.journal.internal.JournalRecordDescriptor.HEADER_MAGIC_OFFSET;
+import static io.rfmrt.runtime.journal.internal.JournalRecordDescriptor.HEADER_NANOS_OFFSET;
 import static io.rfmrt.runtime.journal.internal.JournalRecordDescriptor.HEADER_WRITERS_OFFSET;
 import static io.rfmrt.runtime.journal.internal.JournalRecordDescriptor.HEADER_WRITER_COUNT_OFFSET;
 import static io.rfmrt.runtime.journal.internal.JournalRecordDescriptor.HEADER_WRITER_ENTRY_FIXED_LENGTH;
+import static io.rfmrt.runtime.journal.internal.JournalRecordDescriptor.KIND_OFFSET;
 import static io.rfmrt.runtime.journal.internal.JournalRecordDescriptor.MAGIC;
 import static io.rfmrt.runtime.journal.internal.JournalRecordDescriptor.RECORD_HEADER_LENGTH;
 import static io.rfmrt.runtime.journal.internal.JournalRecordDescriptor.SAMPLE_LENGTH;
 import static io.rfmrt.runtime.journal.internal.JournalRecordDescriptor.STATE_LENGTH;
 import static io.rfmrt.runtime.journal.internal.JournalRecordDescriptor.VERSION;
+import static io.rfmrt.runtime.journal.internal.JournalRecordDescriptor.VERSION_OFFSET;
 import static org.agrona.BitUtil.SIZE_OF_LONG;
 import static org.agrona.BitUtil.SIZE_OF_SHORT;
 
 /**
- * Reads a journal written by {@link Journal}, record by record from the start, across roll cycles:
+ * Reads a journal written by {@link Journal}, record by record from the start, across roll-cycle files:
  * <pre>{@code
  * try (JournalReader reader = JournalReader.open(dir))
  * {
@@ -43,53 +51,112 @@ import static org.agrona.BitUtil.SIZE_OF_SHORT;
  *     {
  *         if (record.kind() == RecordKind.FRAME) { ... record.seq(), record.payload() ... }
  *     }
+ *     reader.damage().forEach(System.out::println);
  * }
  * }</pre>
- * Old roll-cycle files may be deleted (the reader starts at the oldest one left), except in a folder this process
- * cannot write: there Chronicle opens the queue read-only and keeps its listing of files as it was.
- * The journal may be open for writing at the same time; {@link #next} then returns {@code false} at what is written
- * so far, including at a record whose writer has not finished it (or died while writing it): an incomplete last
- * record is the clean end. A record this code cannot understand — a layout version other than
- * {@value io.rfmrt.runtime.journal.internal.JournalRecordDescriptor#VERSION}, an unknown kind, or fewer bytes than
- * its kind needs — stops the reader with a {@link JournalException} naming the record index: nothing is skipped
- * silently.
  *
- * <p>Threading: one thread at a time. Allocation-free per record, except for journal headers and growth of the
- * record's copy.
+ * <h2>Read-only and total</h2>
+ * The reader does not go through Chronicle Queue: it opens each {@code .cq4} file of the folder read-only
+ * ({@code O_RDONLY}) and walks Chronicle's document framing itself, so reading never writes into the journal (no
+ * metadata file is touched, no file is grown) and nothing in a file is trusted before it is bounded. Chronicle frames
+ * every document with a 4-byte little-endian header: bits 0-29 the length, bit 30 metadata, bit 31 not complete;
+ * documents start 4-aligned; a header of 0 is where nothing has been written yet and {@code 0xC0000000} ends a
+ * rolled file. Each data document is one rfmrt record ({@code JournalRecordDescriptor}).
+ * <p>
+ * Damage never stops the reader and never gives a phantom record. A header whose length runs past the end of the
+ * file or past {@value #MAX_RECORD_LENGTH} bytes, a record that does not decode (unknown version or kind, fewer bytes
+ * than its kind needs, a count that does not fit), zeros where a header belongs with data after them, a file that
+ * does not start with a Chronicle queue header, a record cut short by the end of the file: each is noted in
+ * {@link #damage()} (file, record number in the file, byte offset, what was wrong), and reading resumes at the next
+ * position in that file that holds a plausible document (a complete header whose length fits and whose record, for
+ * data, decodes), or at the next file. Where damage hides a record's boundary this search is the best the format
+ * allows: Chronicle keeps no checksum, so a flipped byte inside a record whose framing stays intact is read as it is.
+ * <p>
+ * A record whose writer has not finished it (not-complete bit set) is the end of what is written so far, except when
+ * well-formed documents follow it in the same file: then its writer died and it is reported and skipped. Reading a
+ * journal that is still being written works the same way: {@link #next} returns {@code false} at the end of what is
+ * written and may be called again later ({@link #open(Path, boolean)} with {@code live}).
+ * <p>
+ * The folder must be a folder holding a {@code .cq4} file, and its first readable data record must be a journal
+ * header (within the first {@value #PROBE_RECORDS} data documents when the first ones are damaged); otherwise
+ * {@link #open} throws a {@link JournalException} naming the folder.
+ *
+ * <p>Threading: one thread at a time. Allocation-free per record, except for journal headers, damage notes and
+ * growth of the record's copy.
  */
 public final class JournalReader implements AutoCloseable
 {
-    static
-    {
-        ChronicleSupport.init();
-    }
+    /** Longest record accepted, in bytes; a longer length is damage. */
+    public static final int MAX_RECORD_LENGTH = 16 << 20;
+    /** Damage notes kept; {@link #damageCount()} counts all. */
+    public static final int MAX_DAMAGE_NOTES = 20;
+    /** Data documents looked at for the first journal header when the first ones are damaged. */
+    public static final int PROBE_RECORDS = 16;
 
-    private static final String[] NO_NAMES = new String[0];
-    private static final String METADATA_FILE = "metadata.cq4t";
+    private static final int NOT_COMPLETE = 0x8000_0000;
+    private static final int META_DATA = 0x4000_0000;
+    private static final int LENGTH_MASK = 0x3FFF_FFFF;
+    private static final int END_OF_DATA = NOT_COMPLETE | META_DATA;
+    /** Chronicle's queue file starts with a metadata document whose wire bytes name the field {@code header}. */
+    private static final byte[] QUEUE_SIGNATURE = {(byte)0xB9, 6, 'h', 'e', 'a', 'd', 'e', 'r'};
+    private static final int WINDOW = 1 << 20;
+    private static final long LIST_INTERVAL_NS = 200_000_000L;
 
     private final Path dir;
-    private final SingleChronicleQueue queue;
-    private final ExcerptTailer tailer;
-    private String[] writerNames = NO_NAMES;
+    private final boolean live;
+    private final List<Path> files = new ArrayList<>();
+    private final ByteBuffer window = ByteBuffer.allocate(WINDOW).order(ByteOrder.LITTLE_ENDIAN);
+    private final List<String> damage = new ArrayList<>();
+    private long damageCount;
+    private long windowStart = -1;
+    private int windowLength;
+
+    private int fileIndex = -1;
+    private FileChannel channel;
+    private String fileName;
+    private long fileSize;
+    private long position;
+    private long recordInFile;
+    private long recordAt = -1;
+    private long endVerifiedAt = -1;
+    private long lastListNanos;
+
+    private String[] writerNames = new String[0];
     private boolean headerSeen;
+    private long firstEpochMillis;
+    private long firstNanos;
+    private boolean clockSeen;
     private long index = -1;
-    private long documentIndex = -1;
+    private long documents;
     private boolean closed;
 
-    private JournalReader(final Path dir, final SingleChronicleQueue queue)
+    private JournalReader(final Path dir, final boolean live)
     {
         this.dir = dir;
-        this.queue = queue;
-        this.tailer = queue.createTailer().toStart();
+        this.live = live;
     }
 
     /**
+     * Open a journal that is complete (offline reading: zeros with data after them are damage).
+     *
      * @param dir folder of a journal.
      * @return a reader at the first record.
-     * @throws JournalException when the folder is missing, is no folder, holds no queue file, holds a queue that is
-     *                          not an rfmrt journal, or Chronicle cannot open it; one line naming the folder.
+     * @throws JournalException when the folder is missing, is no folder, cannot be listed, holds no queue file, or
+     *                          holds something that is not an rfmrt journal; one line naming the folder.
      */
     public static JournalReader open(final Path dir)
+    {
+        return open(dir, false);
+    }
+
+    /**
+     * @param dir  folder of a journal.
+     * @param live the journal may still be written: zeros are where the writer has not got to yet, not damage, and
+     *             files that appear later are read too.
+     * @return a reader at the first record.
+     * @throws JournalException as {@link #open(Path)}.
+     */
+    public static JournalReader open(final Path dir, final boolean live)
     {
         if (dir == null)
         {
@@ -103,68 +170,21 @@ public final class JournalReader implements AutoCloseable
         {
             throw new JournalException("journal dir " + dir + " is not a folder");
         }
-        if (!hasQueueFiles(dir))
+        final JournalReader reader = new JournalReader(dir, live);
+        reader.listFiles();
+        if (reader.files.isEmpty())
         {
             throw new JournalException("journal dir " + dir + " holds no journal (no .cq4 queue file)");
         }
-        final SingleChronicleQueue queue;
         try
         {
-            // read-only mode keeps Chronicle's stale listing when old cycle files were deleted; use it only when
-            // the folder cannot be written
-            final boolean readOnly = !Files.isWritable(dir) || !Files.isWritable(dir.resolve(METADATA_FILE));
-            queue = SingleChronicleQueueBuilder.binary(dir).readOnly(readOnly).build();
-        }
-        catch (final RuntimeException | Error ex)
-        {
-            throw new JournalException("cannot open journal dir " + dir + ": " + Journal.oneLine(ex), ex);
-        }
-        JournalReader reader = null;
-        try
-        {
-            reader = new JournalReader(dir, queue);
-            reader.readFirstHeader();
+            reader.probe();
             return reader;
         }
-        catch (final JournalException ex)
-        {
-            close(reader, queue);
-            throw ex;
-        }
-        catch (final RuntimeException | Error ex)
-        {
-            close(reader, queue);
-            throw new JournalException("cannot read journal dir " + dir + ": " + Journal.oneLine(ex), ex);
-        }
-    }
-
-    private static void close(final JournalReader reader, final SingleChronicleQueue queue)
-    {
-        if (reader != null)
+        catch (final RuntimeException ex)
         {
             reader.close();
-        }
-        else
-        {
-            queue.close();
-        }
-    }
-
-    /**
-     * An rfmrt journal starts with a journal header: read it now, so that a folder of something else fails at open.
-     * An empty queue passes (a journal whose thread could not write yet).
-     */
-    private void readFirstHeader()
-    {
-        final JournalRecord first = new JournalRecord();
-        if (readDocument(first))
-        {
-            final int length = first.length();
-            if (length < RECORD_HEADER_LENGTH || first.version() != VERSION || first.kindId() != HEADER_KIND_ID)
-            {
-                throw notJournal(length);
-            }
-            readHeader(first.buffer(), length);
+            throw ex;
         }
     }
 
@@ -173,8 +193,8 @@ public final class JournalReader implements AutoCloseable
      *
      * @param into the flyweight to fill.
      * @return {@code true} when {@code into} holds the next record; {@code false} at the end of what is written.
-     * @throws JournalException when the next record cannot be understood (names its index and why), or the folder
-     *                          is not an rfmrt journal.
+     * @throws JournalException only when a file cannot be read at all (an I/O error); damage is noted in
+     *                          {@link #damage()} and skipped.
      */
     public boolean next(final JournalRecord into)
     {
@@ -182,56 +202,25 @@ public final class JournalReader implements AutoCloseable
         {
             throw new IllegalStateException("journal reader of " + dir + " is closed");
         }
-        while (readDocument(into))
+        while (nextDocument(into))
         {
-            if (decode(into, into.length()))
+            final String why = decode(into, into.length());
+            if (why == null)
             {
-                index = documentIndex;
+                index = documents++;
                 return true;
+            }
+            if (why != HEADER_READ)
+            {
+                damaged(recordAt, recordInFile - 1, "a record of " + into.length() + " bytes that " + why);
+                resync(recordAt);
             }
         }
         return false;
     }
 
     /**
-     * Copy the next data document into {@code into}, undecoded.
-     *
-     * @return {@code false} at the end.
-     */
-    private boolean readDocument(final JournalRecord into)
-    {
-        while (true)
-        {
-            try (DocumentContext context = tailer.readingDocument())
-            {
-                if (!context.isPresent())
-                {
-                    return false;
-                }
-                if (!context.isData())
-                {
-                    continue;
-                }
-                documentIndex = context.index();
-                final Bytes<?> bytes = context.wire().bytes();
-                final long remaining = bytes.readRemaining();
-                if (remaining > Integer.MAX_VALUE)
-                {
-                    throw error(remaining, "is too big for a journal record");
-                }
-                final int length = (int)remaining;
-                final byte[] array = into.prepare(length);
-                if (length > 0)
-                {
-                    bytes.read(array, 0, length);
-                }
-                return true;
-            }
-        }
-    }
-
-    /**
-     * @return Chronicle index of the last record read, -1 before the first.
+     * @return number of records returned before the last one, -1 before the first (counts across files).
      */
     public long index()
     {
@@ -239,7 +228,48 @@ public final class JournalReader implements AutoCloseable
     }
 
     /**
-     * Close the queue. Idempotent.
+     * @return the damaged regions met so far, one line each (file, record, byte offset, what was wrong, where reading
+     *         resumed), at most {@value #MAX_DAMAGE_NOTES}.
+     */
+    public List<String> damage()
+    {
+        return Collections.unmodifiableList(damage);
+    }
+
+    /**
+     * @return damaged regions met so far, all of them.
+     */
+    public long damageCount()
+    {
+        return damageCount;
+    }
+
+    /**
+     * @return whether a journal header has been read (so that {@link #clockEpochMillis()} means something).
+     */
+    public boolean hasClock()
+    {
+        return clockSeen;
+    }
+
+    /**
+     * @return wall-clock milliseconds of the first journal header's clock reading.
+     */
+    public long clockEpochMillis()
+    {
+        return firstEpochMillis;
+    }
+
+    /**
+     * @return {@code System.nanoTime()} of the first journal header's clock reading.
+     */
+    public long clockNanos()
+    {
+        return firstNanos;
+    }
+
+    /**
+     * Close the files. Idempotent.
      */
     @Override
     public void close()
@@ -247,81 +277,416 @@ public final class JournalReader implements AutoCloseable
         if (!closed)
         {
             closed = true;
-            tailer.close();
-            queue.close();
+            closeFile();
         }
     }
 
-    private boolean decode(final JournalRecord into, final int length)
+    // ---------------------------------------------------------------------------------------------------------------
+
+    private static final String HEADER_READ = "journal header";
+
+    /**
+     * The first readable data record must be a journal header, or be preceded by damage only and followed by
+     * records that decode; otherwise the folder holds something else.
+     */
+    private void probe()
+    {
+        final JournalRecord record = new JournalRecord();
+        int seen = 0;
+        boolean decodable = false;
+        while (seen < PROBE_RECORDS && nextDocument(record))
+        {
+            seen++;
+            final String why = decode(record, record.length());
+            if (why == HEADER_READ && seen == 1)
+            {
+                return;
+            }
+            if (why == null || why == HEADER_READ)
+            {
+                decodable = true;
+                break;
+            }
+        }
+        if (seen > 0 && !decodable)
+        {
+            throw new JournalException("journal dir " + dir + " is not an rfmrt journal: its first record (" +
+                fileName + " at byte " + recordAt + ", " + record.length() + " bytes) is not a journal header");
+        }
+        // empty, or damaged at the start: read again from the beginning and note the damage on the way
+        closeFile();
+        fileIndex = -1;
+        damage.clear();
+        damageCount = 0;
+        headerSeen = false;
+        writerNames = new String[0];
+        endVerifiedAt = -1;
+    }
+
+    /**
+     * Copy the next data document into {@code into}, undecoded; note damage in the framing on the way.
+     */
+    private boolean nextDocument(final JournalRecord into)
+    {
+        final boolean found = findDocument(into);
+        if (!found)
+        {
+            // the next call reads the file again: a live writer may have written more
+            windowStart = -1;
+        }
+        return found;
+    }
+
+    private boolean findDocument(final JournalRecord into)
+    {
+        while (true)
+        {
+            if (channel == null)
+            {
+                laterFileExists();
+                if (!openFile(fileIndex + 1))
+                {
+                    return false;
+                }
+            }
+            final long p = position;
+            if (p + Integer.BYTES > fileSize && live)
+            {
+                refreshSize();
+            }
+            if (p + Integer.BYTES > fileSize)
+            {
+                if (p < fileSize)
+                {
+                    damaged(p, "the file ends " + (fileSize - p) + " bytes into a record header");
+                    position = fileSize;
+                }
+                if (!nextFile())
+                {
+                    return false;
+                }
+                continue;
+            }
+            final int header = intAt(p);
+            if (header == 0)
+            {
+                if (p == 0)
+                {
+                    if (live && fileIndex == files.size() - 1)
+                    {
+                        return false;
+                    }
+                    damaged(p, "the file does not start with a Chronicle queue header (zeros)");
+                    resync(p);
+                    continue;
+                }
+                if (endOfWritten(p))
+                {
+                    if (!nextFile())
+                    {
+                        return false;
+                    }
+                    continue;
+                }
+                damaged(p, "zeros where a record header belongs, with data after them");
+                resync(p);
+                continue;
+            }
+            if (header == END_OF_DATA)
+            {
+                if (!nextFile())
+                {
+                    return false;
+                }
+                continue;
+            }
+            final int length = header & LENGTH_MASK;
+            if ((header & NOT_COMPLETE) != 0)
+            {
+                if (p == 0)
+                {
+                    damaged(p, "the file does not start with a Chronicle queue header");
+                    resync(p);
+                    continue;
+                }
+                // offline, an unfinished document is the clean end only when it fits and nothing readable follows
+                final long after = live || endVerifiedAt == p ? -1 : findPlausible(p + Integer.BYTES);
+                final boolean fits = length <= fileSize - p - Integer.BYTES;
+                if (after >= 0 || !fits && !live || laterFileExists())
+                {
+                    damaged(p, "a document of " + length + " bytes that its writer never completed");
+                    if (after >= 0)
+                    {
+                        position = after;
+                        noteResume("reading resumed at byte " + after);
+                        continue;
+                    }
+                    position = fileSize;
+                    if (!nextFile())
+                    {
+                        return false;
+                    }
+                    continue;
+                }
+                endVerifiedAt = p;
+                return false;
+            }
+            final long end = p + Integer.BYTES + length;
+            if (length > MAX_RECORD_LENGTH || end > fileSize)
+            {
+                damaged(p, length > MAX_RECORD_LENGTH ?
+                    "a header claiming " + length + " bytes (more than " + MAX_RECORD_LENGTH + ")" :
+                    "a document of " + length + " bytes cut short: the file ends " + (fileSize - p - Integer.BYTES) +
+                    " bytes after its header");
+                resync(p);
+                continue;
+            }
+            if ((header & META_DATA) != 0)
+            {
+                if (p == 0 && !signatureAt(Integer.BYTES))
+                {
+                    damaged(p, "the file does not start with a Chronicle queue header");
+                    resync(p);
+                    continue;
+                }
+                final int first = byteAt(p + Integer.BYTES);
+                final long next = p + Integer.BYTES + align(length);
+                if (p != 0 && (first != 0 && first != 0xB9 || !followable(next)))
+                {
+                    damaged(p, "a metadata document of " + length + " bytes that is not Chronicle's");
+                    resync(p);
+                    continue;
+                }
+                position = next;
+                continue;
+            }
+            if (p == 0)
+            {
+                damaged(p, "the file does not start with a Chronicle queue header");
+                resync(p);
+                continue;
+            }
+            recordAt = p;
+            recordInFile++;
+            position = p + Integer.BYTES + align(length);
+            final byte[] array = into.prepare(length);
+            read(p + Integer.BYTES, array, length);
+            return true;
+        }
+    }
+
+    /** Offline: whether everything from {@code p} to the end of the file is zero (checked once per position). */
+    private boolean endOfWritten(final long p)
+    {
+        if (live || endVerifiedAt == p)
+        {
+            return true;
+        }
+        if (nextNonZero(p) < 0)
+        {
+            endVerifiedAt = p;
+            return true;
+        }
+        return false;
+    }
+
+    /**
+     * Find where reading can go on after damage at {@code p}: the next 4-aligned position in this file that holds a
+     * plausible document, or the end of the file.
+     */
+    private void resync(final long p)
+    {
+        final long q = findPlausible(p + Integer.BYTES);
+        if (q < 0)
+        {
+            position = fileSize;
+            endVerifiedAt = fileSize;
+            noteResume("nothing readable after it in this file");
+            return;
+        }
+        position = q;
+        noteResume("reading resumed at byte " + q);
+    }
+
+    /** @return the first 4-aligned position at or after {@code from} that holds a plausible document, or -1. */
+    private long findPlausible(final long from)
+    {
+        long q = (from + 3) & ~3L;
+        while (true)
+        {
+            q = nextNonZero(q);
+            if (q < 0 || plausible(q))
+            {
+                return q;
+            }
+            q += Integer.BYTES;
+        }
+    }
+
+    /**
+     * Whether a complete document starts at {@code q}: its length fits the file, a data record decodes as far as its
+     * framing goes, and what follows it is a header, zeros or the end.
+     */
+    private boolean plausible(final long q)
+    {
+        if (q + Integer.BYTES > fileSize || (q & 3) != 0)
+        {
+            return false;
+        }
+        final int header = intAt(q);
+        if (header == 0 || header == END_OF_DATA || (header & NOT_COMPLETE) != 0)
+        {
+            return false;
+        }
+        final int length = header & LENGTH_MASK;
+        final long end = q + Integer.BYTES + length;
+        if (length == 0 || length > MAX_RECORD_LENGTH || end > fileSize)
+        {
+            return false;
+        }
+        if ((header & META_DATA) != 0)
+        {
+            final int first = byteAt(q + Integer.BYTES);
+            if (first != 0 && first != 0xB9)
+            {
+                return false;
+            }
+        }
+        else if (!plausibleRecord(q + Integer.BYTES, length))
+        {
+            return false;
+        }
+        final long next = q + Integer.BYTES + align(length);
+        if (next + Integer.BYTES > fileSize)
+        {
+            return next <= fileSize;
+        }
+        final int after = intAt(next);
+        final int afterLength = after & LENGTH_MASK;
+        return after == 0 || after == END_OF_DATA || afterLength > 0 && next + Integer.BYTES + afterLength <= fileSize;
+    }
+
+    /** Whether reading can go on at {@code next}: the end of the file, zeros, the end marker or a document. */
+    private boolean followable(final long next)
+    {
+        if (next + Integer.BYTES > fileSize)
+        {
+            return next <= fileSize;
+        }
+        final int after = intAt(next);
+        // a header whose document is cut short is reported when it is read
+        return after == 0 || after == END_OF_DATA || (after & LENGTH_MASK) <= MAX_RECORD_LENGTH;
+    }
+
+    private boolean plausibleRecord(final long at, final int length)
+    {
+        if (length < RECORD_HEADER_LENGTH || byteAt(at + VERSION_OFFSET) != VERSION)
+        {
+            return false;
+        }
+        final int kindId = byteAt(at + KIND_OFFSET);
+        final int body = length - RECORD_HEADER_LENGTH;
+        if (kindId == HEADER_KIND_ID)
+        {
+            return body >= HEADER_WRITERS_OFFSET && longAt(at + RECORD_HEADER_LENGTH + HEADER_MAGIC_OFFSET) == MAGIC;
+        }
+        final RecordKind kind = RecordKind.fromId(kindId);
+        if (kind == null)
+        {
+            return false;
+        }
+        return switch (kind)
+        {
+            case FRAME -> body >= FRAME_FIXED_LENGTH &&
+                FRAME_FIXED_LENGTH + (long)intAt(at + RECORD_HEADER_LENGTH + FRAME_PAYLOAD_LENGTH_OFFSET) == body;
+            case FAULT -> body == FAULT_LENGTH;
+            case STATE -> body == STATE_LENGTH;
+            case COUNTERS -> body >= COUNTERS_FIXED_LENGTH && COUNTERS_FIXED_LENGTH +
+                (long)intAt(at + RECORD_HEADER_LENGTH + COUNTERS_COUNT_OFFSET) * SIZE_OF_LONG == body;
+            case SAMPLE -> body == SAMPLE_LENGTH;
+        };
+    }
+
+    /**
+     * @return {@code null} for a record to return, {@link #HEADER_READ} for a journal header taken in, or why the
+     *         record cannot be understood.
+     */
+    private String decode(final JournalRecord into, final int length)
     {
         if (length < RECORD_HEADER_LENGTH)
         {
-            throw notJournalOr(length, "is shorter than a record header (" + RECORD_HEADER_LENGTH + " bytes)");
+            return "is shorter than a record header (" + RECORD_HEADER_LENGTH + " bytes)";
         }
         final UnsafeBuffer buffer = into.buffer();
         final int version = into.version();
         if (version != VERSION)
         {
-            throw notJournalOr(length, "has layout version " + version + "; this reader knows version " + VERSION +
-                " only (written by a newer rfmrt?)");
+            return "has layout version " + version + "; this reader knows version " + VERSION +
+                " only (written by a newer rfmrt?)";
         }
         final int kindId = into.kindId();
         if (kindId == HEADER_KIND_ID)
         {
-            readHeader(buffer, length);
-            return false;
-        }
-        if (!headerSeen)
-        {
-            throw notJournal(length);
+            final String why = readHeader(buffer, length);
+            return why == null ? HEADER_READ : why;
         }
         final RecordKind kind = RecordKind.fromId(kindId);
         if (kind == null)
         {
-            throw error(length, "has unknown kind " + kindId);
+            return "has unknown kind " + kindId;
         }
         final int body = length - RECORD_HEADER_LENGTH;
-        switch (kind)
+        final String why = switch (kind)
         {
             case FRAME ->
             {
-                checkLength(kind, body, FRAME_FIXED_LENGTH, length);
-                final long payload = buffer.getInt(RECORD_HEADER_LENGTH + FRAME_PAYLOAD_LENGTH_OFFSET, BYTE_ORDER);
-                if (payload < 0 || FRAME_FIXED_LENGTH + payload > body)
-                {
-                    throw error(length, "is a FRAME with payloadLength " + payload + " that does not fit");
-                }
+                final String s = shortBody(kind, body, FRAME_FIXED_LENGTH);
+                final long payload = s == null ?
+                    buffer.getInt(RECORD_HEADER_LENGTH + FRAME_PAYLOAD_LENGTH_OFFSET, BYTE_ORDER) : 0;
+                yield s != null ? s : payload >= 0 && FRAME_FIXED_LENGTH + payload == body ? null :
+                    "is a FRAME with payloadLength " + payload + " that does not match its body of " + body + " bytes";
             }
-            case FAULT -> checkLength(kind, body, FAULT_LENGTH, length);
-            case STATE -> checkLength(kind, body, STATE_LENGTH, length);
+            case FAULT -> exactBody(kind, body, FAULT_LENGTH);
+            case STATE -> exactBody(kind, body, STATE_LENGTH);
             case COUNTERS ->
             {
-                checkLength(kind, body, COUNTERS_FIXED_LENGTH, length);
-                final long count = buffer.getInt(RECORD_HEADER_LENGTH + COUNTERS_COUNT_OFFSET, BYTE_ORDER);
-                if (count < 0 || COUNTERS_FIXED_LENGTH + count * SIZE_OF_LONG > body)
-                {
-                    throw error(length, "is a COUNTERS record with count " + count + " that does not fit");
-                }
+                final String s = shortBody(kind, body, COUNTERS_FIXED_LENGTH);
+                final long count = s == null ?
+                    buffer.getInt(RECORD_HEADER_LENGTH + COUNTERS_COUNT_OFFSET, BYTE_ORDER) : 0;
+                yield s != null ? s : count >= 0 && COUNTERS_FIXED_LENGTH + count * SIZE_OF_LONG == body ? null :
+                    "is a COUNTERS record with count " + count + " that does not match its body of " + body + " bytes";
             }
-            case SAMPLE -> checkLength(kind, body, SAMPLE_LENGTH, length);
-            default -> throw error(length, "has unknown kind " + kindId);
+            case SAMPLE -> exactBody(kind, body, SAMPLE_LENGTH);
+        };
+        if (why == null)
+        {
+            into.set(kind, writerNames);
         }
-        into.set(kind, writerNames);
-        return true;
+        return why;
     }
 
-    private void readHeader(final UnsafeBuffer buffer, final int length)
+    private static String shortBody(final RecordKind kind, final int body, final int needed)
+    {
+        return body < needed ? "is a " + kind + " record with a body of " + body + " bytes; it needs " + needed : null;
+    }
+
+    private static String exactBody(final RecordKind kind, final int body, final int needed)
+    {
+        return body != needed ? "is a " + kind + " record with a body of " + body + " bytes; it has " + needed : null;
+    }
+
+    private String readHeader(final UnsafeBuffer buffer, final int length)
     {
         final int body = length - RECORD_HEADER_LENGTH;
         if (body < HEADER_WRITERS_OFFSET || buffer.getLong(RECORD_HEADER_LENGTH + HEADER_MAGIC_OFFSET, BYTE_ORDER) !=
             MAGIC)
         {
-            throw notJournalOr(length, "is a journal header without the journal magic");
+            return "is a journal header without the journal magic";
         }
         final int count = buffer.getInt(RECORD_HEADER_LENGTH + HEADER_WRITER_COUNT_OFFSET, BYTE_ORDER);
-        if (count < 0 || count > body)
+        if (count < 0 || (long)count * HEADER_WRITER_ENTRY_FIXED_LENGTH > body)
         {
-            throw error(length, "is a journal header with writer count " + count);
+            return "is a journal header with writer count " + count;
         }
         final String[] names = new String[count];
         int at = RECORD_HEADER_LENGTH + HEADER_WRITERS_OFFSET;
@@ -329,58 +694,334 @@ public final class JournalReader implements AutoCloseable
         {
             if (at + HEADER_WRITER_ENTRY_FIXED_LENGTH > length)
             {
-                throw error(length, "is a journal header cut short in writer entry " + i);
+                return "is a journal header cut short in writer entry " + i;
             }
             final int id = buffer.getShort(at, BYTE_ORDER) & 0xFFFF;
             final int nameLength = buffer.getShort(at + SIZE_OF_SHORT, BYTE_ORDER) & 0xFFFF;
             at += HEADER_WRITER_ENTRY_FIXED_LENGTH;
             if (id >= count || at + nameLength > length)
             {
-                throw error(length, "is a journal header with a bad writer entry " + i);
+                return "is a journal header with a bad writer entry " + i;
             }
             final byte[] name = new byte[nameLength];
             buffer.getBytes(at, name);
             names[id] = new String(name, StandardCharsets.US_ASCII);
             at += nameLength;
         }
+        if (at != length)
+        {
+            return "is a journal header with " + (length - at) + " bytes after its last writer entry";
+        }
         writerNames = names;
         headerSeen = true;
+        if (!clockSeen)
+        {
+            clockSeen = true;
+            firstEpochMillis = buffer.getLong(RECORD_HEADER_LENGTH + HEADER_EPOCH_MILLIS_OFFSET, BYTE_ORDER);
+            firstNanos = buffer.getLong(RECORD_HEADER_LENGTH + HEADER_NANOS_OFFSET, BYTE_ORDER);
+        }
+        return null;
     }
 
-    private void checkLength(final RecordKind kind, final int body, final int needed, final int length)
+    // files ---------------------------------------------------------------------------------------------------------
+
+    private void listFiles()
     {
-        if (body < needed)
+        lastListNanos = System.nanoTime();
+        final List<Path> found;
+        try (Stream<Path> list = Files.list(dir))
         {
-            throw error(length, "is a " + kind + " record with a body of " + body + " bytes; it needs " + needed);
+            found = list.filter(f -> f.getFileName().toString().endsWith(".cq4"))
+                .filter(f -> Files.isRegularFile(f, LinkOption.NOFOLLOW_LINKS)).sorted().toList();
+        }
+        catch (final IOException | java.io.UncheckedIOException ex)
+        {
+            throw new JournalException("cannot list journal dir " + dir + ": " + reason(ex), ex);
+        }
+        for (final Path f : found)
+        {
+            if (!files.contains(f))
+            {
+                files.add(f);
+            }
         }
     }
 
-    private JournalException notJournalOr(final int length, final String what)
+    private boolean laterFileExists()
     {
-        return headerSeen ? error(length, what) : notJournal(length);
-    }
-
-    private JournalException notJournal(final int length)
-    {
-        return new JournalException("journal dir " + dir + " is not an rfmrt journal: its first record (index 0x" +
-            Long.toHexString(documentIndex) + ", " + length + " bytes) is not a journal header");
-    }
-
-    private JournalException error(final long length, final String what)
-    {
-        return new JournalException("journal dir " + dir + ": record at index 0x" + Long.toHexString(documentIndex) +
-            " (" + length + " bytes) " + what);
-    }
-
-    private static boolean hasQueueFiles(final Path dir)
-    {
-        try (Stream<Path> files = Files.list(dir))
+        if (live && System.nanoTime() - lastListNanos > LIST_INTERVAL_NS)
         {
-            return files.anyMatch(file -> file.getFileName().toString().endsWith(".cq4"));
+            listFiles();
+        }
+        return fileIndex < files.size() - 1;
+    }
+
+    private boolean nextFile()
+    {
+        if (!laterFileExists())
+        {
+            return false;
+        }
+        closeFile();
+        return openFile(fileIndex + 1);
+    }
+
+    private boolean openFile(final int i)
+    {
+        int at = i;
+        while (at < files.size())
+        {
+            final Path file = files.get(at);
+            fileIndex = at;
+            fileName = file.getFileName().toString();
+            position = 0;
+            recordInFile = 0;
+            endVerifiedAt = -1;
+            windowStart = -1;
+            try
+            {
+                channel = FileChannel.open(file, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS);
+                fileSize = channel.size();
+                if (fileSize == 0)
+                {
+                    damaged(0, "the file is empty (0 bytes)");
+                    closeFile();
+                    at++;
+                    continue;
+                }
+                return true;
+            }
+            catch (final IOException ex)
+            {
+                closeFile();
+                damaged(0, "cannot be read: " + reason(ex));
+                at++;
+            }
+        }
+        fileIndex = files.size() - 1;
+        return false;
+    }
+
+    private void closeFile()
+    {
+        if (channel != null)
+        {
+            try
+            {
+                channel.close();
+            }
+            catch (final IOException ignore)
+            {
+                // read-only: nothing to lose
+            }
+            channel = null;
+        }
+        windowStart = -1;
+    }
+
+    private void refreshSize()
+    {
+        try
+        {
+            final long size = channel.size();
+            if (size != fileSize)
+            {
+                fileSize = size;
+                windowStart = -1;
+            }
         }
         catch (final IOException ex)
         {
-            throw new JournalException("cannot list journal dir " + dir + ": " + Journal.oneLine(ex), ex);
+            throw ioError(ex);
         }
+    }
+
+    // bytes ---------------------------------------------------------------------------------------------------------
+
+    /** Make {@code [at, at + length)} readable in the window; {@code length} is at most the window. */
+    private void cover(final long at, final int length)
+    {
+        if (windowStart >= 0 && at >= windowStart && at + length <= windowStart + windowLength)
+        {
+            return;
+        }
+        window.clear();
+        try
+        {
+            int total = 0;
+            final int want = (int)Math.min(WINDOW, fileSize - at);
+            while (total < want)
+            {
+                final int n = channel.read(window, at + total);
+                if (n < 0)
+                {
+                    break;
+                }
+                total += n;
+            }
+            windowStart = at;
+            windowLength = total;
+            while (window.position() < length)
+            {
+                window.put((byte)0);
+            }
+        }
+        catch (final IOException ex)
+        {
+            throw ioError(ex);
+        }
+    }
+
+    private int intAt(final long at)
+    {
+        cover(at, Integer.BYTES);
+        return window.getInt((int)(at - windowStart));
+    }
+
+    private long longAt(final long at)
+    {
+        if (at + SIZE_OF_LONG > fileSize)
+        {
+            return 0;
+        }
+        cover(at, SIZE_OF_LONG);
+        return window.getLong((int)(at - windowStart));
+    }
+
+    private int byteAt(final long at)
+    {
+        if (at >= fileSize)
+        {
+            return -1;
+        }
+        cover(at, 1);
+        return window.get((int)(at - windowStart)) & 0xFF;
+    }
+
+    private boolean signatureAt(final long at)
+    {
+        for (int i = 0; i < QUEUE_SIGNATURE.length; i++)
+        {
+            if (byteAt(at + i) != (QUEUE_SIGNATURE[i] & 0xFF))
+            {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** @return the first 4-aligned position at or after {@code from} whose int is not zero, or -1. */
+    private long nextNonZero(final long from)
+    {
+        long q = from;
+        while (q + Integer.BYTES <= fileSize)
+        {
+            final long data = FileHoles.nextData(files.get(fileIndex), q);
+            if (data < 0)
+            {
+                return -1;
+            }
+            q = Math.max(q, data & ~3L);
+            if (q + Integer.BYTES > fileSize)
+            {
+                break;
+            }
+            cover(q, Integer.BYTES);
+            final int base = (int)(q - windowStart);
+            final int limit = windowLength - Integer.BYTES;
+            int i = base;
+            while (i + SIZE_OF_LONG <= windowLength && window.getLong(i) == 0)
+            {
+                i += SIZE_OF_LONG;
+            }
+            while (i <= limit)
+            {
+                if (window.getInt(i) != 0)
+                {
+                    return windowStart + i;
+                }
+                i += Integer.BYTES;
+            }
+            q = windowStart + i;
+            if (windowLength < WINDOW)
+            {
+                break;
+            }
+        }
+        return -1;
+    }
+
+    private void read(final long at, final byte[] array, final int length)
+    {
+        if (length <= WINDOW)
+        {
+            cover(at, length);
+            window.get((int)(at - windowStart), array, 0, length);
+            return;
+        }
+        final ByteBuffer target = ByteBuffer.wrap(array, 0, length);
+        try
+        {
+            while (target.hasRemaining())
+            {
+                if (channel.read(target, at + target.position()) < 0)
+                {
+                    break;
+                }
+            }
+        }
+        catch (final IOException ex)
+        {
+            throw ioError(ex);
+        }
+    }
+
+    private static long align(final int length)
+    {
+        return (length + 3L) & ~3L;
+    }
+
+    // damage --------------------------------------------------------------------------------------------------------
+
+    private void damaged(final long at, final String what)
+    {
+        damaged(at, recordInFile, what);
+    }
+
+    private void damaged(final long at, final long record, final String what)
+    {
+        damageCount++;
+        if (damage.size() < MAX_DAMAGE_NOTES)
+        {
+            damage.add(dir.resolve(fileName) + ", record " + record + " of the file, byte " + at + ": " + what);
+        }
+    }
+
+    private void noteResume(final String where)
+    {
+        if (damageCount <= MAX_DAMAGE_NOTES && !damage.isEmpty())
+        {
+            final int last = damage.size() - 1;
+            damage.set(last, damage.get(last) + "; " + where);
+        }
+    }
+
+    private JournalException ioError(final IOException ex)
+    {
+        return new JournalException("journal file " + dir.resolve(fileName) + ": " + reason(ex), ex);
+    }
+
+    private static String reason(final Exception ex)
+    {
+        final Throwable cause = ex instanceof java.io.UncheckedIOException u ? u.getCause() : ex;
+        if (cause instanceof AccessDeniedException)
+        {
+            return "permission denied";
+        }
+        if (cause instanceof java.nio.file.FileSystemException fs && fs.getReason() != null)
+        {
+            return fs.getReason();
+        }
+        return Journal.oneLine(cause);
     }
 }

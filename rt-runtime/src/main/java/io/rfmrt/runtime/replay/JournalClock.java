@@ -1,23 +1,9 @@
 package io.rfmrt.runtime.replay;
 
-import io.rfmrt.runtime.journal.internal.ChronicleSupport;
-import io.rfmrt.runtime.journal.internal.JournalRecordDescriptor;
-import net.openhft.chronicle.bytes.Bytes;
-import net.openhft.chronicle.queue.ExcerptTailer;
-import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
-import net.openhft.chronicle.queue.impl.single.SingleChronicleQueueBuilder;
-import net.openhft.chronicle.wire.DocumentContext;
-import org.agrona.concurrent.UnsafeBuffer;
+import io.rfmrt.runtime.journal.JournalReader;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
-
-import static io.rfmrt.runtime.journal.internal.JournalRecordDescriptor.BYTE_ORDER;
-import static io.rfmrt.runtime.journal.internal.JournalRecordDescriptor.HEADER_EPOCH_MILLIS_OFFSET;
-import static io.rfmrt.runtime.journal.internal.JournalRecordDescriptor.HEADER_MAGIC_OFFSET;
-import static io.rfmrt.runtime.journal.internal.JournalRecordDescriptor.HEADER_NANOS_OFFSET;
-import static io.rfmrt.runtime.journal.internal.JournalRecordDescriptor.RECORD_HEADER_LENGTH;
 
 /**
  * One reading of a node's two clocks, from the first journal header of its journal: maps the node's
@@ -28,11 +14,6 @@ import static io.rfmrt.runtime.journal.internal.JournalRecordDescriptor.RECORD_H
  */
 public record JournalClock(long epochMillis, long nanos)
 {
-    static
-    {
-        ChronicleSupport.init();
-    }
-
     /**
      * @param epochNanos ns since the Unix epoch.
      * @return the node's {@code System.nanoTime()} at that instant.
@@ -54,52 +35,27 @@ public record JournalClock(long epochMillis, long nanos)
     }
 
     /**
+     * @param reader an open reader.
+     * @return the clock of the first journal header it has read, or {@code null} when it has read none.
+     */
+    public static JournalClock of(final JournalReader reader)
+    {
+        return reader.hasClock() ? new JournalClock(reader.clockEpochMillis(), reader.clockNanos()) : null;
+    }
+
+    /**
      * Read the first journal header of a journal folder.
      *
-     * @param dir a journal folder that {@link io.rfmrt.runtime.journal.JournalReader} opened.
+     * @param dir a journal folder that {@link JournalReader} opened.
      * @return its clock reading, or {@code null} when the folder's first record is no readable journal header.
      */
     public static JournalClock probe(final Path dir)
     {
-        final boolean readOnly = !Files.isWritable(dir) || !Files.isWritable(dir.resolve("metadata.cq4t"));
-        try (SingleChronicleQueue queue = SingleChronicleQueueBuilder.binary(dir).readOnly(readOnly).build();
-            ExcerptTailer tailer = queue.createTailer().toStart())
+        try (JournalReader reader = JournalReader.open(dir))
         {
-            for (int tries = 0; tries < 16; tries++)
-            {
-                try (DocumentContext context = tailer.readingDocument())
-                {
-                    if (!context.isPresent())
-                    {
-                        return null;
-                    }
-                    if (!context.isData())
-                    {
-                        continue;
-                    }
-                    final Bytes<?> bytes = context.wire().bytes();
-                    final int length = (int)Math.min(bytes.readRemaining(), 64);
-                    if (length < RECORD_HEADER_LENGTH + HEADER_NANOS_OFFSET + 8)
-                    {
-                        return null;
-                    }
-                    final byte[] array = new byte[length];
-                    bytes.read(array, 0, length);
-                    final UnsafeBuffer buffer = new UnsafeBuffer(array);
-                    if ((buffer.getByte(JournalRecordDescriptor.KIND_OFFSET) & 0xFF) !=
-                        JournalRecordDescriptor.HEADER_KIND_ID ||
-                        buffer.getLong(RECORD_HEADER_LENGTH + HEADER_MAGIC_OFFSET, BYTE_ORDER) !=
-                        JournalRecordDescriptor.MAGIC)
-                    {
-                        return null;
-                    }
-                    return new JournalClock(buffer.getLong(RECORD_HEADER_LENGTH + HEADER_EPOCH_MILLIS_OFFSET,
-                        BYTE_ORDER), buffer.getLong(RECORD_HEADER_LENGTH + HEADER_NANOS_OFFSET, BYTE_ORDER));
-                }
-            }
-            return null;
+            return of(reader);
         }
-        catch (final Exception | Error ex)
+        catch (final RuntimeException ex)
         {
             return null;
         }

@@ -24,11 +24,22 @@ public final class JournalSet
     /**
      * One journal folder.
      *
-     * @param name its path relative to the folder given ({@code journal/node-2}, or {@code .} for the folder itself).
-     * @param dir  the journal folder.
+     * @param name       its path relative to the folder given ({@code journal/node-2}, or {@code .} for the folder
+     *                   itself).
+     * @param dir        the journal folder.
+     * @param unreadable why the folder could not be listed ({@code permission denied}), or {@code null}: such a
+     *                   folder is reported as a journal that cannot be read, and the others are still read.
      */
-    public record Entry(String name, Path dir)
+    public record Entry(String name, Path dir, String unreadable)
     {
+        /**
+         * @param name its path relative to the folder given.
+         * @param dir  the journal folder.
+         */
+        public Entry(final String name, final Path dir)
+        {
+            this(name, dir, null);
+        }
     }
 
     /**
@@ -47,23 +58,76 @@ public final class JournalSet
             throw new ReplayException("replay: " + dir + " is not a folder");
         }
         final List<Entry> found = new ArrayList<>();
-        try (Stream<Path> tree = Files.walk(dir, MAX_DEPTH))
+        try
         {
-            tree.filter(Files::isDirectory).filter(JournalSet::holdsQueue).sorted().forEach(folder ->
-            {
-                final String name = dir.equals(folder) ? "." : dir.relativize(folder).toString();
-                found.add(new Entry(name, folder));
-            });
+            Files.walkFileTree(dir, java.util.EnumSet.noneOf(java.nio.file.FileVisitOption.class), MAX_DEPTH,
+                new java.nio.file.SimpleFileVisitor<>()
+                {
+                    @Override
+                    public java.nio.file.FileVisitResult preVisitDirectory(final Path folder,
+                        final java.nio.file.attribute.BasicFileAttributes attrs)
+                    {
+                        if (holdsQueue(folder))
+                        {
+                            found.add(new Entry(name(dir, folder), folder));
+                        }
+                        return java.nio.file.FileVisitResult.CONTINUE;
+                    }
+
+                    @Override
+                    public java.nio.file.FileVisitResult visitFile(final Path file,
+                        final java.nio.file.attribute.BasicFileAttributes attrs)
+                    {
+                        return java.nio.file.FileVisitResult.CONTINUE;
+                    }
+
+                    @Override
+                    public java.nio.file.FileVisitResult visitFileFailed(final Path file, final IOException ex)
+                    {
+                        if (dir.equals(file))
+                        {
+                            throw new ReplayException("replay: cannot list " + dir + ": " + reason(ex), ex);
+                        }
+                        if (Files.isDirectory(file, java.nio.file.LinkOption.NOFOLLOW_LINKS))
+                        {
+                            found.add(new Entry(name(dir, file), file, "cannot be listed: " + reason(ex)));
+                        }
+                        return java.nio.file.FileVisitResult.CONTINUE;
+                    }
+
+                    @Override
+                    public java.nio.file.FileVisitResult postVisitDirectory(final Path folder, final IOException ex)
+                    {
+                        if (ex != null)
+                        {
+                            found.add(new Entry(name(dir, folder), folder, "cannot be listed: " + reason(ex)));
+                        }
+                        return java.nio.file.FileVisitResult.CONTINUE;
+                    }
+                });
         }
         catch (final IOException | java.io.UncheckedIOException ex)
         {
             throw new ReplayException("replay: cannot list " + dir + ": " + ex.getMessage(), ex);
         }
+        found.sort(java.util.Comparator.comparing(Entry::dir));
         if (found.isEmpty())
         {
             throw new ReplayException("replay: no journal under " + dir + " (no folder holds a .cq4 queue file)");
         }
         return found;
+    }
+
+    private static String name(final Path dir, final Path folder)
+    {
+        return dir.equals(folder) ? "." : dir.relativize(folder).toString();
+    }
+
+    private static String reason(final IOException ex)
+    {
+        return ex instanceof java.nio.file.AccessDeniedException ? "permission denied" :
+            ex instanceof java.nio.file.FileSystemException fs && fs.getReason() != null ? fs.getReason() :
+            String.valueOf(ex.getMessage());
     }
 
     private static boolean holdsQueue(final Path folder)

@@ -53,6 +53,8 @@ public final class NodeAnalysis
     private double maxError;
     private double maxCycleLatencyMicros;
     private String problem;
+    private List<String> damage = List.of();
+    private long damageCount;
     private boolean opened;
 
     /**
@@ -239,6 +241,34 @@ public final class NodeAnalysis
     void problem(final String message)
     {
         problem = message;
+    }
+
+    /**
+     * Take the reader's notes of damaged regions (replacing earlier ones: the reader keeps them all).
+     *
+     * @param notes one line per region, the first few.
+     * @param count regions in all.
+     */
+    void damage(final List<String> notes, final long count)
+    {
+        damage = List.copyOf(notes);
+        damageCount = count;
+    }
+
+    /**
+     * @return the first damaged regions met (file, record, byte offset, what, where reading resumed).
+     */
+    public List<String> damage()
+    {
+        return damage;
+    }
+
+    /**
+     * @return damaged regions met in all.
+     */
+    public long damageCount()
+    {
+        return damageCount;
     }
 
     void markOpened()

@@ -79,7 +79,7 @@ public final class Replay
             final NodeAnalysis node;
             try
             {
-                node = new NodeAnalysis(entry, filter, JournalClock.probe(entry.dir()), WORST_FRAMES);
+                node = new NodeAnalysis(entry, filter, JournalClock.of(reader), WORST_FRAMES);
             }
             catch (final ReplayException ex)
             {
@@ -103,9 +103,24 @@ public final class Replay
      */
     static JournalReader open(final JournalSet.Entry entry)
     {
+        return open(entry, false);
+    }
+
+    /**
+     * @param entry a journal.
+     * @param live  whether it may still be written.
+     * @return its reader.
+     * @throws ReplayException with one line when it cannot be opened.
+     */
+    static JournalReader open(final JournalSet.Entry entry, final boolean live)
+    {
+        if (entry.unreadable() != null)
+        {
+            throw new ReplayException("journal dir " + entry.dir() + ": " + entry.unreadable());
+        }
         try
         {
-            return JournalReader.open(entry.dir());
+            return JournalReader.open(entry.dir(), live);
         }
         catch (final JournalException ex)
         {
@@ -157,6 +172,13 @@ public final class Replay
         {
             node.problem("journal dir " + node.entry().dir() + ": stopped after " + node.recordsRead() +
                 " records: damaged record (" + oneLine(ex) + ")");
+        }
+        node.damage(reader.damage(), reader.damageCount());
+        if (node.recordsRead() == 0 && reader.damageCount() > 0 && node.problem() == null)
+        {
+            node.problem("journal dir " + node.entry().dir() + ": no readable record (" + reader.damageCount() +
+                " damaged region" + (reader.damageCount() == 1 ? "" : "s") + "; first: " + reader.damage().get(0) +
+                ")");
         }
         return read;
     }

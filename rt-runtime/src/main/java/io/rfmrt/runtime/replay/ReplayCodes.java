@@ -25,6 +25,8 @@ public final class ReplayCodes
     public static final int FAULT_COMMAND_STALE = 101;
     /** Fault code of a runtime thread that failed (the node then stops): seq = thread id, value = errors so far. */
     public static final int FAULT_THREAD_FAILED = 102;
+    /** Fault code of a frame from a restarted publisher, taken as its first: seq = its seq, value = source node. */
+    public static final int FAULT_PUBLISHER_RESTART = 103;
 
     /** STATE id of an axis starting (AxisState.STARTING). */
     public static final int STATE_STARTING = 0;
@@ -49,7 +51,7 @@ public final class ReplayCodes
     /** Values in a full COUNTERS snapshot. */
     public static final int COUNTERS_LENGTH = COUNTERS_RFM_BASE + RfmCounter.SLOT_COUNT;
     /** For the javadoc. */
-    static final String COUNTERS_LENGTH_TEXT = "11 + 9 + 64 = 84";
+    static final String COUNTERS_LENGTH_TEXT = "11 + 10 + 64 = 85";
 
     private static final String[] STATE_NAMES = {"STARTING", "RUNNING", "SAFE", "RECOVERING"};
     private static final FrameStatus[] FRAME_STATUSES = FrameStatus.values();
@@ -75,6 +77,10 @@ public final class ReplayCodes
         if (code == FAULT_THREAD_FAILED)
         {
             return "THREAD_FAILED";
+        }
+        if (code == FAULT_PUBLISHER_RESTART)
+        {
+            return "PUBLISHER_RESTART";
         }
         if (code > 0 && code < FRAME_STATUSES.length)
         {

@@ -51,15 +51,15 @@ public final class ReplayFollow
             {
                 try
                 {
-                    readers.add(Replay.open(entry));
+                    readers.add(Replay.open(entry, true));
                 }
                 catch (final ReplayException ex)
                 {
                     out.println(ex.getMessage());
                     continue;
                 }
-                final NodeAnalysis node = new NodeAnalysis(entry, filter, JournalClock.probe(entry.dir()),
-                    Replay.WORST_FRAMES);
+                final NodeAnalysis node = new NodeAnalysis(entry, filter,
+                    JournalClock.of(readers.get(readers.size() - 1)), Replay.WORST_FRAMES);
                 node.markOpened();
                 nodes.add(node);
                 names.add(entry.name());

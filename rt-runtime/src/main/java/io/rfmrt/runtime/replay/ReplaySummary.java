@@ -52,7 +52,7 @@ public final class ReplaySummary
      */
     public boolean anythingRead()
     {
-        return nodes.stream().anyMatch(NodeAnalysis::opened);
+        return nodes.stream().anyMatch(n -> n.opened() && (n.recordsRead() > 0 || n.damageCount() == 0));
     }
 
     /**
@@ -209,6 +209,12 @@ public final class ReplaySummary
         {
             line(out, "  problem: %s", node.problem());
         }
+        if (node.damageCount() > 0)
+        {
+            line(out, "  damaged: %d region%s skipped%s", node.damageCount(), node.damageCount() == 1 ? "" : "s",
+                node.damageCount() > node.damage().size() ? " (the first " + node.damage().size() + " below)" : "");
+            node.damage().forEach(d -> line(out, "    %s", d));
+        }
     }
 
     /** Stages in report order: end to end first. */
@@ -276,6 +282,8 @@ public final class ReplaySummary
             n.put("tracking_rms", node.trackingRms());
             n.put("tracking_max", node.trackingMax());
             n.put("problem", node.problem());
+            n.put("damaged_regions", node.damageCount());
+            n.put("damaged", node.damage());
             list.add(n);
         }
         map.put("journals", list);

@@ -14,6 +14,7 @@ import org.agrona.concurrent.UnsafeBuffer;
 import java.io.IOException;
 import java.nio.MappedByteBuffer;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 
@@ -79,13 +80,13 @@ public final class NetworkImage implements AutoCloseable
      */
     public static boolean exists(final Path dir)
     {
-        return Files.isRegularFile(dir.resolve(CONTROL_FILE));
+        return Files.isRegularFile(dir.resolve(CONTROL_FILE), LinkOption.NOFOLLOW_LINKS);
     }
 
     /**
      * Create the network, or attach to it if another process made it first.
      *
-     * @param dir        the network folder.
+     * @param dir        the network folder; it exists and has been checked (see {@code SimNetwork.checkedDir}).
      * @param name       the network name, for messages.
      * @param memorySize bytes of memory for a new network.
      * @return the mapped image.
@@ -97,11 +98,11 @@ public final class NetworkImage implements AutoCloseable
             return attach(dir, name);
         }
         checkMemorySize(memorySize);
-        SharedFiles.createDirectories(dir);
         // creators take a file lock so two first-comers do not both build the network
         final Path lockFile = dir.resolve(".create.lock");
         try (java.nio.channels.FileChannel lockChannel = java.nio.channels.FileChannel.open(lockFile,
-            java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.WRITE);
+            java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.WRITE,
+            LinkOption.NOFOLLOW_LINKS);
             java.nio.channels.FileLock ignored = lockChannel.lock())
         {
             Files.setPosixFilePermissions(lockFile, SharedFiles.FILE_PERMISSIONS);
@@ -164,7 +165,7 @@ public final class NetworkImage implements AutoCloseable
     public static NetworkImage attach(final Path dir, final String name)
     {
         final Path controlFile = dir.resolve(CONTROL_FILE);
-        if (!Files.isRegularFile(controlFile))
+        if (!Files.isRegularFile(controlFile) && !Files.isSymbolicLink(controlFile))
         {
             throw new RfmException(RfmStatus.NOT_FOUND, "network '" + name + "' does not exist (no " + controlFile +
                 ")");

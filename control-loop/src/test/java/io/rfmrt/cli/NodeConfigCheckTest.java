@@ -1,0 +1,190 @@
+package io.rfmrt.cli;
+
+import io.rfmrt.rfm.sim.SimNetwork;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.UUID;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * {@code rfmrt node} refuses a configuration that cannot work before any thread starts, in one line: wrong for its
+ * network, duplicate keys, special, huge or binary files, a journal folder that is a file, a negative run time.
+ */
+class NodeConfigCheckTest
+{
+    private static final String NL = System.lineSeparator();
+
+    @TempDir
+    Path dir;
+
+    private Path simRoot;
+
+    @BeforeEach
+    void setUp() throws IOException
+    {
+        simRoot = Path.of("/dev/shm", "rfmrt-config-test-" + UUID.randomUUID());
+        System.setProperty(SimNetwork.ROOT_PROPERTY, simRoot.toString());
+        Files.copy(Path.of("..", "deploy", "conf", "layout.yaml"), dir.resolve("layout.yaml"));
+    }
+
+    @AfterEach
+    void tearDown() throws IOException
+    {
+        CliProcesses.removeTree(simRoot);
+    }
+
+    private static CliRun run(final String... args)
+    {
+        return CliRun.of(args);
+    }
+
+    private CliRun node(final String yaml) throws IOException
+    {
+        final Path file = dir.resolve("node.yaml");
+        Files.writeString(file, yaml);
+        return run("node", "--config", file.toString(), "--seconds", "1");
+    }
+
+    private static void assertOneLine(final CliRun r, final int exit, final String... parts)
+    {
+        assertThat(r.exit()).as(r.err() + r.out()).isEqualTo(exit);
+        assertThat(r.err()).startsWith("rfmrt: ").endsWith(NL).doesNotContain("internal error", "\tat ");
+        assertThat(r.err().lines().count()).as(r.err()).isEqualTo(1);
+        for (final String part : parts)
+        {
+            assertThat(r.err()).contains(part);
+        }
+    }
+
+    @Test
+    void shouldRefuseToPublishAnotherNodesChannelBeforeAnyThreadStarts() throws IOException
+    {
+        final CliRun r = node("device: sim:cfg?node=1\nlayout: layout.yaml\npublish:\n  channel: command\n" +
+            "journal:\n  enabled: false\nheartbeat: 0\n");
+        assertOneLine(r, 2, "publish.channel 'command' is published by node 2 in the layout, not by this node (1)");
+        assertThat(r.out()).as("no thread was placed").doesNotContain("process:", "rfmrt-publisher");
+        final CliRun status = run("rfm", "status", "--network", "cfg");
+        assertThat(status.out()).as("the node id was released").doesNotContain(" live ");
+    }
+
+    @Test
+    void shouldRefuseToReceiveItsOwnChannel() throws IOException
+    {
+        assertOneLine(node("device: sim:cfg?node=1\nlayout: layout.yaml\nreceive:\n  channels: [sensor]\n" +
+            "journal:\n  enabled: false\n"), 2, "receive.channels 'sensor' is published by this node (1)");
+    }
+
+    @Test
+    void shouldRefuseALayoutOutsideTheNetworksMemory() throws IOException
+    {
+        assertThat(run("rfm", "create", "--network", "small", "--size", "64K").exit()).isZero();
+        assertOneLine(node("device: sim:small?node=2\nlayout: layout.yaml\nreceive:\n  channels: [sensor]\n" +
+            "journal:\n  enabled: false\n"), 2,
+            "layout: channel 'sensor' (0x10000 + 2048 bytes) lies outside the 65536-byte memory of the network");
+    }
+
+    @Test
+    void shouldRefuseDuplicateKeys() throws IOException
+    {
+        assertOneLine(node("device: sim:cfg?node=2\nlayout: layout.yaml\nstrict: true\nstrict: false\n"), 2,
+            "node.yaml: duplicate key 'strict'");
+        Files.writeString(dir.resolve("layout.yaml"), Files.readString(dir.resolve("layout.yaml")) +
+            "memorySize: 1M\n");
+        assertOneLine(node("device: sim:cfg?node=2\nlayout: layout.yaml\n"), 2, "layout.yaml: duplicate key " +
+            "'memorySize'");
+    }
+
+    @Test
+    void shouldRefuseSpecialHugeAndBinaryFilesBeforeReadingThem() throws IOException
+    {
+        assertOneLine(run("node", "--config", "/dev/zero"), 2,
+            "/dev/zero: is not a regular file (a device or FIFO?)");
+        final Path huge = dir.resolve("huge.yaml");
+        try (java.io.RandomAccessFile raf = new java.io.RandomAccessFile(huge.toFile(), "rw"))
+        {
+            raf.setLength(3L << 30);
+        }
+        assertOneLine(run("node", "--config", huge.toString()), 2, "huge.yaml: is 3221225472 bytes; " +
+            "a configuration file is at most 1048576");
+        final Path binary = dir.resolve("binary.yaml");
+        Files.write(binary, new byte[]{(byte)0xC3, (byte)0x28, 'a', ':', ' ', '1', '\n'});
+        assertOneLine(run("node", "--config", binary.toString()), 2, "binary.yaml: is not UTF-8 text (a binary file?)");
+        Files.write(binary, "a: 1\n\0\0\0".getBytes(StandardCharsets.US_ASCII));
+        assertOneLine(run("node", "--config", binary.toString()), 2, "binary.yaml: is not text (it holds NUL bytes");
+        assertOneLine(run("node", "--config", dir.toString()), 2, "is a folder, not a file");
+        assertOneLine(run("node", "--config", dir.resolve("missing.yaml").toString()), 2, "missing.yaml: does not " +
+            "exist");
+    }
+
+    @Test
+    void shouldRefuseAJournalFolderThatIsAFile() throws IOException
+    {
+        assertOneLine(node("device: sim:cfg?node=2\nlayout: layout.yaml\njournal:\n  dir: /etc/passwd\n"), 2,
+            "journal.dir /etc/passwd is not a folder");
+    }
+
+    @Test
+    void shouldRefuseNegativeSeconds() throws IOException
+    {
+        Files.writeString(dir.resolve("node.yaml"), "device: sim:cfg?node=2\nlayout: layout.yaml\n");
+        assertOneLine(run("node", "--config", dir.resolve("node.yaml").toString(), "--seconds", "-1"), 2,
+            "--seconds -1 is negative");
+        assertOneLine(run("replay", dir.toString(), "--follow", "--seconds", "-1"), 2,
+            "--seconds -1.0 is not a positive number of seconds");
+        assertThat(simRoot).doesNotExist();
+    }
+
+    @Test
+    void shouldReportPermissionDeniedAsSuch() throws Exception
+    {
+        org.junit.jupiter.api.Assumptions.assumeTrue(
+            (Integer)Files.getAttribute(Path.of("/proc/self"), "unix:uid") == 0 &&
+            Files.isExecutable(Path.of("/usr/bin/setpriv")), "needs root to act as the user nobody");
+        final Path shared = Files.createTempDirectory(Path.of("/tmp"), "rfmrt-denied-");
+        try
+        {
+            Files.setPosixFilePermissions(shared, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
+            final Path secret = Files.writeString(shared.resolve("secret.yaml"), "device: sim:x?node=1\n");
+            Files.setPosixFilePermissions(secret, java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
+            final Path closed = Files.createDirectory(shared.resolve("closed"));
+            Files.writeString(closed.resolve("node.yaml"), "device: sim:x?node=1\n");
+            Files.setPosixFilePermissions(closed, java.nio.file.attribute.PosixFilePermissions.fromString("rwx------"));
+            final String cp = DamagedJournalTest.readableClasspath(shared.resolve("cp"));
+            for (final Path config : new Path[]{secret, closed.resolve("node.yaml")})
+            {
+                final java.util.List<String> command = new java.util.ArrayList<>(java.util.List.of("/usr/bin/setpriv",
+                    "--reuid=65534", "--regid=65534", "--clear-groups",
+                    Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp", cp,
+                    Main.class.getName(), "node", "--config", config.toString()));
+                final Process p = new ProcessBuilder(command).start();
+                final String err = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+                assertThat(p.waitFor(60, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+                assertThat(p.exitValue()).as(err).isEqualTo(2);
+                assertThat(err).isEqualTo("rfmrt: " + config + ": permission denied" + NL);
+            }
+        }
+        finally
+        {
+            CliProcesses.removeTree(shared);
+        }
+    }
+
+    @Test
+    void shouldDescribeOrdinaryFailuresWithoutAnInternalError()
+    {
+        assertThat(Main.describe(new java.nio.file.AccessDeniedException("/etc/shadow")))
+            .isEqualTo("/etc/shadow: permission denied");
+        assertThat(Main.describe(new io.rfmrt.runtime.journal.JournalException("journal dir x is not a folder")))
+            .isEqualTo("journal dir x is not a folder");
+        assertThat(Main.describe(new java.io.UncheckedIOException(new java.nio.file.NotDirectoryException("/a/b"))))
+            .isEqualTo("/a/b: not a folder");
+    }
+}
