@@ -469,14 +469,7 @@ final class BenchPeers implements Callable<Integer>
                     return m;
                 }
                 final JsonNode r = new ObjectMapper().readTree(line.substring("result ".length()));
-                final long frames = r.get("frames").asLong();
-                m.put("frames", frames);
-                m.put("lost", sent[0] - frames);
-                for (final String key : List.of("mean_us", "p50_us", "p90_us", "p99_us", "p999_us", "max_us"))
-                {
-                    m.put(key, r.get(key).asDouble());
-                }
-                m.put("cpu_pct", r.get("cpu_pct").isNull() ? null : r.get("cpu_pct").asDouble());
+                BenchRun.putFigures(m, r, sent[0]);
                 String failure = r.get("failure").isNull() ? senderFailure.get() : r.get("failure").asText();
                 if (failure == null && ended && receiver.exitValue() != 0)
                 {
@@ -484,7 +477,6 @@ final class BenchPeers implements Callable<Integer>
                 }
                 m.put("failure", failure);
                 m.put("valid", failure == null && m.get("cpu_pct") != null);
-                m.put("histogram", r.path("histogram").asText(null));
                 return m;
             }
             finally

@@ -182,16 +182,7 @@ final class BenchRun
                 return m;
             }
             final JsonNode r = new ObjectMapper().readTree(line.substring("result ".length()));
-            final long frames = r.get("frames").asLong();
-            m.put("frames", frames);
-            m.put("lost", sent[0] - frames);
-            for (final String key : List.of("mean_us", "p50_us", "p90_us", "p99_us", "p999_us", "max_us"))
-            {
-                m.put(key, r.get(key).asDouble());
-            }
-            m.put("cpu_pct", r.get("cpu_pct").isNull() ? null : r.get("cpu_pct").asDouble());
-            // the e2e histogram (HdrHistogram, compressed, base64) for plots of the distribution
-            m.put("histogram", r.path("histogram").asText(null));
+            putFigures(m, r, sent[0]);
             for (final String key : List.of("gaps", "gaps_in_warmup", "dma_dropped_in_warmup", "torn", "dma_missing",
                 "fifo_overflows", "dma_dropped",
                 "handoff_full", "events", "empty_wakes", "bounded_drains", "errors"))
@@ -217,6 +208,27 @@ final class BenchRun
         {
             SimNetwork.destroy(network, true);
         }
+    }
+
+    /**
+     * Copy a receiver's result into a row: frames, lost (sent - frames), mean and percentiles, CPU (null when the
+     * receiver had none) and the latency histogram (HdrHistogram, compressed, base64) for plots.
+     *
+     * @param m    the row.
+     * @param r    the receiver's result object.
+     * @param sent frames the sender sent.
+     */
+    static void putFigures(final Map<String, Object> m, final JsonNode r, final long sent)
+    {
+        final long frames = r.get("frames").asLong();
+        m.put("frames", frames);
+        m.put("lost", sent - frames);
+        for (final String key : List.of("mean_us", "p50_us", "p90_us", "p99_us", "p999_us", "max_us"))
+        {
+            m.put(key, r.get(key).asDouble());
+        }
+        m.put("cpu_pct", r.get("cpu_pct").isNull() ? null : r.get("cpu_pct").asDouble());
+        m.put("histogram", r.path("histogram").asText(null));
     }
 
     private static void send(final RfmDevice device, final Traffic traffic, final long[] sent)
