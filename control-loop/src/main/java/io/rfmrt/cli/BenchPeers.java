@@ -9,6 +9,7 @@ import io.rfmrt.runtime.threads.RtThread;
 import org.HdrHistogram.Histogram;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.knowm.xchart.XYSeries;
+import org.knowm.xchart.style.Styler;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -604,6 +605,8 @@ final class BenchPeers implements Callable<Integer>
     {
         final PercentilePlot chart = new PercentilePlot("rfmrt bench peers: sender's stamp -> handler runs in " +
             "the receiver (solid: first rate, dashed: second)", "latency (us)");
+        // twenty lines: the legend goes beside the plot, not over its left half
+        chart.chart().getStyler().setLegendPosition(Styler.LegendPosition.OutsideE);
         final List<Object> rates = new ArrayList<>();
         for (int i = 0; i < rows.size(); i++)
         {

@@ -42,7 +42,7 @@ final class PercentilePlot
     PercentilePlot(final String title, final String yTitle)
     {
         System.setProperty("java.awt.headless", "true");
-        chart = new XYChartBuilder().width(1000).height(550).title(title)
+        chart = new XYChartBuilder().width(1200).height(600).title(title)
             .xAxisTitle("percentile (log 1/(1-p) axis)").yAxisTitle(yTitle).build();
         chart.getStyler().setYAxisLogarithmic(true).setYAxisDecimalPattern("#,##0.#");
         chart.getStyler().setLegendPosition(Styler.LegendPosition.InsideNW).setMarkerSize(0);
