@@ -38,7 +38,8 @@ import java.util.concurrent.locks.LockSupport;
  * machine.
  */
 @Command(name = "bench", mixinStandardHelpOptions = true, description = "Benchmarks, compared side by side.",
-    subcommands = {BenchCommand.Events.class, BenchCompare.class, BenchRamp.class, BenchBurst.class})
+    subcommands = {BenchCommand.Events.class, BenchCompare.class, BenchRamp.class, BenchBurst.class,
+        BenchPeers.class})
 final class BenchCommand
 {
     private BenchCommand()

@@ -285,6 +285,7 @@ final class BenchCompare implements Callable<Integer>
                 final Histogram e2e = path.latencies().cumulative(Stage.END_TO_END);
                 r.put("mean_us", Math.round(e2e.getMean() / 100.0) / 10.0);
                 r.putAll(Histograms.summary(e2e));
+                r.put("histogram", Histograms.encode(e2e));
                 final String failure = path.failure();
                 // a dead receiver or a window too short to time has no CPU figure: the run is invalid, not 0 %
                 final long wall = wall1 - wall0;

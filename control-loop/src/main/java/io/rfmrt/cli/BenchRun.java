@@ -182,14 +182,7 @@ final class BenchRun
                 return m;
             }
             final JsonNode r = new ObjectMapper().readTree(line.substring("result ".length()));
-            final long frames = r.get("frames").asLong();
-            m.put("frames", frames);
-            m.put("lost", sent[0] - frames);
-            for (final String key : List.of("mean_us", "p50_us", "p90_us", "p99_us", "p999_us", "max_us"))
-            {
-                m.put(key, r.get(key).asDouble());
-            }
-            m.put("cpu_pct", r.get("cpu_pct").isNull() ? null : r.get("cpu_pct").asDouble());
+            putFigures(m, r, sent[0]);
             for (final String key : List.of("gaps", "gaps_in_warmup", "dma_dropped_in_warmup", "torn", "dma_missing",
                 "fifo_overflows", "dma_dropped",
                 "handoff_full", "events", "empty_wakes", "bounded_drains", "errors"))
@@ -217,6 +210,27 @@ final class BenchRun
         }
     }
 
+    /**
+     * Copy a receiver's result into a row: frames, lost (sent - frames), mean and percentiles, CPU (null when the
+     * receiver had none) and the latency histogram (HdrHistogram, compressed, base64) for plots.
+     *
+     * @param m    the row.
+     * @param r    the receiver's result object.
+     * @param sent frames the sender sent.
+     */
+    static void putFigures(final Map<String, Object> m, final JsonNode r, final long sent)
+    {
+        final long frames = r.get("frames").asLong();
+        m.put("frames", frames);
+        m.put("lost", sent - frames);
+        for (final String key : List.of("mean_us", "p50_us", "p90_us", "p99_us", "p999_us", "max_us"))
+        {
+            m.put(key, r.get(key).asDouble());
+        }
+        m.put("cpu_pct", r.get("cpu_pct").isNull() ? null : r.get("cpu_pct").asDouble());
+        m.put("histogram", r.path("histogram").asText(null));
+    }
+
     private static void send(final RfmDevice device, final Traffic traffic, final long[] sent)
     {
         final FramePublisher publisher = new FramePublisher(device, CHANNEL);
@@ -239,30 +253,60 @@ final class BenchRun
         }
         else
         {
-            final boolean jitter = UNIFORM_JITTER.equals(traffic.sender());
-            final double period = 1e9 / traffic.rate();
-            // a fixed seed: the same jitter sequence in every mode of a run, so modes see the same traffic
-            final SplittableRandom random = new SplittableRandom(0x5eed);
-            final long base = begin + (long)period;
-            for (long i = 1; i <= total; i++)
+            pace(traffic, begin, i ->
             {
-                final long due = base + (long)((i - 1) * period + (jitter ? (random.nextDouble() - 0.5) * period : 0));
-                final long park = due - System.nanoTime() - 60_000;
-                if (park > 0)
-                {
-                    LockSupport.parkNanos(park);
-                }
-                while (System.nanoTime() < due)
-                {
-                    Thread.onSpinWait();
-                }
                 payload.putLong(0, i);
                 publisher.publish(payload, 0, traffic.size(), 0);
-            }
+            });
         }
         sent[1] = System.nanoTime() - begin;
         sent[0] = total;
         device.window().putLongRelease(TOTAL_OFFSET, total);
+    }
+
+    /**
+     * One send of a steady sender, called by {@link #pace} at each send time, on the sender's thread.
+     */
+    @FunctionalInterface
+    interface Send
+    {
+        /**
+         * @param i the frame's number, 1 for the first.
+         */
+        void send(long i);
+    }
+
+    /**
+     * The steady senders' clock: {@link Traffic#total()} sends at the traffic's rate from {@code begin}, each send
+     * time moved by a uniform random offset within half a period either way ({@link #UNIFORM_JITTER}, the same seeded
+     * sequence in every run) or not at all ({@link #FIXED_PERIOD}). Parks until 60 us before a send time, then spins.
+     *
+     * @param traffic a steady traffic shape.
+     * @param begin   {@code System.nanoTime()} of the start; the first send is one period later.
+     * @param send    called at each send time.
+     */
+    static void pace(final Traffic traffic, final long begin, final Send send)
+    {
+        final long total = traffic.total();
+        final boolean jitter = UNIFORM_JITTER.equals(traffic.sender());
+        final double period = 1e9 / traffic.rate();
+        // a fixed seed: the same jitter sequence in every mode of a run, so modes see the same traffic
+        final SplittableRandom random = new SplittableRandom(0x5eed);
+        final long base = begin + (long)period;
+        for (long i = 1; i <= total; i++)
+        {
+            final long due = base + (long)((i - 1) * period + (jitter ? (random.nextDouble() - 0.5) * period : 0));
+            final long park = due - System.nanoTime() - 60_000;
+            if (park > 0)
+            {
+                LockSupport.parkNanos(park);
+            }
+            while (System.nanoTime() < due)
+            {
+                Thread.onSpinWait();
+            }
+            send.send(i);
+        }
     }
 
     /**

@@ -103,31 +103,11 @@ final class DemoPlots
         BitmapEncoder.saveBitmap(chart, tracking.toString(), BitmapEncoder.BitmapFormat.PNG);
 
         final Path latencyPlot = plots.resolve("latency.png");
-        final List<Double> x = new ArrayList<>();
-        final List<Double> y = new ArrayList<>();
-        final List<Double> limit = new ArrayList<>();
-        double nines = 0;
-        for (final double p : new double[]{0, 50, 75, 90, 95, 99, 99.5, 99.9, 99.95, 99.99})
-        {
-            // x is the number of nines: 0 → p0, 1 → p90, 2 → p99, 3 → p99.9, 4 → p99.99
-            nines = -Math.log10(1 - p / 100);
-            x.add(nines);
-            y.add(latency.getValueAtPercentile(p) / 1e3);
-            limit.add(deadlineUs);
-        }
-        x.add(nines + 0.5);
-        y.add(latency.getMaxValue() / 1e3);
-        limit.add(deadlineUs);
-        final XYChart lat = new XYChartBuilder().width(1000).height(500)
-            .title("rfmrt demo: cycle latency, sensor send -> command written (" + latency.getTotalCount() + " cycles)")
-            .xAxisTitle("percentile: 0 = p0, 1 = p90, 2 = p99, 3 = p99.9, 4 = p99.99, last point = max")
-            .yAxisTitle("microseconds")
-            .build();
-        lat.getStyler().setYAxisLogarithmic(true).setLegendPosition(
-            org.knowm.xchart.style.Styler.LegendPosition.InsideNW);
-        lat.addSeries("cycle latency", x, y);
-        lat.addSeries("deadline", x, limit).setMarker(SeriesMarkers.NONE).setLineColor(Color.RED);
-        BitmapEncoder.saveBitmap(lat, latencyPlot.toString(), BitmapEncoder.BitmapFormat.PNG);
+        final PercentilePlot lat = new PercentilePlot("rfmrt demo: cycle latency, sensor send -> command written (" +
+            latency.getTotalCount() + " cycles)", "microseconds");
+        lat.add("cycle latency", latency).setLineColor(Color.BLUE);
+        lat.addLevel("deadline", deadlineUs).setLineColor(Color.RED);
+        lat.save(latencyPlot);
         return List.of(tracking, latencyPlot);
     }
 }

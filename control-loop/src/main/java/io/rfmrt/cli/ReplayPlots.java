@@ -8,8 +8,6 @@ import io.rfmrt.runtime.replay.NodeAnalysis;
 import io.rfmrt.runtime.replay.ReplayException;
 import io.rfmrt.runtime.replay.ReplayListener;
 import io.rfmrt.runtime.replay.ReplaySummary;
-import org.HdrHistogram.Histogram;
-import org.HdrHistogram.HistogramIterationValue;
 import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYChartBuilder;
@@ -93,31 +91,16 @@ final class ReplayPlots
                     latency.size));
                 files.add(save(chart, dir.resolve("replay-latency.png")));
 
-                final XYChart p = new XYChartBuilder().width(1000).height(500).title("latency percentiles")
-                    .xAxisTitle("percentile (1/(1-p), log)").yAxisTitle("µs").build();
-                p.getStyler().setXAxisLogarithmic(true);
-                p.getStyler().setMarkerSize(0);
+                final PercentilePlot p = new PercentilePlot("latency percentiles per stage", "µs");
                 for (final Stage stage : ReplaySummary.STAGE_ORDER)
                 {
-                    final Histogram h = summary.histogram(stage);
-                    final List<Double> x = new ArrayList<>();
-                    final List<Double> y = new ArrayList<>();
-                    for (final HistogramIterationValue v : h.percentiles(5))
-                    {
-                        final double q = v.getPercentileLevelIteratedTo() / 100.0;
-                        if (q >= 1.0)
-                        {
-                            break;
-                        }
-                        x.add(1.0 / (1.0 - q));
-                        y.add(v.getValueIteratedTo() / 1e3);
-                    }
-                    if (!x.isEmpty())
-                    {
-                        p.addSeries(stage.label(), x, y);
-                    }
+                    p.add(stage.label(), summary.histogram(stage));
                 }
-                files.add(save(p, dir.resolve("replay-percentiles.png")));
+                final Path percentiles = dir.resolve("replay-percentiles.png");
+                if (p.save(percentiles))
+                {
+                    files.add(percentiles);
+                }
             }
             if (control != null && control.controlCycles() > 0)
             {
