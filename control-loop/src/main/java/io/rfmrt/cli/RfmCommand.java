@@ -8,6 +8,8 @@ import io.rfmrt.rfm.RfmDevices;
 import io.rfmrt.rfm.RfmException;
 import io.rfmrt.rfm.RfmStatus;
 import io.rfmrt.rfm.RfmWindow;
+import io.rfmrt.rfm.rfm2g.Rfm2gCard;
+import io.rfmrt.rfm.rfm2g.Rfm2gEventStats;
 import io.rfmrt.rfm.sim.SimNetwork;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
@@ -39,14 +41,10 @@ final class RfmCommand
     }
 
     /** Options every subcommand has. */
-    abstract static class NetworkCommand implements Callable<Integer>
+    abstract static class RootCommand implements Callable<Integer>
     {
         @Spec
         CommandSpec spec;
-
-        @Option(names = "--network", required = true, paramLabel = "NAME", converter = Converters.NetworkName.class,
-            description = "Network name (a name, not a path).")
-        String network;
 
         /** Sets the folder holding networks for this process when given. */
         @Option(names = "--root", paramLabel = "DIR",
@@ -65,18 +63,65 @@ final class RfmCommand
             return spec.commandLine().getOut();
         }
 
+    }
+
+    /** Subcommands that administer one emulated network. */
+    abstract static class NetworkCommand extends RootCommand
+    {
+        @Option(names = "--network", required = true, paramLabel = "NAME", converter = Converters.NetworkName.class,
+            description = "Network name (a name, not a path).")
+        String network;
+
         SimNetwork attachExisting()
         {
             return SimNetwork.attach(network);
         }
     }
 
-    /** Subcommands that act as a node: they join the network, creating it if needed, and hold the node id. */
-    abstract static class NodeCommand extends NetworkCommand
+    /**
+     * Subcommands that act as a node: either a node of an emulated network (joined, created if needed, the node id
+     * held) or a device opened by URI, e.g. an RFM2g card.
+     */
+    abstract static class NodeCommand extends RootCommand
     {
-        @Option(names = "--node", required = true, paramLabel = "N", converter = Converters.Node.class,
-            description = "Node id to act as, 0-255.")
-        int node;
+        @Option(names = "--network", paramLabel = "NAME", converter = Converters.NetworkName.class,
+            description = "Network name (a name, not a path); with --node, instead of --device.")
+        String network;
+
+        @Option(names = "--node", paramLabel = "N", converter = Converters.Node.class,
+            description = "Node id to act as, 0-255; with --network.")
+        Integer node;
+
+        @Option(names = "--device", paramLabel = "URI",
+            description = "Act as this device instead of --network and --node, e.g. rfm2g:/dev/rfm2g0.")
+        String device;
+
+        /** The node id acted as, known once the device is open. */
+        int self;
+
+        void checkTarget()
+        {
+            if (device != null)
+            {
+                if (network != null || node != null)
+                {
+                    throw new Main.UsageException("--device is instead of --network and --node, not with them");
+                }
+                if (device.isBlank())
+                {
+                    throw new Main.UsageException("--device is empty");
+                }
+            }
+            else if (network == null || node == null)
+            {
+                throw new Main.UsageException("give either --network NAME --node N or --device URI");
+            }
+        }
+
+        String where()
+        {
+            return device != null ? "device " + device : "network '" + network + "'";
+        }
 
         long memorySize()
         {
@@ -92,10 +137,12 @@ final class RfmCommand
 
         RfmDevice openNode()
         {
-            final RfmDevice device = RfmDevices.open("sim:" + network + "?node=" + node);
-            final Thread hook = new Thread(device::close, "rfmrt-release-node");
+            checkTarget();
+            final RfmDevice opened = RfmDevices.open(device != null ? device : "sim:" + network + "?node=" + node);
+            self = opened.nodeId();
+            final Thread hook = new Thread(opened::close, "rfmrt-release-node");
             Runtime.getRuntime().addShutdownHook(hook);
-            return device;
+            return opened;
         }
     }
 
@@ -130,8 +177,33 @@ final class RfmCommand
             if (offset < 0 || offset > memorySize - (long)bytes * count)
             {
                 throw new Main.UsageException(String.format(
-                    "offset 0x%x + %d bytes is outside the %d-byte memory of network '%s'", offset,
-                    (long)bytes * count, memorySize, network));
+                    "offset 0x%x + %d bytes is outside the %d-byte memory of %s", offset,
+                    (long)bytes * count, memorySize, where()));
+            }
+        }
+
+        /**
+         * Open the node after checking the access range: an emulated network is checked before it is joined (a
+         * usage error leaves no node behind), a device once it is open (its size is known only then).
+         */
+        RfmDevice openChecked(final int count)
+        {
+            checkTarget();
+            if (device == null)
+            {
+                checkRange(memorySize(), count);
+                return openNode();
+            }
+            final RfmDevice opened = openNode();
+            try
+            {
+                checkRange(opened.memorySize(), count);
+                return opened;
+            }
+            catch (final RuntimeException ex)
+            {
+                opened.close();
+                throw ex;
             }
         }
     }
@@ -188,13 +260,34 @@ final class RfmCommand
 
     @Command(name = "status", mixinStandardHelpOptions = true,
         description = "Show the ring, its cards (node ids, owner pids, flags) and their counters.")
-    static final class Status extends NetworkCommand
+    static final class Status extends RootCommand
     {
+        @Option(names = "--network", paramLabel = "NAME", converter = Converters.NetworkName.class,
+            description = "Network name (a name, not a path); or --device.")
+        String network;
+
+        @Option(names = "--device", paramLabel = "URI",
+            description = "Show this device instead, e.g. rfm2g:/dev/rfm2g0: its config, driver event statistics "
+                + "and counters.")
+        String device;
+
         @Override
         public Integer call()
         {
+            if ((network == null) == (device == null))
+            {
+                throw new Main.UsageException("give either --network NAME or --device URI");
+            }
+            if (device != null)
+            {
+                if (device.isBlank())
+                {
+                    throw new Main.UsageException("--device is empty");
+                }
+                return deviceStatus();
+            }
             final PrintWriter out = out();
-            try (SimNetwork net = attachExisting())
+            try (SimNetwork net = SimNetwork.attach(network))
             {
                 final List<SimNetwork.CardStatus> cards = net.cards();
                 out.printf("network %s  memory %d bytes  link %s  created %s  resets %d  link downs %d%n",
@@ -250,6 +343,56 @@ final class RfmCommand
             return Main.EXIT_OK;
         }
 
+        private int deviceStatus()
+        {
+            final PrintWriter out = out();
+            try (RfmDevice opened = RfmDevices.open(device))
+            {
+                out.printf("device %s  node %d  board 0x%02x  memory %d bytes%n", device, opened.nodeId(),
+                    opened.boardId(), opened.memorySize());
+                if (opened instanceof Rfm2gCard card)
+                {
+                    final long threshold = card.dmaThreshold();
+                    out.printf("driver %s  product %s  DMA threshold %s  DMA buffer %s%n", card.driverVersion(),
+                        card.productName(), threshold == 0xFFFF_FFFFL ? "never" : threshold + " bytes",
+                        card.dmaBufferReserved() ? "reserved" : "not reserved (PIO)");
+                    out.printf("%-11s  %10s  %6s  %6s  %10s  %6s  %8s  %10s%n", "event", "count", "queued", "size",
+                        "max size", "peak", "overflow", "timeout ms");
+                    for (final EventType type : EventType.values())
+                    {
+                        final Rfm2gEventStats stats = card.eventStats(type);
+                        out.printf("%-11s  %10d  %6d  %6d  %10d  %6d  %8s  %10s%n", type, stats.eventCount(),
+                            stats.eventsQueued(), stats.queueSize(), stats.maxQueueSize(), stats.queuePeak(),
+                            stats.overflowed() ? "yes" : "no",
+                            stats.timeoutMs() == 0xFFFF_FFFFL ? "inf" : Long.toString(stats.timeoutMs()));
+                    }
+                }
+                final List<String> counters = new ArrayList<>();
+                for (final RfmCounter counter : RfmCounter.values())
+                {
+                    if (counter.perType())
+                    {
+                        for (final EventType type : EventType.values())
+                        {
+                            final long value = opened.counter(counter, type);
+                            if (value != 0)
+                            {
+                                counters.add(counter.label() + " " + type + "=" + value);
+                            }
+                        }
+                    }
+                    else if (opened.counter(counter, null) != 0)
+                    {
+                        counters.add(counter.label() + "=" + opened.counter(counter, null));
+                    }
+                }
+                // events received: the driver's count; the rest: what this open of the device did (nothing yet)
+                out.printf("node %d counters: %s%n", opened.nodeId(), counters.isEmpty() ? "all zero" :
+                    String.join(", ", counters));
+            }
+            return Main.EXIT_OK;
+        }
+
         private static String enabled(final int mask)
         {
             final List<String> names = new ArrayList<>();
@@ -279,10 +422,9 @@ final class RfmCommand
             {
                 throw new Main.UsageException(String.format("--value 0x%x does not fit %d bits", value, width));
             }
-            checkRange(memorySize(), 1);
-            try (RfmDevice device = openNode())
+            try (RfmDevice opened = openChecked(1))
             {
-                final RfmWindow w = device.window();
+                final RfmWindow w = opened.window();
                 switch (bytes)
                 {
                     case 1 -> w.putByte(offset, (byte)value);
@@ -290,7 +432,7 @@ final class RfmCommand
                     case 4 -> w.putIntVolatile(offset, (int)value);
                     default -> w.putLongVolatile(offset, value);
                 }
-                out().printf("node %d wrote 0x%0" + bytes * 2 + "x at 0x%08x%n", node, value, offset);
+                out().printf("node %d wrote 0x%0" + bytes * 2 + "x at 0x%08x%n", self, value, offset);
             }
             return Main.EXIT_OK;
         }
@@ -311,10 +453,9 @@ final class RfmCommand
                 throw new Main.UsageException("--count " + count + " is not at least 1");
             }
             final int bytes = bytes();
-            checkRange(memorySize(), count);
-            try (RfmDevice device = openNode())
+            try (RfmDevice opened = openChecked(count))
             {
-                final RfmWindow w = device.window();
+                final RfmWindow w = opened.window();
                 for (int i = 0; i < count; i++)
                 {
                     final long at = offset + (long)i * bytes;
@@ -358,20 +499,25 @@ final class RfmCommand
             {
                 throw new Main.UsageException(String.format("--data 0x%x does not fit 32 bits", data));
             }
-            if (to == node)
+            checkTarget();
+            if (device == null && to == node)
             {
                 throw new RfmException(RfmStatus.NODE_ID_SELF, "node " + node + " cannot send to itself");
             }
-            try (RfmDevice device = openNode())
+            try (RfmDevice opened = openNode())
             {
-                final boolean present = to == RfmDevice.ALL_NODES || isPresent(to);
-                final RfmStatus status = device.sendEvent(to, type, (int)data);
+                if (to == self)
+                {
+                    throw new RfmException(RfmStatus.NODE_ID_SELF, "node " + self + " cannot send to itself");
+                }
+                final boolean present = to == RfmDevice.ALL_NODES || device != null || isPresent(to);
+                final RfmStatus status = opened.sendEvent(to, type, (int)data);
                 if (status != RfmStatus.SUCCESS)
                 {
                     throw new RfmException(status, "send refused: " + status +
                         (status == RfmStatus.LINK_TEST_FAIL ? " (the ring is open: rfmrt rfm link --up)" : ""));
                 }
-                out().printf("node %d sent %s to %s data 0x%08x%s%n", node, type,
+                out().printf("node %d sent %s to %s data 0x%08x%s%n", self, type,
                     to == RfmDevice.ALL_NODES ? "all" : "node " + to, data,
                     present ? "" : " (node " + to + " is not on the ring: nobody received it)");
             }
@@ -411,17 +557,17 @@ final class RfmCommand
             {
                 throw new Main.UsageException("--count " + count + " is not at least 1");
             }
-            try (RfmDevice device = openNode())
+            try (RfmDevice opened = openNode())
             {
-                device.enableEvent(type);
+                opened.enableEvent(type);
                 final EventInfo info = new EventInfo();
                 for (int i = 0; i < count; i++)
                 {
-                    final RfmStatus status = device.awaitEvent(type, timeoutNanos, info);
+                    final RfmStatus status = opened.awaitEvent(type, timeoutNanos, info);
                     if (status == RfmStatus.TIMED_OUT)
                     {
                         spec.commandLine().getErr().printf("rfmrt: no %s event for node %d within %s (%d of %d)%n",
-                            type, node, describe(timeoutNanos), i, count);
+                            type, self, describe(timeoutNanos), i, count);
                         return Main.EXIT_TIMEOUT;
                     }
                     if (status != RfmStatus.SUCCESS)
