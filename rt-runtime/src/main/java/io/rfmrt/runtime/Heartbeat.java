@@ -4,6 +4,8 @@ import io.rfmrt.rfm.EventType;
 import io.rfmrt.rfm.RfmCounter;
 import io.rfmrt.rfm.RfmDevice;
 import io.rfmrt.rfm.channel.FrameCounter;
+import io.rfmrt.rfm.rfm2g.Rfm2gCard;
+import io.rfmrt.rfm.rfm2g.Rfm2gEventStats;
 import org.HdrHistogram.Histogram;
 
 import io.rfmrt.runtime.threads.RtThread;
@@ -17,7 +19,8 @@ import java.util.function.Consumer;
 
 /**
  * Once per period, one line: frame rate, p50/p99/p99.9/max of every stage over the period, and every counter of
- * the receive path, the channels and the card. Runs on a housekeeping thread; the line goes to a sink (a Log4j2
+ * the receive path, the channels and the card (and, on an RFM2g card, the driver's event statistics). Runs on a
+ * housekeeping thread; the line goes to a sink (a Log4j2
  * async logger in the node).
  */
 public final class Heartbeat
@@ -132,6 +135,10 @@ public final class Heartbeat
             }
             line.append(' ').append(c.name().toLowerCase(Locale.ROOT).replace('_', '-')).append('=').append(value);
         }
+        if (device instanceof Rfm2gCard card)
+        {
+            appendDriverStats(card);
+        }
         if (journal != null)
         {
             final io.rfmrt.runtime.journal.JournalStats js = journal.stats();
@@ -147,5 +154,31 @@ public final class Heartbeat
         }
         lastNanos = now;
         sink.accept(line.toString());
+    }
+
+    /**
+     * The driver's event statistics ({@code RFM2gGetEventStats}) of every type it has seen an event of: count since
+     * the statistics were cleared, queued now, queue peak, and whether the software queue overflowed (the driver then
+     * disables the interrupt until the next wait). Read here, on the heartbeat thread, never on the receive path.
+     */
+    private void appendDriverStats(final Rfm2gCard card)
+    {
+        line.append(" | driver");
+        boolean any = false;
+        for (final EventType t : EventType.values())
+        {
+            final Rfm2gEventStats stats = card.eventStats(t);
+            if (stats.eventCount() != 0 || stats.eventsQueued() != 0 || stats.overflowed())
+            {
+                any = true;
+                line.append(' ').append(t.name().toLowerCase(Locale.ROOT).replace('_', '-'))
+                    .append(" count=").append(stats.eventCount()).append(" queued=").append(stats.eventsQueued())
+                    .append(" peak=").append(stats.queuePeak()).append(stats.overflowed() ? " OVERFLOWED" : "");
+            }
+        }
+        if (!any)
+        {
+            line.append(" no events");
+        }
     }
 }
