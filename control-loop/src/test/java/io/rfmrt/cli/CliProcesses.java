@@ -34,6 +34,12 @@ final class CliProcesses
         command.addAll(Arrays.asList(System.getProperty("rfmrt.test.jvm.flags", "").trim().split("\\s+")));
         command.add("-Xmx256m");
         command.add("-D" + SimNetwork.ROOT_PROPERTY + "=" + simRoot);
+        final String jnaPath = System.getProperty("jna.library.path");
+        if (jnaPath != null)
+        {
+            // where the rfm2g stand-in library is
+            command.add("-Djna.library.path=" + jnaPath);
+        }
         command.add("-cp");
         command.add(System.getProperty("rfmrt.test.classpath", System.getProperty("java.class.path")));
         command.add(Main.class.getName());
