@@ -17,14 +17,14 @@ while (($# > 0)); do
     esac
 done
 
-target="$root/control-loop/target"
-jars=("$target"/control-loop-*.jar)
+target="$root/rfmrt-cli/target"
+jars=("$target"/rfmrt-cli-*.jar)
 if [[ ! -f "${jars[0]}" || ! -d "$target/lib" || ! -f "$target/launcher/jvm.options" ]]; then
     echo "package.sh: no build in $target (run mvn package first)" >&2
     exit 3
 fi
 version="$(basename "${jars[0]}" .jar)"
-version="${version#control-loop-}"
+version="${version#rfmrt-cli-}"
 name="rfmrt-$version"
 stage="$(mktemp -d)"
 trap 'rm -rf "$stage"' EXIT

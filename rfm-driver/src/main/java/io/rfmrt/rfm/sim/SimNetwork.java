@@ -166,6 +166,15 @@ public final class SimNetwork implements AutoCloseable
     }
 
     /**
+     * @param memorySize bytes of memory for a new network.
+     * @throws RfmException naming the value if it is not a multiple of 4096 within 4 KiB..1 GiB.
+     */
+    public static void checkMemorySize(final long memorySize)
+    {
+        NetworkImage.checkMemorySize(memorySize);
+    }
+
+    /**
      * @param network name.
      * @return whether it exists.
      */

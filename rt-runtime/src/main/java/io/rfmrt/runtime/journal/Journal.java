@@ -92,6 +92,15 @@ public final class Journal implements AutoCloseable
     }
 
     /**
+     * Turn Chronicle's usage analytics off (unless the property is set already) before any Chronicle class loads.
+     * For code that uses Chronicle Queue itself beside a journal (the benchmarks); the journal calls it on its own.
+     */
+    public static void initChronicle()
+    {
+        ChronicleSupport.init();
+    }
+
+    /**
      * Create the folder when missing (0770), open the queue and start the journal thread; return once the thread
      * runs (pinned, when asked) and has written the journal header (or counted why it could not).
      *

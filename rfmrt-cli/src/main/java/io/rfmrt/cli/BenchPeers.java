@@ -1,8 +1,8 @@
 package io.rfmrt.cli;
 
+import io.rfmrt.rfm.SharedMemoryFile;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.rfmrt.rfm.internal.SharedFiles;
 import io.rfmrt.runtime.threads.RtEnvironment;
 import io.rfmrt.runtime.threads.RtSettings;
 import io.rfmrt.runtime.threads.RtThread;
@@ -24,7 +24,6 @@ import java.io.InputStreamReader;
 import java.io.PrintWriter;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
-import java.nio.MappedByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -423,16 +422,15 @@ final class BenchPeers implements Callable<Integer>
     {
         final Path dir = Path.of("/dev/shm", "rfmrt-peers-" + ProcessHandle.current().pid() + "-" + row.name());
         deleteTree(dir);
-        SharedFiles.createDirectories(dir);
+        SharedMemoryFile.createFolders(dir);
         final Map<String, Object> m = new LinkedHashMap<>();
         m.put("sender", traffic.sender());
         Process receiver = null;
         try
         {
             final Path controlFile = dir.resolve("control");
-            SharedFiles.publish(SharedFiles.createTemporary(controlFile, CONTROL_BYTES), controlFile);
-            final MappedByteBuffer map = SharedFiles.map(controlFile, "bench control file");
-            final UnsafeBuffer control = new UnsafeBuffer(map);
+            final SharedMemoryFile map = SharedMemoryFile.create(controlFile, CONTROL_BYTES, "bench control file");
+            final UnsafeBuffer control = map.buffer();
             try (PeerTransport.Sender sender = transport(row.kind()).sender(dir, row.variant(), threading))
             {
                 receiver = ChildJvm.start("bench-peer-receiver", row.kind(), row.variant(), dir.toString(),
@@ -482,7 +480,7 @@ final class BenchPeers implements Callable<Integer>
             }
             finally
             {
-                SharedFiles.unmap(map);
+                map.close();
             }
         }
         finally
@@ -663,12 +661,12 @@ final class BenchPeers implements Callable<Integer>
             {
                 throw new Main.UsageException("bench-peer-receiver: unknown transport '" + kind + "'");
             }
-            final MappedByteBuffer map = SharedFiles.map(dir.resolve("control"), "bench control file");
+            final SharedMemoryFile map = SharedMemoryFile.open(dir.resolve("control"), "bench control file");
             try (PeerTransport.Receiver receiver = transport.receiver(dir, variant);
                 RtEnvironment env = RtEnvironment.prepare(new RtSettings(List.of(), false, true, true, Path.of("/")),
                     warning -> System.err.println("bench-peer-receiver: " + warning)))
             {
-                final UnsafeBuffer control = new UnsafeBuffer(map);
+                final UnsafeBuffer control = map.buffer();
                 final String words = receiver.open();
                 final Histogram histogram = Histograms.create();
                 final AtomicLong frames = new AtomicLong();
@@ -750,7 +748,7 @@ final class BenchPeers implements Callable<Integer>
             }
             finally
             {
-                SharedFiles.unmap(map);
+                map.close();
             }
             return Main.EXIT_OK;
         }

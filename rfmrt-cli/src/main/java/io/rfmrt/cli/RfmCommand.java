@@ -220,7 +220,7 @@ final class RfmCommand
         {
             try
             {
-                io.rfmrt.rfm.internal.sim.NetworkImage.checkMemorySize(size);
+                SimNetwork.checkMemorySize(size);
             }
             catch (final RfmException ex)
             {

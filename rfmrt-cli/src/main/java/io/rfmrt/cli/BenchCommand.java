@@ -1,5 +1,6 @@
 package io.rfmrt.cli;
 
+import io.rfmrt.rfm.SharedMemoryFile;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import io.rfmrt.rfm.EventInfo;
@@ -7,8 +8,6 @@ import io.rfmrt.rfm.EventType;
 import io.rfmrt.rfm.RfmDevice;
 import io.rfmrt.rfm.RfmDevices;
 import io.rfmrt.rfm.RfmStatus;
-import io.rfmrt.rfm.internal.Futex;
-import io.rfmrt.rfm.internal.SharedFiles;
 import io.rfmrt.rfm.sim.SimNetwork;
 import org.HdrHistogram.Histogram;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -21,7 +20,6 @@ import picocli.CommandLine.Model.CommandSpec;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.io.PrintWriter;
-import java.nio.MappedByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.ZonedDateTime;
@@ -155,11 +153,10 @@ final class BenchCommand
         Histogram runFutex(final String network, final Path dir) throws Exception
         {
             final Path file = dir.resolve("futex-bench");
-            SharedFiles.publish(SharedFiles.createTemporary(file, 4096), file);
-            final MappedByteBuffer map = SharedFiles.map(file, "futex benchmark file");
+            final SharedMemoryFile map = SharedMemoryFile.create(file, 4096, "futex benchmark file");
             try
             {
-                final UnsafeBuffer shared = new UnsafeBuffer(map);
+                final UnsafeBuffer shared = map.buffer();
                 final Process peer = ChildJvm.start("bench-peer", "futex", file.toString(), Integer.toString(count));
                 final BufferedReader lines = reader(peer);
                 expect(lines, "ready");
@@ -171,7 +168,7 @@ final class BenchCommand
                     next += period;
                     shared.putLongRelease(STAMP_OFFSET, System.nanoTime());
                     shared.getAndAddInt(0, 1);
-                    Futex.wake(shared.addressOffset(), 1);
+                    map.wake(0, 1);
                     final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
                     int acked;
                     while ((acked = shared.getIntVolatile(64)) != i)
@@ -181,14 +178,14 @@ final class BenchCommand
                             peer.destroyForcibly();
                             throw new IllegalStateException("plain-futex mode: event " + i + " was not answered");
                         }
-                        Futex.await(shared.addressOffset() + 64, acked, 0);
+                        map.await(64, acked);
                     }
                 }
                 return finish(peer, lines);
             }
             finally
             {
-                SharedFiles.unmap(map);
+                map.close();
             }
         }
 
@@ -259,27 +256,27 @@ final class BenchCommand
             }
             else
             {
-                final MappedByteBuffer map = SharedFiles.map(Path.of(where), "futex benchmark file");
+                final SharedMemoryFile map = SharedMemoryFile.open(Path.of(where), "futex benchmark file");
                 try
                 {
-                    final UnsafeBuffer shared = new UnsafeBuffer(map);
+                    final UnsafeBuffer shared = map.buffer();
                     ready();
                     for (int i = 1; i <= count; i++)
                     {
                         int seen;
                         while ((seen = shared.getIntVolatile(0)) != i)
                         {
-                            Futex.await(shared.addressOffset(), seen, 0);
+                            map.await(0, seen);
                         }
                         final long now = System.nanoTime();
                         Histograms.record(histogram, now - shared.getLongAcquire(STAMP_OFFSET));
                         shared.putIntVolatile(64, i);
-                        Futex.wake(shared.addressOffset() + 64, 1);
+                        map.wake(64, 1);
                     }
                 }
                 finally
                 {
-                    SharedFiles.unmap(map);
+                    map.close();
                 }
             }
             System.out.println("histogram " + Histograms.encode(histogram));

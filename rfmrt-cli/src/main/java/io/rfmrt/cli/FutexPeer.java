@@ -1,10 +1,8 @@
 package io.rfmrt.cli;
 
-import io.rfmrt.rfm.internal.Futex;
-import io.rfmrt.rfm.internal.SharedFiles;
+import io.rfmrt.rfm.SharedMemoryFile;
 import org.agrona.concurrent.UnsafeBuffer;
 
-import java.nio.MappedByteBuffer;
 import java.nio.file.Path;
 
 /**
@@ -33,9 +31,8 @@ final class FutexPeer implements PeerTransport
     public Sender sender(final Path dir, final String variant, final String option) throws Exception
     {
         final Path file = dir.resolve("futex-ring");
-        SharedFiles.publish(SharedFiles.createTemporary(file, FILE_BYTES), file);
-        final MappedByteBuffer map = SharedFiles.map(file, "futex ring");
-        final UnsafeBuffer shared = new UnsafeBuffer(map);
+        final SharedMemoryFile map = SharedMemoryFile.create(file, FILE_BYTES, "futex ring");
+        final UnsafeBuffer shared = map.buffer();
         return new Sender()
         {
             private int count;
@@ -50,14 +47,14 @@ final class FutexPeer implements PeerTransport
             {
                 shared.putBytes(SLOTS_OFFSET + (count & (SLOTS - 1)) * FRAME_BYTES, frame, 0, FRAME_BYTES);
                 shared.putIntRelease(COUNT_OFFSET, ++count);
-                Futex.wake(shared.addressOffset() + COUNT_OFFSET, 1);
+                map.wake(COUNT_OFFSET, 1);
                 return true;
             }
 
             @Override
             public void close()
             {
-                SharedFiles.unmap(map);
+                map.close();
             }
         };
     }
@@ -65,8 +62,8 @@ final class FutexPeer implements PeerTransport
     @Override
     public Receiver receiver(final Path dir, final String variant) throws Exception
     {
-        final MappedByteBuffer map = SharedFiles.map(dir.resolve("futex-ring"), "futex ring");
-        final UnsafeBuffer shared = new UnsafeBuffer(map);
+        final SharedMemoryFile map = SharedMemoryFile.open(dir.resolve("futex-ring"), "futex ring");
+        final UnsafeBuffer shared = map.buffer();
         return new Receiver()
         {
             private volatile boolean running = true;
@@ -80,14 +77,13 @@ final class FutexPeer implements PeerTransport
             @Override
             public void run(final Handler handler)
             {
-                final long word = shared.addressOffset() + COUNT_OFFSET;
                 int seen = 0;
                 while (running)
                 {
                     final int published = shared.getIntAcquire(COUNT_OFFSET);
                     if (published == seen)
                     {
-                        Futex.await(word, seen, 0);
+                        map.await(COUNT_OFFSET, seen);
                         continue;
                     }
                     while (seen != published)
@@ -102,13 +98,13 @@ final class FutexPeer implements PeerTransport
             public void stop()
             {
                 running = false;
-                Futex.wake(shared.addressOffset() + COUNT_OFFSET, 1);
+                map.wake(COUNT_OFFSET, 1);
             }
 
             @Override
             public void close()
             {
-                SharedFiles.unmap(map);
+                map.close();
             }
         };
     }

@@ -1,6 +1,6 @@
 package io.rfmrt.cli;
 
-import io.rfmrt.runtime.journal.internal.ChronicleSupport;
+import io.rfmrt.runtime.journal.Journal;
 import net.openhft.chronicle.bytes.Bytes;
 import net.openhft.chronicle.queue.ExcerptAppender;
 import net.openhft.chronicle.queue.ExcerptTailer;
@@ -26,7 +26,7 @@ final class ChroniclePeer implements PeerTransport
     @Override
     public Sender sender(final Path dir, final String variant, final String option)
     {
-        ChronicleSupport.init();
+        Journal.initChronicle();
         final SingleChronicleQueue queue = SingleChronicleQueueBuilder.binary(dir.resolve("chronicle")).build();
         return new Sender()
         {
@@ -75,7 +75,7 @@ final class ChroniclePeer implements PeerTransport
         {
             throw new IllegalArgumentException("chronicle variant '" + variant + "' is not spin or pauser");
         }
-        ChronicleSupport.init();
+        Journal.initChronicle();
         final SingleChronicleQueue queue = SingleChronicleQueueBuilder.binary(dir.resolve("chronicle")).build();
         final UnsafeBuffer frame = new UnsafeBuffer(new byte[FRAME_BYTES]);
         return new Receiver()
