@@ -240,10 +240,16 @@ public final class ControllerNode
      * @param path a node's receive path, closed.
      * @return the counters that tell why frames were lost: gaps (frames never seen: the publisher lapped the channel
      *         ring before they were read), dma_ring_full (times a frame waited because every DMA descriptor was
-     *         taken), handoff_full, torn, stale, crc_errors.
+     *         taken), handoff_full, torn, stale, crc_errors, and the card's dma_dropped (transfers the card
+     *         dropped on a full DMA ring) and fifo_overflows (events its FIFO could not hold), since {@code warm}.
+     * @param device the node's card.
+     * @param event  the event type of the path's frames.
+     * @param warm   the card's counters after the warm-up ({@link #cardCounters}).
      */
-    public static Map<String, Object> lossCauses(final ReceivePath path)
+    public static Map<String, Object> lossCauses(final ReceivePath path, final RfmDevice device,
+        final EventType event, final long[] warm)
     {
+        final long[] now = cardCounters(device, event);
         final Map<String, Object> m = new LinkedHashMap<>();
         m.put("gaps", path.counter(FrameCounter.GAPS));
         m.put("dma_ring_full", path.counter(FrameCounter.DMA_MISSING));
@@ -251,7 +257,20 @@ public final class ControllerNode
         m.put("torn", path.counter(FrameCounter.TORN));
         m.put("stale", path.counter(FrameCounter.STALE));
         m.put("crc_errors", path.counter(FrameCounter.CRC_ERRORS));
+        m.put("dma_dropped", now[0] - warm[0]);
+        m.put("fifo_overflows", now[1] - warm[1]);
         return m;
+    }
+
+    /**
+     * @param device a card.
+     * @param event  an event type.
+     * @return its DMA-dropped and FIFO-overflow counters (for that type), to subtract the warm-up's.
+     */
+    public static long[] cardCounters(final RfmDevice device, final EventType event)
+    {
+        return new long[] {device.counter(io.rfmrt.rfm.RfmCounter.DMA_DROPPED, null),
+            device.counter(io.rfmrt.rfm.RfmCounter.FIFO_OVERFLOWS, event)};
     }
 
     /**
@@ -343,6 +362,7 @@ public final class ControllerNode
                 }
             });
             ReceivePath.warmUp(device, List.of(SENSOR), EventType.INTR1, wait, ReceivePath.WARMUP_FRAMES_DEFAULT);
+            final long[] cardWarm = cardCounters(device, EventType.INTR1);
             sensors.start(env, cpu, 80, cpu, 70);
 
             List<ThreadStats> warm = null;
@@ -401,7 +421,7 @@ public final class ControllerNode
             r.put("cycles", sensors.counter(RuntimeCounter.FRAMES_HANDLED));
             r.put("lost_frames", sensors.counter(FrameCounter.GAPS));
             r.put("torn_frames", sensors.counter(FrameCounter.TORN));
-            r.put("lost_frame_causes", lossCauses(sensors));
+            r.put("lost_frame_causes", lossCauses(sensors, device, EventType.INTR1, cardWarm));
             r.put("deadline_misses", deadline.misses());
             r.put("deadline_us", deadline.deadlineNanos() / 1e3);
             r.put("watchdog_trips", transitions[1]);

@@ -88,6 +88,7 @@ public final class PlantNode
             final int cpu = env.rtCpus().isEmpty() ? -1 : env.rtCpus().get(0);
             ReceivePath.warmUp(device, List.of(COMMAND), EventType.INTR2, WaitStrategy.blocking(),
                 ReceivePath.WARMUP_FRAMES_DEFAULT);
+            final long[] cardWarm = ControllerNode.cardCounters(device, EventType.INTR2);
             commands.start(env, cpu, 80, cpu, 70);
             final JournalWriter plantJournal = journal.newWriter("plant");
             lateness = new WakeLateness(TimeUnit.SECONDS.toNanos(1) / rateHz, WakeLateness.CAPACITY_DEFAULT,
@@ -124,7 +125,7 @@ public final class PlantNode
             result.put("withheld_sensor_frames", counts[3]);
             result.put("commands_received", commands.counter(RuntimeCounter.FRAMES_HANDLED));
             result.put("command_gaps", commands.counter(FrameCounter.GAPS));
-            result.put("lost_frame_causes", ControllerNode.lossCauses(commands));
+            result.put("lost_frame_causes", ControllerNode.lossCauses(commands, device, EventType.INTR2, cardWarm));
             result.put("journal_drops", journal.stats().droppedRingFull());
             result.put("journal_write_errors", journal.stats().writeErrors());
             result.put("journal_records", journal.stats().recordsWritten());
