@@ -8,8 +8,8 @@ import java.lang.management.ManagementFactory;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * A control cycle (trajectory sample, controller step, plant step, deadline and watchdog bookkeeping, and now and then
- * a re-planned move) allocates nothing once warm.
+ * A control cycle (trajectory sample, controller step, plant step, deadline and watchdog bookkeeping, wake-up lateness
+ * with a stall now and then, and now and then a re-planned move) allocates nothing once warm.
  */
 class ControlZeroAllocationTest
 {
@@ -45,6 +45,9 @@ class ControlZeroAllocationTest
         assertThat(loop.watchdog.state()).isEqualTo(AxisState.RUNNING);
         assertThat(loop.deadlines.cycles()).isEqualTo(WARMUP + (long)measured * CYCLES);
         assertThat(loop.checksum).isFinite();
+        // a stall every 1000 cycles, beyond the 64 kept: the not-kept branch ran too
+        assertThat(loop.lateness.stalls()).isEqualTo(loop.stallsSunk).isGreaterThan(64);
+        assertThat(loop.lateness.stallsNotKept()).isPositive();
         assertThat(windows[measured - 1]).as("bytes allocated per window of %d cycles: %s", CYCLES,
             java.util.Arrays.toString(java.util.Arrays.copyOf(windows, measured))).isZero();
     }
@@ -65,6 +68,8 @@ class ControlZeroAllocationTest
         final Setpoint setpoint = new Setpoint();
         final Setpoint spare = new Setpoint();
         final ControlCommand command = new ControlCommand();
+        final WakeLateness lateness = new WakeLateness(PERIOD_NS, 64, (seq, start, duration) -> this.stallsSunk++);
+        long stallsSunk;
         double checksum;
 
         void cycles(final int first, final int count)
@@ -75,6 +80,7 @@ class ControlZeroAllocationTest
                 watchdog.poll(now);
                 sample.set(k, now, plant.position(), plant.velocity());
                 watchdog.onFrame(now + 20_000);
+                lateness.wake(k, now, now + (k % 1000 == 999 ? 3 * PERIOD_NS : 20_000 + (k & 0xff) * 100));
                 demo.setpointRepeating(k * PERIOD_S, setpoint);
                 controller.step(state, sample, setpoint, state, command);
                 deadlines.record(now, now + 30_000 + (k & 0xff) * 3_000);

@@ -3,6 +3,7 @@ package io.rfmrt.cli;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import io.rfmrt.control.StallMatcher;
 import io.rfmrt.control.node.ControlFrames;
 import io.rfmrt.control.node.ControllerNode;
 import io.rfmrt.control.node.PlantNode;
@@ -143,6 +144,7 @@ final class DemoCommand implements Callable<Integer>
             final ObjectMapper mapper = new ObjectMapper();
             final JsonNode c = mapper.readTree(controllerResult.get());
             final JsonNode p = mapper.readTree(plantResult.get());
+            final Map<String, Object> stalls = matchStalls(c, p, TimeUnit.SECONDS.toNanos(1) / rate);
             final Map<String, Object> summary = new LinkedHashMap<>();
             for (final String key : List.of("cycles", "lost_frames", "deadline_misses", "watchdog_trips",
                 "watchdog_recoveries", "tracking_rms", "tracking_max", "move_distance", "e2e_p50_us", "e2e_p99_us",
@@ -150,6 +152,11 @@ final class DemoCommand implements Callable<Integer>
                 "journal_records", "threads_after_warmup"))
             {
                 summary.put(key, mapper.treeToValue(c.get(key), Object.class));
+                if ("watchdog_recoveries".equals(key))
+                {
+                    summary.putAll(stalls);
+                    summary.put("lost_frame_causes", mapper.treeToValue(c.get("lost_frame_causes"), Map.class));
+                }
             }
             // a run too short to leave the first dwell commanded no move: no error relative to one (and no NaN)
             final double moved = c.get("move_distance").asDouble();
@@ -159,7 +166,11 @@ final class DemoCommand implements Callable<Integer>
             summary.put("seconds", seconds);
             summary.put("fault", fault == null ? "none" : fault);
             summary.put("wait", wait);
-            summary.put("plant", mapper.treeToValue(p, Map.class));
+            final Map<?, ?> plantFigures = mapper.treeToValue(p, Map.class);
+            // the stall times went into the matching above; the summary keeps the plant's counts
+            plantFigures.remove("stall_start");
+            plantFigures.remove("stall_end");
+            summary.put("plant", plantFigures);
             summary.put("journals", Map.of("controller", journals.resolve("controller").toString(),
                 "plant", journals.resolve("plant").toString()));
             final long lost = c.get("journal_write_errors").asLong() + c.get("journal_drops").asLong() +
@@ -222,17 +233,102 @@ final class DemoCommand implements Callable<Integer>
             "summary (interrupted by " + s.get("interrupted") + ": partial run)" : "summary");
         final String[][] rows = {
             {"cycles", "%s"}, {"lost_frames", "%s"}, {"deadline_misses", "%s"}, {"deadline_us", "%.1f us"},
-            {"watchdog_trips", "%s"}, {"watchdog_recoveries", "%s"}, {"tracking_rms", "%.3e rad"},
+            {"watchdog_trips", "%s"}, {"watchdog_recoveries", "%s"}, {"misses_matched", "%s"},
+            {"misses_unexplained", "%s"}, {"misses_late_wake", "%s"}, {"trips_matched", "%s"},
+            {"trips_unexplained", "%s"}, {"stalls", "%s"}, {"longest_stall_us", "%.1f us"},
+            {"lost_frame_causes", "%s"}, {"tracking_rms", "%.3e rad"},
             {"tracking_rms_pct_of_move", "%.4f %%"}, {"tracking_max", "%.3e rad"}, {"move_distance", "%.2f rad"},
             {"e2e_p50_us", "%.1f us"}, {"e2e_p99_us", "%.1f us"}, {"e2e_max_us", "%.1f us"},
             {"journal_records", "%s"}, {"journal_drops", "%s"}, {"journal_write_errors", "%s"}};
         for (final String[] row : rows)
         {
             out.printf(Locale.ROOT, "  %-26s " + row[1] + "%n", row[0], s.get(row[0]));
+            if ("lost_frame_causes".equals(row[0]))
+            {
+                final Map<?, ?> lateness = (Map<?, ?>)s.get("lateness");
+                for (final Map.Entry<?, ?> e : lateness.entrySet())
+                {
+                    final Map<?, ?> l = (Map<?, ?>)e.getValue();
+                    out.printf(Locale.ROOT, "  %-26s p50 %.1f us  p99 %.1f us  max %.1f us  stalls %s%n",
+                        "lateness_" + e.getKey(), l.get("p50_us"), l.get("p99_us"), l.get("max_us"), l.get("stalls"));
+                }
+            }
         }
         out.printf("  %-26s %s%n", "plant", s.get("plant"));
         out.printf("  %-26s %s%n", "plots", s.get("plots"));
         out.printf("  %-26s %s%n", "journals", s.get("journals"));
+    }
+
+    /**
+     * Match the controller's deadline misses and watchdog trips against the stalls both nodes measured (the rule is
+     * {@link StallMatcher}'s, with one period of slack; docs/control.md, "Stalls").
+     *
+     * @param c           the controller's result.
+     * @param p           the plant's result.
+     * @param periodNanos the loop period.
+     * @return the summary's stall figures, in order.
+     */
+    static Map<String, Object> matchStalls(final JsonNode c, final JsonNode p, final long periodNanos)
+    {
+        final long[] starts = concat(longs(c.path("stall_start")), longs(p.path("stall_start")));
+        final long[] ends = concat(longs(c.path("stall_end")), longs(p.path("stall_end")));
+        final StallMatcher matcher = new StallMatcher(starts, ends, starts.length, periodNanos);
+        final long[] missFrom = longs(c.path("miss_from"));
+        final long[] tripFrom = longs(c.path("trip_from"));
+        final long missesMatched = matcher.matched(missFrom, longs(c.path("miss_to")), missFrom.length);
+        final long tripsMatched = matcher.matched(tripFrom, longs(c.path("trip_to")), tripFrom.length);
+        final Map<String, Object> m = new LinkedHashMap<>();
+        m.put("misses_matched", missesMatched);
+        m.put("misses_unexplained", missFrom.length - missesMatched);
+        // beyond what the controller kept with times (very long runs): neither matched nor unexplained
+        m.put("misses_unchecked", c.path("misses_not_kept").asLong());
+        m.put("misses_late_wake", c.path("deadline_misses_late_wake").asLong());
+        m.put("trips_matched", tripsMatched);
+        m.put("trips_unexplained", tripFrom.length - tripsMatched);
+        m.put("trips_unchecked", c.path("trips_not_kept").asLong());
+        final Map<String, Object> lateness = new LinkedHashMap<>();
+        lateness.put("plant", figures(p.path("lateness")));
+        lateness.put("controller", figures(c.path("lateness")));
+        lateness.put("watchdog_timer", figures(c.path("watchdog_timer_lateness")));
+        long count = 0;
+        double longest = 0;
+        for (final Object l : lateness.values())
+        {
+            count += ((Number)((Map<?, ?>)l).get("stalls")).longValue();
+            longest = Math.max(longest, ((Number)((Map<?, ?>)l).get("longest_stall_us")).doubleValue());
+        }
+        m.put("stalls", count);
+        m.put("longest_stall_us", longest);
+        m.put("lateness", lateness);
+        return m;
+    }
+
+    private static Map<String, Object> figures(final JsonNode n)
+    {
+        final Map<String, Object> m = new LinkedHashMap<>();
+        for (final String key : List.of("wakes", "stalls", "stalls_not_kept", "longest_stall_us", "p50_us", "p99_us",
+            "max_us"))
+        {
+            m.put(key, n.path(key).isIntegralNumber() ? (Object)n.path(key).asLong() : (Object)n.path(key).asDouble());
+        }
+        return m;
+    }
+
+    private static long[] longs(final JsonNode array)
+    {
+        final long[] out = new long[array.size()];
+        for (int i = 0; i < out.length; i++)
+        {
+            out[i] = array.get(i).asLong();
+        }
+        return out;
+    }
+
+    private static long[] concat(final long[] a, final long[] b)
+    {
+        final long[] out = java.util.Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, out, a.length, b.length);
+        return out;
     }
 
     /** Exit code of a run stopped by SIGINT (128 + 2). */

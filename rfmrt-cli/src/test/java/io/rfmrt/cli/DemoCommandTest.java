@@ -62,10 +62,35 @@ class DemoCommandTest
             assertThat(s.has(key)).as(key).isTrue();
         }
 
-        // the controller's journal holds a frame and two samples per cycle
+        // every miss and trip is matched, unexplained or (beyond what was kept) unchecked; the stalls add up
+        assertThat(s.get("misses_matched").asLong() + s.get("misses_unexplained").asLong() +
+            s.get("misses_unchecked").asLong()).isEqualTo(s.get("deadline_misses").asLong());
+        assertThat(s.get("trips_matched").asLong() + s.get("trips_unexplained").asLong() +
+            s.get("trips_unchecked").asLong()).isEqualTo(s.get("watchdog_trips").asLong());
+        assertThat(s.get("misses_late_wake").asLong()).isBetween(0L, s.get("deadline_misses").asLong());
+        long stalls = 0;
+        double longest = 0;
+        for (final String thread : List.of("plant", "controller", "watchdog_timer"))
+        {
+            final JsonNode l = s.get("lateness").get(thread);
+            assertThat(l.get("wakes").asLong()).as(thread).isPositive();
+            assertThat(l.get("p50_us").asDouble()).as(thread).isLessThanOrEqualTo(l.get("p99_us").asDouble());
+            assertThat(l.get("p99_us").asDouble()).as(thread).isLessThanOrEqualTo(l.get("max_us").asDouble());
+            stalls += l.get("stalls").asLong();
+            longest = Math.max(longest, l.get("longest_stall_us").asDouble());
+        }
+        assertThat(s.get("lateness").get("plant").get("wakes").asLong()).isEqualTo(s.get("plant").get("cycles")
+            .asLong());
+        assertThat(s.get("lateness").get("controller").get("wakes").asLong()).isEqualTo(s.get("cycles").asLong());
+        assertThat(s.get("stalls").asLong()).isEqualTo(stalls);
+        assertThat(s.get("longest_stall_us").asDouble()).isEqualTo(longest);
+        assertThat(s.get("lost_frame_causes").get("gaps").asLong()).isEqualTo(s.get("lost_frames").asLong());
+
+        // the controller's journal holds a frame and two samples per cycle, and a FAULT record per stall it measured
         long frames = 0;
         long control = 0;
         long inputs = 0;
+        long stallRecords = 0;
         try (JournalReader reader = JournalReader.open(out.resolve("journal/controller")))
         {
             final JournalRecord r = new JournalRecord();
@@ -83,11 +108,21 @@ class DemoCommandTest
                 {
                     inputs++;
                 }
+                else if (r.kind() == RecordKind.FAULT && r.code() == ControlFrames.FAULT_STALL)
+                {
+                    stallRecords++;
+                    assertThat(r.value()).as("a stall lasts longer than a period").isGreaterThan(1_000_000L);
+                }
             }
         }
         assertThat(frames).isEqualTo(s.get("cycles").asLong());
         assertThat(control).isEqualTo(frames);
         assertThat(inputs).isEqualTo(frames);
+        if (s.get("journal_drops").asLong() == 0)
+        {
+            assertThat(stallRecords).isEqualTo(s.get("lateness").get("controller").get("stalls").asLong() +
+                s.get("lateness").get("watchdog_timer").get("stalls").asLong());
+        }
         assertReplayAgrees(out, s);
     }
 

@@ -15,7 +15,10 @@ import static org.agrona.BitUtil.SIZE_OF_LONG;
  *   0 torque f64 [N·m]   |  8 cycle i64 answered   | 16 setpoint f64 [rad] | 24 state i64 (AxisState)
  * </pre>
  * Journal records: FAULT {@value #FAULT_DEADLINE_MISS} deadline miss (seq = cycle, value = lateness ns), FAULT
- * {@value #FAULT_COMMAND_STALE} stale command at the plant (seq = cycle, value = age in periods); SAMPLE
+ * {@value #FAULT_COMMAND_STALE} stale command at the plant (seq = cycle, value = age in periods), FAULT
+ * {@value #FAULT_STALL} a stall a node measured itself, a wake-up later than one period (seq = cycle or frame of the
+ * first late wake-up, value = duration ns, nanos = when the thread should have run; writers "plant", "controller" and
+ * "watchdog"); SAMPLE
  * {@value #SAMPLE_CONTROL} per control cycle (setpoint, position, velocity, torque, error, cycle latency µs) and
  * {@value #SAMPLE_CONTROL_INPUT} (integrator before the step, setpoint velocity, acceleration, jerk, sensor position,
  * sensor velocity) so that a replay can re-run the controller bit for bit; STATE records carry watchdog
@@ -28,12 +31,35 @@ public final class ControlFrames
     /** Controller node id. */
     public static final int CONTROLLER_NODE = 2;
 
+    /**
+     * Slots of each channel ring and of each node's DMA ring. A node that is held up receives nothing: if the whole
+     * node stalls (its ISR-wake thread too) only the channel ring in reflective memory holds the frames published
+     * meanwhile, and if only the consumer stalls the DMA ring fills first and then the channel ring. Both are sized
+     * from the worst stall the demo measured itself (docs/control.md, "Stalls"): about 55 ms on a loaded 2-vCPU VM
+     * without an RT kernel, 550 frames at the highest rate (10 kHz). 2048 slots are four times that: 205 ms at
+     * 10 kHz, 2 s at 1 kHz. The cost is memory only: 256 KiB of each ring (128-byte slots) in the network image and in
+     * the DMA buffers; 16 slots (1.6 ms at 10 kHz) and a 64-slot DMA ring (6.4 ms) lost frames at the first stall.
+     */
+    public static final int RING_SLOTS = 2048;
+    /** Bytes per slot: the 32-byte header and a 32-byte payload, rounded up. */
+    public static final int SLOT_SIZE = 128;
+
     /** Sensor frames, plant → controller. */
-    public static final ChannelSpec SENSOR = new ChannelSpec("sensor", PLANT_NODE, 0x10000, 16, 128, EventType.INTR1,
-        CONTROLLER_NODE);
-    /** Command frames, controller → plant. */
-    public static final ChannelSpec COMMAND = new ChannelSpec("command", CONTROLLER_NODE, 0x10800, 16, 128,
-        EventType.INTR2, PLANT_NODE);
+    public static final ChannelSpec SENSOR = new ChannelSpec("sensor", PLANT_NODE, 0x10000, RING_SLOTS, SLOT_SIZE,
+        EventType.INTR1, CONTROLLER_NODE);
+    /** Command frames, controller → plant (right after the sensor ring). */
+    public static final ChannelSpec COMMAND = new ChannelSpec("command", CONTROLLER_NODE,
+        0x10000 + (long)RING_SLOTS * SLOT_SIZE, RING_SLOTS, SLOT_SIZE, EventType.INTR2, PLANT_NODE);
+
+    /**
+     * @param network the emulated network.
+     * @param node    this node.
+     * @return the device URI of a demo node: a DMA ring of {@link #RING_SLOTS} slots.
+     */
+    public static String deviceUri(final String network, final int node)
+    {
+        return "sim:" + network + "?node=" + node + "&dmaSlots=" + RING_SLOTS + "&dmaSlotSize=" + SLOT_SIZE;
+    }
 
     public static final int SENSOR_POSITION_OFFSET = 0;
     public static final int SENSOR_VELOCITY_OFFSET = SENSOR_POSITION_OFFSET + SIZE_OF_DOUBLE;
@@ -51,6 +77,8 @@ public final class ControlFrames
     public static final int FAULT_DEADLINE_MISS = 100;
     /** FAULT code: the plant's newest command was too old; it braked. */
     public static final int FAULT_COMMAND_STALE = 101;
+    /** FAULT code: a thread of the node woke later than one period (a stall it measured itself). */
+    public static final int FAULT_STALL = 104;
     /** SAMPLE kind: one control cycle. */
     public static final int SAMPLE_CONTROL = 1;
     /** SAMPLE kind: the controller's inputs of one cycle, for re-runs. */

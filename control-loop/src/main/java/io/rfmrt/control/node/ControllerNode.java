@@ -10,6 +10,7 @@ import io.rfmrt.control.DemoProfile;
 import io.rfmrt.control.SensorSample;
 import io.rfmrt.control.Setpoint;
 import io.rfmrt.control.Watchdog;
+import io.rfmrt.control.WakeLateness;
 import io.rfmrt.control.WatchdogConfig;
 import io.rfmrt.rfm.EventType;
 import io.rfmrt.rfm.RfmDevice;
@@ -59,6 +60,10 @@ import static io.rfmrt.control.node.ControlFrames.*;
 public final class ControllerNode
 {
     private static final long HIGHEST_NS = 10_000_000_000L;
+    /** Deadline misses kept with their times for matching against stalls; more are counted as not checked. */
+    static final int MISSES_KEPT = 1 << 18;
+    /** Watchdog trips kept with their times. */
+    static final int TRIPS_KEPT = 4096;
 
     private final ControllerGains gains;
     private final long periodNanos;
@@ -87,6 +92,16 @@ public final class ControllerNode
     private volatile boolean running;
     private volatile boolean stopRequested;
     private final WaitStrategy wait;
+    private final WatchdogConfig watchdogConfig;
+    /** Handler start − the sensor frame's publish stamp; filled in {@link #run} (it journals its stalls). */
+    private WakeLateness lateness;
+    /** The watchdog timer's wake − its scheduled tick. */
+    private WakeLateness timerLateness;
+    private final long[] missFrom = new long[MISSES_KEPT];
+    private final long[] missTo = new long[MISSES_KEPT];
+    private long missesLateWake;
+    private final long[] tripAt = new long[TRIPS_KEPT];
+    private int tripsKept;
 
     /**
      * @param rateHz loop rate.
@@ -109,6 +124,7 @@ public final class ControllerNode
         this.gains = ControllerGains.standard().withPeriodSeconds(dt).validate();
         this.controller = new AxisController(gains);
         this.deadline = new DeadlineMonitor(periodNanos);
+        this.watchdogConfig = WatchdogConfig.defaults(periodNanos);
     }
 
     private void onSensor(final FrameView frame, final StageStamps stamps)
@@ -119,6 +135,8 @@ public final class ControllerNode
         final double position = b.getDouble(p + SENSOR_POSITION_OFFSET);
         final double velocity = b.getDouble(p + SENSOR_VELOCITY_OFFSET);
         final long sendNanos = frame.sendNanos();
+        // woken by the frame: it should have run when the frame was published
+        final long wakeLateness = lateness.wake(cycle, sendNanos, stamps.consumerStartNanos());
         framesSeen.setRelease(framesSeen.getPlain() + 1);
         lastCycle.setRelease(cycle);
 
@@ -154,7 +172,18 @@ public final class ControllerNode
         latency.recordValue(cycleLatency < 1 ? 1 : Math.min(cycleLatency, HIGHEST_NS));
         if (deadline.record(sendNanos, written))
         {
-            misses.setRelease(deadline.misses());
+            final long missed = deadline.misses();
+            misses.setRelease(missed);
+            if (missed <= MISSES_KEPT)
+            {
+                missFrom[(int)missed - 1] = sendNanos;
+                missTo[(int)missed - 1] = written;
+            }
+            if (wakeLateness > deadline.deadlineNanos())
+            {
+                // the wake-up alone was past the deadline, whatever the handler took
+                missesLateWake++;
+            }
             journal.fault(FAULT_DEADLINE_MISS, cycle, cycleLatency - deadline.deadlineNanos(), written);
         }
         final double error = setpoint.position() - position;
@@ -173,9 +202,13 @@ public final class ControllerNode
 
     private void watch(final RfmDevice device, final JournalWriter stateJournal, final long[] transitions)
     {
-        final Watchdog watchdog = new Watchdog(WatchdogConfig.defaults(periodNanos), (from, to, reason, now) ->
+        final Watchdog watchdog = new Watchdog(watchdogConfig, (from, to, reason, now) ->
         {
             axisState.setRelease(to.ordinal());
+            if (to == AxisState.SAFE && from != AxisState.SAFE && tripsKept < TRIPS_KEPT)
+            {
+                tripAt[tripsKept++] = now;
+            }
             stateJournal.state(from.ordinal(), to.ordinal(), now);
             transitions[0]++;
         });
@@ -185,8 +218,9 @@ public final class ControllerNode
         while (running && device.window().getLongAcquire(PLANT_DONE_OFFSET) == 0)
         {
             LockSupport.parkNanos(next - System.nanoTime());
-            next += periodNanos;
             final long now = System.nanoTime();
+            timerLateness.wake(seen, next, now);
+            next += periodNanos;
             final long frames = framesSeen.getAcquire();
             if (frames == seen)
             {
@@ -200,6 +234,81 @@ public final class ControllerNode
             transitions[1] = watchdog.trips();
             transitions[2] = watchdog.recoveries();
         }
+    }
+
+    /**
+     * @param path a node's receive path, closed.
+     * @return the counters that tell why frames were lost: gaps (frames never seen: the publisher lapped the channel
+     *         ring before they were read), dma_ring_full (times a frame waited because every DMA descriptor was
+     *         taken), handoff_full, torn, stale, crc_errors, and the card's dma_dropped (transfers the card
+     *         dropped on a full DMA ring) and fifo_overflows (events its FIFO could not hold), since {@code warm}.
+     * @param device the node's card.
+     * @param event  the event type of the path's frames.
+     * @param warm   the card's counters after the warm-up ({@link #cardCounters}).
+     */
+    public static Map<String, Object> lossCauses(final ReceivePath path, final RfmDevice device,
+        final EventType event, final long[] warm)
+    {
+        final long[] now = cardCounters(device, event);
+        final Map<String, Object> m = new LinkedHashMap<>();
+        m.put("gaps", path.counter(FrameCounter.GAPS));
+        m.put("dma_ring_full", path.counter(FrameCounter.DMA_MISSING));
+        m.put("handoff_full", path.counter(RuntimeCounter.HANDOFF_FULL));
+        m.put("torn", path.counter(FrameCounter.TORN));
+        m.put("stale", path.counter(FrameCounter.STALE));
+        m.put("crc_errors", path.counter(FrameCounter.CRC_ERRORS));
+        m.put("dma_dropped", now[0] - warm[0]);
+        m.put("fifo_overflows", now[1] - warm[1]);
+        return m;
+    }
+
+    /**
+     * @param device a card.
+     * @param event  an event type.
+     * @return its DMA-dropped and FIFO-overflow counters (for that type), to subtract the warm-up's.
+     */
+    public static long[] cardCounters(final RfmDevice device, final EventType event)
+    {
+        return new long[] {device.counter(io.rfmrt.rfm.RfmCounter.DMA_DROPPED, null),
+            device.counter(io.rfmrt.rfm.RfmCounter.FIFO_OVERFLOWS, event)};
+    }
+
+    /**
+     * @param l a thread's wake-up lateness.
+     * @return its figures for the run's result: wakes, stalls (and how many not kept), longest stall, p50/p99/max.
+     */
+    public static Map<String, Object> latenessFigures(final WakeLateness l)
+    {
+        final Map<String, Object> m = new LinkedHashMap<>();
+        m.put("wakes", l.wakes());
+        m.put("stalls", l.stalls());
+        m.put("stalls_not_kept", l.stallsNotKept());
+        m.put("longest_stall_us", l.longestNanos() / 1e3);
+        m.put("p50_us", l.latenessAtPercentile(50) / 1e3);
+        m.put("p99_us", l.latenessAtPercentile(99) / 1e3);
+        m.put("max_us", l.maxLatenessNanos() / 1e3);
+        return m;
+    }
+
+    /**
+     * @param a      one thread's stalls.
+     * @param b      another's, or {@code null}.
+     * @param starts starts, else ends.
+     * @return the kept stalls' starts (or ends) of both.
+     */
+    public static long[] concat(final WakeLateness a, final WakeLateness b, final boolean starts)
+    {
+        final int n = a.kept() + (b == null ? 0 : b.kept());
+        final long[] out = new long[n];
+        int k = 0;
+        for (final WakeLateness l : b == null ? List.of(a) : List.of(a, b))
+        {
+            for (int i = 0; i < l.kept(); i++)
+            {
+                out[k++] = starts ? l.start(i) : l.end(i);
+            }
+        }
+        return out;
     }
 
     /**
@@ -223,19 +332,23 @@ public final class ControllerNode
         final Consumer<String> warn) throws InterruptedException
     {
         final long[] transitions = new long[3];
-        try (RfmDevice device = RfmDevices.open("sim:" + network + "?node=" + CONTROLLER_NODE +
-            "&dmaSlots=64&dmaSlotSize=128");
+        try (RfmDevice device = RfmDevices.open(deviceUri(network, CONTROLLER_NODE));
             RtEnvironment env = RtEnvironment.prepare(new RtSettings(List.of(), false, true, true, Path.of("/")), warn);
             Journal journals = Journal.start(JournalConfig.of(journalDir, CONTROLLER_NODE)))
         {
             publisher = new FramePublisher(device, COMMAND);
             journal = journals.newWriter("controller");
+            final JournalWriter handlerJournal = journal;
+            lateness = new WakeLateness(periodNanos, WakeLateness.CAPACITY_DEFAULT,
+                (seq, startNanos, durationNanos) -> handlerJournal.fault(FAULT_STALL, seq, durationNanos, startNanos));
             final ReceivePath sensors = new ReceivePath(device, List.of(SENSOR), EventType.INTR1,
                 wait, this::onSensor, journals.newWriter("isr"), journal,
                 SystemNanoClock.INSTANCE);
             final int cpu = env.rtCpus().isEmpty() ? -1 : env.rtCpus().get(0);
             running = true;
             final JournalWriter stateJournal = journals.newWriter("watchdog");
+            timerLateness = new WakeLateness(periodNanos, WakeLateness.CAPACITY_DEFAULT,
+                (seq, startNanos, durationNanos) -> stateJournal.fault(FAULT_STALL, seq, durationNanos, startNanos));
             final RtThread watchdogThread = env.start("rfmrt-watchdog", cpu, 75, () ->
             {
                 try
@@ -249,6 +362,7 @@ public final class ControllerNode
                 }
             });
             ReceivePath.warmUp(device, List.of(SENSOR), EventType.INTR1, wait, ReceivePath.WARMUP_FRAMES_DEFAULT);
+            final long[] cardWarm = cardCounters(device, EventType.INTR1);
             sensors.start(env, cpu, 80, cpu, 70);
 
             List<ThreadStats> warm = null;
@@ -299,12 +413,15 @@ public final class ControllerNode
             sensors.close();
             running = false;
             watchdogThread.join(5_000);
+            lateness.finish();
+            timerLateness.finish();
             final Histogram total = latency.getIntervalHistogram();
             total.add(cumulative);
             final Map<String, Object> r = new LinkedHashMap<>();
             r.put("cycles", sensors.counter(RuntimeCounter.FRAMES_HANDLED));
             r.put("lost_frames", sensors.counter(FrameCounter.GAPS));
             r.put("torn_frames", sensors.counter(FrameCounter.TORN));
+            r.put("lost_frame_causes", lossCauses(sensors, device, EventType.INTR1, cardWarm));
             r.put("deadline_misses", deadline.misses());
             r.put("deadline_us", deadline.deadlineNanos() / 1e3);
             r.put("watchdog_trips", transitions[1]);
@@ -333,6 +450,25 @@ public final class ControllerNode
             }
             r.put("threads_after_warmup", hygiene);
             r.put("wait", wait.toString());
+            r.put("deadline_misses_late_wake", missesLateWake);
+            r.put("lateness", latenessFigures(lateness));
+            r.put("watchdog_timer_lateness", latenessFigures(timerLateness));
+            // the times of misses, trips and stalls, for the demo to match against both nodes' stalls
+            final int missesKept = (int)Math.min(deadline.misses(), MISSES_KEPT);
+            r.put("miss_from", java.util.Arrays.copyOf(missFrom, missesKept));
+            r.put("miss_to", java.util.Arrays.copyOf(missTo, missesKept));
+            r.put("misses_not_kept", deadline.misses() - missesKept);
+            final long tripWindow = (watchdogConfig.missedPeriodsToTrip() + 1L) * periodNanos;
+            final long[] tripFrom = new long[tripsKept];
+            for (int i = 0; i < tripsKept; i++)
+            {
+                tripFrom[i] = tripAt[i] - tripWindow;
+            }
+            r.put("trip_from", tripFrom);
+            r.put("trip_to", java.util.Arrays.copyOf(tripAt, tripsKept));
+            r.put("trips_not_kept", transitions[1] - tripsKept);
+            r.put("stall_start", concat(lateness, timerLateness, true));
+            r.put("stall_end", concat(lateness, timerLateness, false));
             return r;
         }
     }

@@ -2,6 +2,7 @@ package io.rfmrt.control.node;
 
 import io.rfmrt.control.AxisParameters;
 import io.rfmrt.control.AxisPlant;
+import io.rfmrt.control.WakeLateness;
 import io.rfmrt.rfm.EventType;
 import io.rfmrt.rfm.RfmDevice;
 import io.rfmrt.rfm.RfmDevices;
@@ -44,6 +45,8 @@ public final class PlantNode
     private final AtomicLong newestCycle = new AtomicLong();
     private volatile boolean stopRequested;
     private final AtomicLong newestTorqueBits = new AtomicLong();
+    /** The loop's wake − its scheduled tick; made by {@link #run}, figures read after the loop thread ended. */
+    private WakeLateness lateness;
 
     /**
      * Ask a running plant to stop after its current cycle (any thread, e.g. a signal handler): it then tells the
@@ -70,8 +73,7 @@ public final class PlantNode
         final long dropFrom, final long dropTo, final Consumer<String> warn)
     {
         final long[] counts = new long[4];
-        try (RfmDevice device = RfmDevices.open("sim:" + network + "?node=" + PLANT_NODE +
-            "&dmaSlots=64&dmaSlotSize=128");
+        try (RfmDevice device = RfmDevices.open(deviceUri(network, PLANT_NODE));
             RtEnvironment env = RtEnvironment.prepare(new RtSettings(List.of(), false, true, true, Path.of("/")), warn);
             Journal journal = Journal.start(JournalConfig.of(journalDir, PLANT_NODE)))
         {
@@ -86,8 +88,11 @@ public final class PlantNode
             final int cpu = env.rtCpus().isEmpty() ? -1 : env.rtCpus().get(0);
             ReceivePath.warmUp(device, List.of(COMMAND), EventType.INTR2, WaitStrategy.blocking(),
                 ReceivePath.WARMUP_FRAMES_DEFAULT);
+            final long[] cardWarm = ControllerNode.cardCounters(device, EventType.INTR2);
             commands.start(env, cpu, 80, cpu, 70);
             final JournalWriter plantJournal = journal.newWriter("plant");
+            lateness = new WakeLateness(TimeUnit.SECONDS.toNanos(1) / rateHz, WakeLateness.CAPACITY_DEFAULT,
+                (seq, startNanos, durationNanos) -> plantJournal.fault(FAULT_STALL, seq, durationNanos, startNanos));
             final RtThread loop = env.start("rfmrt-plant", cpu, 60, () ->
             {
                 try
@@ -120,9 +125,14 @@ public final class PlantNode
             result.put("withheld_sensor_frames", counts[3]);
             result.put("commands_received", commands.counter(RuntimeCounter.FRAMES_HANDLED));
             result.put("command_gaps", commands.counter(FrameCounter.GAPS));
+            result.put("lost_frame_causes", ControllerNode.lossCauses(commands, device, EventType.INTR2, cardWarm));
             result.put("journal_drops", journal.stats().droppedRingFull());
             result.put("journal_write_errors", journal.stats().writeErrors());
             result.put("journal_records", journal.stats().recordsWritten());
+            lateness.finish();
+            result.put("lateness", ControllerNode.latenessFigures(lateness));
+            result.put("stall_start", ControllerNode.concat(lateness, null, true));
+            result.put("stall_end", ControllerNode.concat(lateness, null, false));
             return result;
         }
         catch (final InterruptedException ex)
@@ -130,6 +140,27 @@ public final class PlantNode
             Thread.currentThread().interrupt();
             throw new IllegalStateException("plant interrupted", ex);
         }
+    }
+
+    /**
+     * The plant's wait for its next tick: park to just before it, spin the tail.
+     *
+     * @param next the tick, {@link System#nanoTime()}.
+     * @return the time it returned (the tick or later).
+     */
+    static long awaitTick(final long next)
+    {
+        final long park = next - System.nanoTime() - 60_000;
+        if (park > 0)
+        {
+            LockSupport.parkNanos(park);
+        }
+        long now;
+        while ((now = System.nanoTime()) < next)
+        {
+            Thread.onSpinWait();
+        }
+        return now;
     }
 
     private void loop(final RfmDevice device, final JournalWriter journal, final long cycles, final int rateHz,
@@ -144,16 +175,8 @@ public final class PlantNode
         long next = System.nanoTime() + period;
         for (long cycle = 1; cycle <= cycles && !stopRequested; cycle++)
         {
-            final long park = next - System.nanoTime() - 60_000;
-            if (park > 0)
-            {
-                LockSupport.parkNanos(park);
-            }
-            long now;
-            while ((now = System.nanoTime()) < next)
-            {
-                Thread.onSpinWait();
-            }
+            final long now = awaitTick(next);
+            lateness.wake(cycle, next, now);
             next += period;
 
             // the command that answers cycle k is due before tick k + 1

@@ -27,6 +27,11 @@ public final class ReplayCodes
     public static final int FAULT_THREAD_FAILED = 102;
     /** Fault code of a frame from a restarted publisher, taken as its first: seq = its seq, value = source node. */
     public static final int FAULT_PUBLISHER_RESTART = 103;
+    /**
+     * Fault code of a stall a node measured itself, a wake-up later than one period: seq = cycle or frame, value =
+     * duration ns, nanos = when the thread should have run.
+     */
+    public static final int FAULT_STALL = 104;
 
     /** STATE id of an axis starting (AxisState.STARTING). */
     public static final int STATE_STARTING = 0;
@@ -81,6 +86,10 @@ public final class ReplayCodes
         if (code == FAULT_PUBLISHER_RESTART)
         {
             return "PUBLISHER_RESTART";
+        }
+        if (code == FAULT_STALL)
+        {
+            return "STALL";
         }
         if (code > 0 && code < FRAME_STATUSES.length)
         {

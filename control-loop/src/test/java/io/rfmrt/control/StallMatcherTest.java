@@ -1,0 +1,61 @@
+package io.rfmrt.control;
+
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * The matching rule: an event coincides with a stall when they overlap with one period of slack on each side.
+ */
+class StallMatcherTest
+{
+    private static final long P = 1_000_000L;
+
+    @Test
+    void shouldMatchMissesThatOverlapOrLieWithinOnePeriodOfAStallAndLeaveTheRestUnexplained()
+    {
+        // stalls given out of order, one of them long and covering a later short one
+        final long[] starts = {50 * P, 10 * P, 12 * P};
+        final long[] ends = {53 * P, 30 * P, 13 * P};
+        final StallMatcher m = new StallMatcher(starts, ends, 3, P);
+
+        final long[] from = {
+            20 * P,             // inside the long stall
+            31 * P,             // starts 1 period after its end: within the slack
+            31 * P + 1,         // 1 ns beyond the slack: unexplained
+            48 * P,             // ends 1 period before the next stall starts (to = 49 P): within the slack
+            5 * P,              // far from every stall: unexplained
+            52 * P};            // inside the last one
+        final long[] to = {20 * P + 60_000, 31 * P + 60_000, 31 * P + 60_000, 49 * P, 5 * P + 60_000, 52 * P + 1};
+
+        assertThat(m.coincides(from[0], to[0])).isTrue();
+        assertThat(m.coincides(from[1], to[1])).isTrue();
+        assertThat(m.coincides(from[2], to[2])).isFalse();
+        assertThat(m.coincides(from[3], to[3])).isTrue();
+        assertThat(m.coincides(48 * P - 1, 49 * P - 1)).isFalse();
+        assertThat(m.coincides(from[4], to[4])).isFalse();
+        assertThat(m.coincides(from[5], to[5])).isTrue();
+        assertThat(m.matched(from, to, from.length)).isEqualTo(4);
+    }
+
+    @Test
+    void shouldMatchAWatchdogTripWhoseSilentWindowHoldsAStall()
+    {
+        // a trip at 120 P after K = 10 silent periods: its window is [109 P, 120 P]; a plant stall 100..111 P reaches it
+        final StallMatcher m = new StallMatcher(new long[] {100 * P}, new long[] {111 * P}, 1, P);
+        assertThat(m.coincides(109 * P, 120 * P)).isTrue();
+        // the same trip a second later is unexplained
+        assertThat(m.coincides(1109 * P, 1120 * P)).isFalse();
+    }
+
+    @Test
+    void shouldFindNothingWithoutStallsAndRejectNegativeSlack()
+    {
+        final StallMatcher none = new StallMatcher(new long[0], new long[0], 0, P);
+        assertThat(none.coincides(0, P)).isFalse();
+        assertThat(none.matched(new long[] {1, 2}, new long[] {3, 4}, 2)).isZero();
+        assertThatThrownBy(() -> new StallMatcher(new long[0], new long[0], 0, -1))
+            .isInstanceOf(IllegalArgumentException.class);
+    }
+}
