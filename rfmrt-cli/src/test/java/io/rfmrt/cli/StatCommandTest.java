@@ -111,6 +111,12 @@ class StatCommandTest
             assertThat(gone.exit()).isEqualTo(Main.EXIT_ERROR);
             assertThat(gone.err()).isEqualTo("rfmrt: no counters file " + simRoot.resolve("lab1/node-2.counters") +
                 " (the node is not running, or runs an rfmrt without counters files)\n");
+
+            // the killed node's file is the network's: destroy removes it with the rest
+            assertThat(simRoot.resolve("lab1/node-1.counters")).exists();
+            final CliRun destroy = CliRun.of("rfm", "destroy", "--root", simRoot.toString(), "--network", "lab1");
+            assertThat(destroy.exit()).as(destroy.out() + destroy.err()).isZero();
+            assertThat(simRoot.resolve("lab1")).doesNotExist();
         }
         finally
         {
