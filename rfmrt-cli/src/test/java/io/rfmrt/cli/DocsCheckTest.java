@@ -224,7 +224,7 @@ class DocsCheckTest
             "rfmrt check: sysroot /",
             "rfmrt replay DIR [--from T]",
             "                 [--rerun [--gains FILE]] [--nope]",
-            "rfmrt stat",
+            "rfmrt stats",
             "```",
             "",
             "`rfmrt bench compare` measures; `--modes` picks modes, `--wrong` is not one of its options.",
@@ -242,7 +242,7 @@ class DocsCheckTest
         assertThat(page1.problems).containsExactly(
             "page.md:5: 'rfmrt node --bogus': rfmrt node has no option --bogus",
             "page.md:8: 'rfmrt replay --nope': rfmrt replay has no option --nope",
-            "page.md:9: 'rfmrt stat': rfmrt has no command 'stat'",
+            "page.md:9: 'rfmrt stats': rfmrt has no command 'stats'",
             "page.md:12: 'rfmrt bench compare --wrong': rfmrt bench compare has no option --wrong");
         assertThat(page1.documentedOptions.get("replay")).containsOnlyKeys("--from", "--rerun", "--gains", "--nope");
         assertThat(page1.documentedOptions.get("bench compare")).containsOnlyKeys("--modes", "--wrong");

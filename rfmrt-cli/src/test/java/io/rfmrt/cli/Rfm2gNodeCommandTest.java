@@ -60,7 +60,18 @@ class Rfm2gNodeCommandTest
             final Process card = CliProcesses.start(simRoot, ProcessBuilder.Redirect.PIPE, "node", "--config",
                 dir.resolve("card.yaml").toString(), "--seconds", "4");
             final CompletableFuture<String> stderr = CompletableFuture.supplyAsync(() -> readAll(card.getErrorStream()));
-            final String stdout = readAll(card.getInputStream());
+            final CompletableFuture<String> out = CompletableFuture.supplyAsync(() -> readAll(card.getInputStream()));
+            // while it runs, its counters are in a folder named after the card's device node
+            CliRun stat = CliRun.of("stat", "--root", simRoot.toString(), "--network", "rfm2g0", "--node", "2");
+            final long statDeadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            while (stat.exit() != 0 && card.isAlive() && System.nanoTime() < statDeadline)
+            {
+                Thread.sleep(50);
+                stat = CliRun.of("stat", "--root", simRoot.toString(), "--network", "rfm2g0", "--node", "2");
+            }
+            assertThat(stat.out()).as(stat.err()).contains("node 2 of rfm2g0: pid " + card.pid() + " running, rfm2g:" +
+                deviceNode).contains(" - sensor (node 1): frames");
+            final String stdout = out.get(120, TimeUnit.SECONDS);
             assertThat(card.waitFor(120, TimeUnit.SECONDS)).isTrue();
             final String all = stdout + stderr.get(30, TimeUnit.SECONDS);
             assertThat(card.exitValue()).as(all).isZero();

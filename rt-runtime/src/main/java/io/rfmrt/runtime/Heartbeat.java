@@ -6,6 +6,10 @@ import io.rfmrt.rfm.RfmDevice;
 import io.rfmrt.rfm.channel.FrameCounter;
 import io.rfmrt.rfm.rfm2g.Rfm2gCard;
 import io.rfmrt.rfm.rfm2g.Rfm2gEventStats;
+import io.rfmrt.runtime.counters.CounterIds;
+import io.rfmrt.runtime.counters.NodeCounters;
+import io.rfmrt.runtime.journal.JournalWriter;
+import io.rfmrt.runtime.replay.ReplayCodes;
 import org.HdrHistogram.Histogram;
 
 import io.rfmrt.runtime.threads.RtThread;
@@ -21,7 +25,9 @@ import java.util.function.Consumer;
  * Once per period, one line: frame rate, p50/p99/p99.9/max of every stage over the period, and every counter of
  * the receive path, the channels and the card (and, on an RFM2g card, the driver's event statistics). Runs on a
  * housekeeping thread; the line goes to a sink (a Log4j2
- * async logger in the node).
+ * async logger in the node). With the node's {@link NodeCounters} it also sets the card's and the journal's counters
+ * in the counters file, and with a journal writer it journals a COUNTERS record each beat (the snapshot laid out as
+ * {@link ReplayCodes} reads it), so that a replay sees FIFO overflows and journal drops.
  */
 public final class Heartbeat
 {
@@ -35,6 +41,9 @@ public final class Heartbeat
     private boolean journalWarned;
     private long lastHandled;
     private long lastNanos = System.nanoTime();
+    private NodeCounters counters;
+    private JournalWriter countersJournal;
+    private final long[] snapshot = new long[ReplayCodes.COUNTERS_LENGTH];
 
     /**
      * @param device the card.
@@ -60,6 +69,21 @@ public final class Heartbeat
     {
         this.journal = journal;
         this.warn = warn;
+        return this;
+    }
+
+    /**
+     * Keep the card's and the journal's counters in the node's counters file, and journal a COUNTERS record each
+     * beat.
+     *
+     * @param counters the node's counters, or null.
+     * @param writer   the heartbeat's own journal writer (this heartbeat is its one producer), or null.
+     * @return this.
+     */
+    public Heartbeat counters(final NodeCounters counters, final JournalWriter writer)
+    {
+        this.counters = counters;
+        this.countersJournal = writer;
         return this;
     }
 
@@ -134,6 +158,10 @@ public final class Heartbeat
                 value = device.counter(c, null);
             }
             line.append(' ').append(c.name().toLowerCase(Locale.ROOT).replace('_', '-')).append('=').append(value);
+            if (counters != null)
+            {
+                counters.card(c).setRelease(value);
+            }
         }
         if (device instanceof Rfm2gCard card)
         {
@@ -144,6 +172,12 @@ public final class Heartbeat
             final io.rfmrt.runtime.journal.JournalStats js = journal.stats();
             line.append(" | journal written=").append(js.recordsWritten()).append(" drops=")
                 .append(js.droppedRingFull()).append(" write-errors=").append(js.writeErrors());
+            if (counters != null)
+            {
+                counters.journal(CounterIds.JOURNAL_WRITTEN).setRelease(js.recordsWritten());
+                counters.journal(CounterIds.JOURNAL_DROPPED).setRelease(js.droppedRingFull());
+                counters.journal(CounterIds.JOURNAL_WRITE_ERRORS).setRelease(js.writeErrors());
+            }
             if (!journalWarned && (js.writeErrors() > 0 || js.droppedRingFull() > 0))
             {
                 journalWarned = true;
@@ -152,8 +186,50 @@ public final class Heartbeat
                     (js.lastError() == null ? "" : ": " + js.lastError()));
             }
         }
+        journalCounters(now);
         lastNanos = now;
         sink.accept(line.toString());
+    }
+
+    /**
+     * One COUNTERS record: runtime counters, frame counters summed over the input channels, then every slot of the
+     * card's counter block ({@link ReplayCodes#COUNTERS_RUNTIME_BASE} and the bases after it). A record the ring
+     * refuses is counted by the journal.
+     */
+    private void journalCounters(final long nanos)
+    {
+        if (countersJournal == null)
+        {
+            return;
+        }
+        java.util.Arrays.fill(snapshot, 0);
+        for (final RuntimeCounter c : RuntimeCounter.values())
+        {
+            snapshot[ReplayCodes.COUNTERS_RUNTIME_BASE + c.id()] = path != null ? path.counter(c) :
+                counters != null ? counters.runtime(c).get() : 0;
+        }
+        if (path != null)
+        {
+            for (final FrameCounter c : FrameCounter.values())
+            {
+                snapshot[ReplayCodes.COUNTERS_FRAME_BASE + c.id()] = path.counter(c);
+            }
+        }
+        for (final RfmCounter c : RfmCounter.values())
+        {
+            if (c.perType())
+            {
+                for (final EventType t : EventType.values())
+                {
+                    snapshot[ReplayCodes.COUNTERS_RFM_BASE + c.slot(t)] = device.counter(c, t);
+                }
+            }
+            else
+            {
+                snapshot[ReplayCodes.COUNTERS_RFM_BASE + c.slot(null)] = device.counter(c, null);
+            }
+        }
+        countersJournal.counters(nanos, snapshot, snapshot.length);
     }
 
     /**

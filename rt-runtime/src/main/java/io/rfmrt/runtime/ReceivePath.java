@@ -11,6 +11,7 @@ import io.rfmrt.rfm.channel.FrameCounter;
 import io.rfmrt.rfm.channel.FramePublisher;
 import io.rfmrt.rfm.channel.FrameReceiver;
 import io.rfmrt.rfm.sim.SimNetwork;
+import io.rfmrt.runtime.counters.NodeCounters;
 import io.rfmrt.runtime.internal.ConsumerAgent;
 import io.rfmrt.runtime.internal.Counters;
 import io.rfmrt.runtime.internal.HandoffRing;
@@ -66,7 +67,7 @@ public final class ReceivePath implements AutoCloseable
     private final List<ChannelSpec> channels;
     private final FrameReceiver[] receivers;
     private final HandoffRing handoff;
-    private final Counters counters = new Counters();
+    private final Counters counters;
     private final StageLatencies latencies = new StageLatencies();
     private final NanoClock clock;
     private final IsrWakeAgent isr;
@@ -118,10 +119,39 @@ public final class ReceivePath implements AutoCloseable
         final WaitStrategy wait, final FrameHandler handler, final JournalWriter isrJournal,
         final JournalWriter consumerJournal, final NanoClock clock, final RtErrorPolicy errors)
     {
+        this(device, channels, event, wait, handler, isrJournal, consumerJournal, clock, errors,
+            NodeCounters.inMemory(channels));
+    }
+
+    /**
+     * @param device          the node's card.
+     * @param channels        input channels (their publishers must differ).
+     * @param event           the event type that announces frames.
+     * @param wait            how the consumer waits.
+     * @param handler         the application.
+     * @param isrJournal      journal writer for the ISR-wake thread (faults), or null.
+     * @param consumerJournal journal writer for the consumer thread (frames), or null; in the inline mode the
+     *                        ISR-wake thread writes frames to it too (it then is that thread's writer).
+     * @param clock           time source, {@link SystemNanoClock} normally.
+     * @param errors          the error policy of the threads (shared with the node's other threads).
+     * @param nodeCounters    where the runtime counters and each channel's frame counters are kept (the node's
+     *                        counters file), made for these channels in this order.
+     */
+    public ReceivePath(final RfmDevice device, final List<ChannelSpec> channels, final EventType event,
+        final WaitStrategy wait, final FrameHandler handler, final JournalWriter isrJournal,
+        final JournalWriter consumerJournal, final NanoClock clock, final RtErrorPolicy errors,
+        final NodeCounters nodeCounters)
+    {
         if (channels.isEmpty())
         {
             throw new IllegalArgumentException("a receive path needs at least one input channel");
         }
+        if (nodeCounters.channels() != channels.size())
+        {
+            throw new IllegalArgumentException("counters for " + nodeCounters.channels() +
+                " input channels given to a receive path of " + channels.size());
+        }
+        this.counters = new Counters(nodeCounters);
         this.device = device;
         this.event = event;
         this.wait = wait.validate();
@@ -140,7 +170,7 @@ public final class ReceivePath implements AutoCloseable
                     "' and '" + c.name() + "' are both published by node " + c.node());
             }
             channelBySource[c.node()] = i;
-            receivers[i] = new FrameReceiver(device, c);
+            receivers[i] = new FrameReceiver(device, c, nodeCounters.frames(i));
         }
         final int slots = device.dma().slotCount();
         final DmaCompletion[] completions = new DmaCompletion[slots];

@@ -5,6 +5,7 @@ import io.rfmrt.rfm.RfmDevices;
 import io.rfmrt.rfm.RfmStatus;
 import io.rfmrt.rfm.channel.FramePublisher;
 import io.rfmrt.runtime.config.NodeConfig;
+import io.rfmrt.runtime.counters.NodeCounters;
 import io.rfmrt.runtime.journal.Journal;
 import io.rfmrt.runtime.journal.JournalConfig;
 import io.rfmrt.runtime.journal.JournalWriter;
@@ -65,6 +66,7 @@ public final class RfmNode implements AutoCloseable
     private RfmDevice device;
     private RtEnvironment env;
     private Journal journal;
+    private NodeCounters counters;
     private ReceivePath path;
     private Heartbeat heartbeat;
     private AgentRunner publisherRunner;
@@ -132,6 +134,8 @@ public final class RfmNode implements AutoCloseable
         {
             device = RfmDevices.open(config.device());
             config.checkDevice(device.nodeId(), device.memorySize());
+            counters = NodeCounters.create(NodeCounters.fileFor(config.device(), device.nodeId()), device.nodeId(),
+                config.device(), config.inputs());
             final NodeConfig.Threads t = config.threads();
             env = RtEnvironment.prepare(new RtSettings(t.cpus(), config.strict(), t.lockMemory(), t.cpuDmaLatency(),
                 Path.of("/")), warning -> out.accept("warning: " + warning));
@@ -151,11 +155,11 @@ public final class RfmNode implements AutoCloseable
                 consumerJournal = journal.newWriter("consumer");
                 errorJournal = journal.newWriter("errors");
             }
-            errors = new RtErrorPolicy(errorJournal).onFailure(onFailure);
+            errors = new RtErrorPolicy(errorJournal, counters).onFailure(onFailure);
             if (!config.inputs().isEmpty())
             {
                 path = new ReceivePath(device, config.inputs(), config.event(), config.waitStrategy(), handler,
-                    isrJournal, consumerJournal, SystemNanoClock.INSTANCE, errors);
+                    isrJournal, consumerJournal, SystemNanoClock.INSTANCE, errors, counters);
                 // the hot path compiled before the node reports it runs
                 ReceivePath.warmUp(device, config.inputs(), config.event(), config.waitStrategy(),
                     ReceivePath.WARMUP_FRAMES_DEFAULT);
@@ -170,7 +174,8 @@ public final class RfmNode implements AutoCloseable
                 env.start(PUBLISHER_THREAD, cpu(t.publisher(), rtCpu), t.publisher().priority(), publisherRunner);
             }
             heartbeat = new Heartbeat(device, path, line -> heartbeatSink.accept(line))
-                .journal(journal, warning -> out.accept("warning: " + warning));
+                .journal(journal, warning -> out.accept("warning: " + warning))
+                .counters(counters, journal == null ? null : journal.newWriter("heartbeat"));
             if (config.heartbeatNanos() > 0)
             {
                 final PeriodicAgent beat = new PeriodicAgent(HEARTBEAT_THREAD, config.heartbeatNanos(),
@@ -240,6 +245,14 @@ public final class RfmNode implements AutoCloseable
     }
 
     /**
+     * @return the node's counters (its counters file), null before {@link #start()}.
+     */
+    public NodeCounters counters()
+    {
+        return counters;
+    }
+
+    /**
      * @return the error policy of the node's threads.
      */
     public RtErrorPolicy errors()
@@ -298,6 +311,12 @@ public final class RfmNode implements AutoCloseable
         {
             env.close();
             env = null;
+        }
+        if (counters != null)
+        {
+            // every thread that counts has stopped; the file goes before the node id is free again
+            counters.close();
+            counters = null;
         }
         if (device != null)
         {

@@ -1,5 +1,6 @@
 package io.rfmrt.runtime;
 
+import io.rfmrt.runtime.counters.NodeCounters;
 import io.rfmrt.runtime.journal.JournalWriter;
 import io.rfmrt.runtime.replay.ReplayCodes;
 import org.agrona.ErrorHandler;
@@ -17,7 +18,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * exception or error is counted, logged once per thread with the thread's name, journaled as a FAULT record
  * ({@link ReplayCodes#FAULT_THREAD_FAILED}: seq = the thread's id, value = the errors so far), and makes the whole
  * node fail: the failing agent stops, {@link #failed()} turns true and {@link #awaitFailure} returns, so that the
- * owner shuts the node down in order and exits non-zero. A dead thread is never silent.
+ * owner shuts the node down in order and exits non-zero. A dead thread is never silent. With the node's
+ * {@link NodeCounters}, each error is also counted in its {@link RuntimeCounter#ERRORS} counter and recorded in its
+ * distinct error log, where {@code rfmrt stat} shows it from another process (a node that crashed leaves it there).
  * <p>
  * Threading: {@link #onError} from any thread (it is off the hot path: it runs only when something broke); the rest
  * from any thread.
@@ -27,6 +30,7 @@ public final class RtErrorPolicy implements ErrorHandler
     private static final Logger LOG = LogManager.getLogger("io.rfmrt.errors");
 
     private final JournalWriter journal;
+    private final NodeCounters counters;
     private final AtomicLong errors = new AtomicLong();
     private final CountDownLatch failed = new CountDownLatch(1);
     private final Set<String> logged = new HashSet<>();
@@ -38,7 +42,17 @@ public final class RtErrorPolicy implements ErrorHandler
      */
     public RtErrorPolicy(final JournalWriter journal)
     {
+        this(journal, null);
+    }
+
+    /**
+     * @param journal  where FAULT records go (its own writer: this policy is its one producer), or null.
+     * @param counters the node's counters, where errors are counted and recorded, or null.
+     */
+    public RtErrorPolicy(final JournalWriter journal, final NodeCounters counters)
+    {
         this.journal = journal;
+        this.counters = counters;
     }
 
     /**
@@ -62,6 +76,14 @@ public final class RtErrorPolicy implements ErrorHandler
         synchronized (this)
         {
             first = logged.add(thread.getName());
+            if (counters != null)
+            {
+                counters.runtime(RuntimeCounter.ERRORS).increment();
+                if (!counters.errorLog().record(error))
+                {
+                    LOG.warn("error of {} not recorded: the counters file's error log is full", thread.getName());
+                }
+            }
             if (journal != null && !journal.fault(ReplayCodes.FAULT_THREAD_FAILED, thread.getId(), count,
                 System.nanoTime()))
             {

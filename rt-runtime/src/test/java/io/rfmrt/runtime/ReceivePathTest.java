@@ -8,6 +8,9 @@ import io.rfmrt.rfm.channel.ChannelSpec;
 import io.rfmrt.rfm.channel.FrameCounter;
 import io.rfmrt.rfm.channel.FramePublisher;
 import io.rfmrt.rfm.sim.SimNetwork;
+import io.rfmrt.runtime.counters.CounterIds;
+import io.rfmrt.runtime.counters.CountersSnapshot;
+import io.rfmrt.runtime.counters.NodeCounters;
 import io.rfmrt.runtime.journal.Journal;
 import io.rfmrt.runtime.journal.JournalConfig;
 import io.rfmrt.runtime.journal.JournalReader;
@@ -255,12 +258,16 @@ class ReceivePathTest
         threads.setThreadAllocatedMemoryEnabled(true);
         try (RfmDevice sender = RfmDevices.open("sim:rp?node=1&size=1M");
             RfmDevice receiver = RfmDevices.open("sim:rp?node=2&size=1M&dmaSlots=16&dmaSlotSize=128");
-            Journal journal = Journal.start(JournalConfig.of(root.resolve("journal"), 2)))
+            Journal journal = Journal.start(JournalConfig.of(root.resolve("journal"), 2));
+            // the counters in a mapped file, as a node keeps them: their increments are on the measured threads
+            NodeCounters counters = NodeCounters.create(NodeCounters.fileFor("sim:rp?node=2", 2), 2, "sim:rp?node=2",
+                List.of(SENSOR)))
         {
             final long[] sum = {0};
             final ReceivePath path = new ReceivePath(receiver, List.of(SENSOR), EventType.INTR1,
                 wait, (frame, stamps) -> sum[0] += frame.buffer().getLong(frame.payloadOffset()),
-                journal.newWriter("isr"), journal.newWriter("consumer"), SystemNanoClock.INSTANCE);
+                journal.newWriter("isr"), journal.newWriter("consumer"), SystemNanoClock.INSTANCE,
+                new RtErrorPolicy(null), counters);
             path.start(env, -1, 0, -1, 0);
             final FramePublisher publisher = new FramePublisher(sender, SENSOR);
             final List<RtThread> rt = path.threads();
@@ -290,6 +297,12 @@ class ReceivePathTest
             assertThat(windows[measured - 1]).as("bytes allocated by the ISR-wake and consumer threads per window " +
                 "of 100,000 frames: %s", java.util.Arrays.toString(java.util.Arrays.copyOf(windows, measured)))
                 .isZero();
+            // what the threads counted is in the file, as another process reads it
+            final CountersSnapshot file = CountersSnapshot.read(counters.file());
+            assertThat(file.value(CounterIds.runtime(RuntimeCounter.FRAMES_HANDLED))).isEqualTo(frames);
+            assertThat(file.value(CounterIds.frame(0, FrameCounter.FRAMES))).isEqualTo(frames);
+            assertThat(file.value(CounterIds.runtime(RuntimeCounter.EVENTS))).isEqualTo(
+                path.counter(RuntimeCounter.EVENTS)).isPositive();
         }
     }
 

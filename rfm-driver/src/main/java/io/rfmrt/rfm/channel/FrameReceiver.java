@@ -8,6 +8,8 @@ import io.rfmrt.rfm.RfmWindow;
 import org.agrona.BufferUtil;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
+import org.agrona.concurrent.status.AtomicCounter;
+import org.agrona.concurrent.status.CountersReader;
 
 import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
@@ -25,7 +27,7 @@ import static io.rfmrt.rfm.channel.FrameHeaderDescriptor.*;
  * </ul>
  * The first frame seen from a source sets its baseline: frames lost before it are not counted.
  * <p>
- * Single-threaded. Allocation-free after construction.
+ * Single-threaded (its counters may be read from any thread or process). Allocation-free after construction.
  */
 public final class FrameReceiver
 {
@@ -39,7 +41,7 @@ public final class FrameReceiver
     private final long[] lastSeq = new long[RfmDevice.MAX_NODE_ID + 1];
     private final int[] incarnation = new int[RfmDevice.MAX_NODE_ID + 1];
     private boolean restarted;
-    private final long[] counters = new long[FrameCounter.COUNT];
+    private final AtomicCounter[] counters;
     private boolean selfFilter = true;
     private Runnable readFault;
 
@@ -49,6 +51,24 @@ public final class FrameReceiver
      */
     public FrameReceiver(final RfmDevice device, final ChannelSpec channel)
     {
+        this(device, channel, privateCounters());
+    }
+
+    /**
+     * @param device   the receiving node's device.
+     * @param channel  the channel to receive.
+     * @param counters where the outcomes are counted, indexed by {@link FrameCounter#id()} (e.g. counters of a
+     *                 node's counters file that other processes read); this receiver is their one writer, and adds
+     *                 to them with ordered (release) stores.
+     */
+    public FrameReceiver(final RfmDevice device, final ChannelSpec channel, final AtomicCounter[] counters)
+    {
+        if (counters.length != FrameCounter.COUNT)
+        {
+            throw new IllegalArgumentException("a frame receiver needs " + FrameCounter.COUNT + " counters, not " +
+                counters.length);
+        }
+        this.counters = counters.clone();
         this.device = device;
         this.window = device.window();
         this.channel = channel;
@@ -56,6 +76,18 @@ public final class FrameReceiver
         final ByteBuffer host = BufferUtil.allocateDirectAligned(channel.slotSize(), 64);
         this.copy = new UnsafeBuffer(host);
         this.copyView = host.duplicate();
+    }
+
+    private static AtomicCounter[] privateCounters()
+    {
+        final UnsafeBuffer values = new UnsafeBuffer(
+            BufferUtil.allocateDirectAligned(FrameCounter.COUNT * CountersReader.COUNTER_LENGTH, 64));
+        final AtomicCounter[] counters = new AtomicCounter[FrameCounter.COUNT];
+        for (int i = 0; i < counters.length; i++)
+        {
+            counters[i] = new AtomicCounter(values, i);
+        }
+        return counters;
     }
 
     /**
@@ -95,7 +127,7 @@ public final class FrameReceiver
      */
     public long counter(final FrameCounter counter)
     {
-        return counters[counter.id()];
+        return counters[counter.id()].get();
     }
 
     /**
@@ -148,7 +180,7 @@ public final class FrameReceiver
      */
     public void countDmaMissing()
     {
-        counters[FrameCounter.DMA_MISSING.id()]++;
+        counters[FrameCounter.DMA_MISSING.id()].incrementRelease();
     }
 
     /**
@@ -274,7 +306,7 @@ public final class FrameReceiver
             {
                 // the publisher started again: its numbers start again too, this frame is its first
                 lastSeq[source] = 0;
-                counters[FrameCounter.PUBLISHER_RESTARTS.id()]++;
+                counters[FrameCounter.PUBLISHER_RESTARTS.id()].incrementRelease();
                 restarted = true;
             }
             incarnation[source] = from;
@@ -290,10 +322,10 @@ public final class FrameReceiver
             {
                 return count(FrameStatus.STALE);
             }
-            counters[FrameCounter.GAPS.id()] += seq - last - 1;
+            counters[FrameCounter.GAPS.id()].getAndAddRelease(seq - last - 1);
         }
         lastSeq[source] = seq;
-        counters[FrameCounter.FRAMES.id()]++;
+        counters[FrameCounter.FRAMES.id()].incrementRelease();
         into.wrap(buffer, base);
         return FrameStatus.OK;
     }
@@ -311,7 +343,7 @@ public final class FrameReceiver
             case DMA_MISSING -> FrameCounter.DMA_MISSING;
             case OK -> FrameCounter.FRAMES;
         };
-        counters[counter.id()]++;
+        counters[counter.id()].incrementRelease();
         return status;
     }
 }

@@ -41,7 +41,7 @@ public final class SimNetwork implements AutoCloseable
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,63}");
     /** Files a network owns: what {@link #destroy} removes. */
     private static final Pattern OWN_FILE = Pattern.compile(
-        "(\\.?(memory|control|dma-[0-9]{3})(\\.tmp-[0-9]+)?)|\\.create\\.lock");
+        "(\\.?(memory|control|dma-[0-9]{3}|node-[0-9]{1,3}\\.counters)(\\.tmp-[0-9]+)?)|\\.create\\.lock");
 
     private final NetworkImage image;
 

@@ -1,19 +1,38 @@
 package io.rfmrt.runtime.internal;
 
 import io.rfmrt.runtime.RuntimeCounter;
-import org.agrona.BufferUtil;
-import org.agrona.concurrent.UnsafeBuffer;
+import io.rfmrt.runtime.counters.NodeCounters;
+import org.agrona.concurrent.status.AtomicCounter;
+
+import java.util.List;
 
 /**
- * Runtime counters, one per cache line, added to atomically (a counter may have writers on two threads) and
- * read by any thread.
+ * The runtime counters of a receive path: counters of the node's counters file ({@link NodeCounters}), or of this
+ * process only. Added to atomically and without locks (a counter may have writers on two threads, e.g. journal
+ * drops on the ISR-wake and consumer threads), read by any thread or process.
  */
 public final class Counters
 {
-    private static final int STRIDE = 64;
+    private final AtomicCounter[] counters = new AtomicCounter[RuntimeCounter.COUNT];
 
-    private final UnsafeBuffer values = new UnsafeBuffer(
-        BufferUtil.allocateDirectAligned(RuntimeCounter.COUNT * STRIDE, STRIDE));
+    /**
+     * Counters of this process only.
+     */
+    public Counters()
+    {
+        this(NodeCounters.inMemory(List.of()));
+    }
+
+    /**
+     * @param node the node's counters.
+     */
+    public Counters(final NodeCounters node)
+    {
+        for (final RuntimeCounter c : RuntimeCounter.values())
+        {
+            counters[c.id()] = node.runtime(c);
+        }
+    }
 
     /**
      * Add to a counter.
@@ -23,7 +42,7 @@ public final class Counters
      */
     public void add(final RuntimeCounter counter, final long delta)
     {
-        values.getAndAddLong(counter.id() * STRIDE, delta);
+        counters[counter.id()].getAndAdd(delta);
     }
 
     /**
@@ -32,6 +51,6 @@ public final class Counters
      */
     public long get(final RuntimeCounter counter)
     {
-        return values.getLongVolatile(counter.id() * STRIDE);
+        return counters[counter.id()].get();
     }
 }
