@@ -56,8 +56,8 @@ public final class DmaRing implements AutoCloseable
         this.slotMask = slotCount - 1;
         this.slotSize = ring.getInt(SLOT_SIZE_OFFSET);
         this.buffersOffset = buffersOffset(slotCount);
-        this.mode = DmaMode.values()[ring.getInt(MODE_OFFSET)];
-        this.policy = DmaRingFullPolicy.values()[ring.getInt(POLICY_OFFSET)];
+        this.mode = DmaMode.fromId(ring.getInt(MODE_OFFSET));
+        this.policy = DmaRingFullPolicy.fromId(ring.getInt(POLICY_OFFSET));
         this.backpressureTimeoutNs = ring.getLong(BACKPRESSURE_TIMEOUT_OFFSET);
         this.locked = locked;
     }
@@ -102,8 +102,8 @@ public final class DmaRing implements AutoCloseable
         final UnsafeBuffer buffer = new UnsafeBuffer(map);
         buffer.putInt(SLOT_COUNT_OFFSET, slotCount);
         buffer.putInt(SLOT_SIZE_OFFSET, slotSize);
-        buffer.putInt(MODE_OFFSET, mode.ordinal());
-        buffer.putInt(POLICY_OFFSET, policy.ordinal());
+        buffer.putInt(MODE_OFFSET, mode.id());
+        buffer.putInt(POLICY_OFFSET, policy.id());
         buffer.putInt(NODE_OFFSET, node);
         buffer.putLong(BACKPRESSURE_TIMEOUT_OFFSET, DEFAULT_BACKPRESSURE_TIMEOUT_NS);
         // pre-touch every page so that no transfer takes a page fault, then lock the buffers in memory
@@ -149,6 +149,15 @@ public final class DmaRing implements AutoCloseable
         {
             SharedFiles.unmap(map);
             throw new RfmException(RfmStatus.BAD_LAYOUT, "DMA ring " + file + " has a foreign or corrupt header");
+        }
+        if (DmaMode.fromId(buffer.getInt(MODE_OFFSET)) == null ||
+            DmaRingFullPolicy.fromId(buffer.getInt(POLICY_OFFSET)) == null)
+        {
+            final int mode = buffer.getInt(MODE_OFFSET);
+            final int policy = buffer.getInt(POLICY_OFFSET);
+            SharedFiles.unmap(map);
+            throw new RfmException(RfmStatus.BAD_LAYOUT, "DMA ring " + file + " has unknown mode id " + mode +
+                " or ring-full policy id " + policy);
         }
         return new DmaRing(network, node, map, false);
     }

@@ -38,8 +38,8 @@ public final class SimDevice implements RfmDevice
     private final int node;
     private final RfmWindow window;
     private final SimDmaEngine dma;
-    private final AtomicIntegerArray waiting = new AtomicIntegerArray(EventType.COUNT);
-    private final AtomicIntegerArray cancelled = new AtomicIntegerArray(EventType.COUNT);
+    private final AtomicIntegerArray waiting = new AtomicIntegerArray(EventType.ID_LIMIT);
+    private final AtomicIntegerArray cancelled = new AtomicIntegerArray(EventType.ID_LIMIT);
     private final UnsafeBuffer timespecs;
     private final DmaRing[] peerRings = new DmaRing[ControlBlockDescriptor.CARD_COUNT];
     private final int[] peerGenerations = new int[ControlBlockDescriptor.CARD_COUNT];
@@ -94,7 +94,7 @@ public final class SimDevice implements RfmDevice
         this.node = node;
         this.window = new RfmWindow(network.memory());
         this.dma = new SimDmaEngine(network, ring, node);
-        this.timespecs = new UnsafeBuffer(BufferUtil.allocateDirectAligned(EventType.COUNT * TIMESPEC_SIZE, 64));
+        this.timespecs = new UnsafeBuffer(BufferUtil.allocateDirectAligned(EventType.ID_LIMIT * TIMESPEC_SIZE, 64));
     }
 
     /**
@@ -290,7 +290,7 @@ public final class SimDevice implements RfmDevice
             // a self-disabling type that fired can still be taken; otherwise nothing will ever come
             return RfmStatus.EVENT_NOT_ENABLED;
         }
-        final int t = type.ordinal();
+        final int t = type.id();
         if (!waiting.compareAndSet(t, 0, 1))
         {
             return RfmStatus.EVENT_IN_USE;
@@ -353,9 +353,9 @@ public final class SimDevice implements RfmDevice
     @Override
     public void cancelAwait(final EventType type)
     {
-        if (waiting.get(type.ordinal()) != 0)
+        if (waiting.get(type.id()) != 0)
         {
-            cancelled.set(type.ordinal(), 1);
+            cancelled.set(type.id(), 1);
             network.raise(node, type);
         }
     }
@@ -445,11 +445,11 @@ public final class SimDevice implements RfmDevice
         }
         // a waiter still inside the kernel must leave before the line's memory is unmapped
         final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(2);
-        for (int t = 0; t < EventType.COUNT; t++)
+        for (final EventType type : EventType.values())
         {
-            while (waiting.get(t) != 0 && System.nanoTime() < deadline)
+            while (waiting.get(type.id()) != 0 && System.nanoTime() < deadline)
             {
-                network.raise(node, EventType.fromId(t));
+                network.raise(node, type);
                 Thread.yield();
             }
         }

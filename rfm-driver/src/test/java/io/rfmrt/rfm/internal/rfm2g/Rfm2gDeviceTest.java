@@ -166,7 +166,7 @@ class Rfm2gDeviceTest
         assertThat(full.eventsQueued()).isEqualTo(127);
         final EventInfo info = new EventInfo();
         assertThat(card.awaitEvent(EventType.RXFIFO_FULL, RfmDevice.NO_WAIT, info)).isEqualTo(RfmStatus.SUCCESS);
-        assertThat(info.data()).isEqualTo(EventType.INTR3.ordinal());
+        assertThat(info.data()).isEqualTo(EventType.INTR3.id());
         // the drain after a wake: every queued event, then TIMED_OUT without asking the driver to wait (a wait
         // with RFM2G_NO_WAIT would sleep a jiffy and record its time-out, 0, in the statistics)
         assertThat(card.awaitEvent(EventType.INTR3, 5_000_000_000L, info)).isEqualTo(RfmStatus.SUCCESS);
