@@ -53,6 +53,8 @@ public final class ControlBlockDescriptor
      * types.
      */
     public static final int LAYOUT_VERSION = 2;
+    /** The layout before explicit event type ids, named when an attacher refuses it. */
+    public static final int LAYOUT_VERSION_BY_POSITION = 1;
     /** Node ids 0..255. */
     public static final int CARD_COUNT = 256;
     /** Cache line size used for padding. */

@@ -205,7 +205,10 @@ public final class NetworkImage implements AutoCloseable
             final int version = header.getIntAcquire(VERSION_OFFSET);
             if (version != LAYOUT_VERSION)
             {
-                throw badLayout(name, "layout version " + version + ", this build reads " + LAYOUT_VERSION);
+                throw new RfmException(RfmStatus.BAD_LAYOUT, "network '" + name + "': control block " + controlFile +
+                    " has layout version " + version + (version == LAYOUT_VERSION_BY_POSITION ?
+                    " (counters and FIFOs placed by event type position)" : "") + "; this build reads version " +
+                    LAYOUT_VERSION + " only: destroy the network and create it again");
             }
             if (header.getInt(CARD_SIZE_OFFSET) != CARD_SIZE || header.getInt(CARD_COUNT_OFFSET) != CARD_COUNT ||
                 header.capacity() != FILE_SIZE)
