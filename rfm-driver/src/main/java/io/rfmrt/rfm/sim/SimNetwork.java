@@ -420,13 +420,13 @@ public final class SimNetwork implements AutoCloseable
         final List<CardStatus> cards = new ArrayList<>();
         for (int node = 0; node < ControlBlockDescriptor.CARD_COUNT; node++)
         {
-            final long pid = image.ownerPid(node);
+            final long pid = image.card(node).ownerPid();
             final boolean present = image.isPresent(node);
             final long[] counters = new long[RfmCounter.SLOT_COUNT];
             boolean any = false;
             for (int slot = 0; slot < counters.length; slot++)
             {
-                counters[slot] = image.counter(node, slot);
+                counters[slot] = image.card(node).counter(slot);
                 any |= counters[slot] != 0;
             }
             if (pid == 0 && !present && !any)
@@ -436,12 +436,12 @@ public final class SimNetwork implements AutoCloseable
             final int[] queued = new int[EventType.ID_LIMIT];
             for (final EventType type : EventType.values())
             {
-                queued[type.id()] = image.queued(node, type);
+                queued[type.id()] = image.fifo(node, type).size();
             }
-            final int flags = image.flags(node);
+            final int flags = image.card(node).flags();
             cards.add(new CardStatus(node, pid, pid != 0 && image.ownerAlive(node), present,
                 (flags & FLAG_LOOPBACK) != 0, (flags & FLAG_TRANSMIT_OFF) != 0, (flags & FLAG_LED) != 0,
-                (flags & FLAG_DMA_AUTO) != 0, image.enabledMask(node), counters, queued, java.nio.file.Files.exists(DmaRing.file(image, node))));
+                (flags & FLAG_DMA_AUTO) != 0, image.card(node).enabledMask(), counters, queued, java.nio.file.Files.exists(DmaRing.file(image, node))));
         }
         return cards;
     }

@@ -277,7 +277,7 @@ public final class DmaRing implements AutoCloseable
         }
         if (problem != null)
         {
-            network.addCounter(node, RfmCounter.DMA_REJECTED.id(), 1);
+            network.card(node).addCounter(RfmCounter.DMA_REJECTED.id(), 1);
             throw new RfmException(problem.contains("aligned") ? RfmStatus.UNALIGNED_OFFSET : RfmStatus.OUT_OF_RANGE,
                 problem);
         }
@@ -308,18 +308,18 @@ public final class DmaRing implements AutoCloseable
             {
                 if (policy == DmaRingFullPolicy.DROP_NEWEST)
                 {
-                    network.addCounter(node, RfmCounter.DMA_DROPPED.id(), 1);
+                    network.card(node).addCounter(RfmCounter.DMA_DROPPED.id(), 1);
                     return RfmStatus.DMA_FAILED;
                 }
                 final long now = System.nanoTime();
                 if (stallDeadline == 0)
                 {
                     stallDeadline = now + backpressureTimeoutNs;
-                    network.addCounter(node, RfmCounter.DMA_BACKPRESSURE_STALLS.id(), 1);
+                    network.card(node).addCounter(RfmCounter.DMA_BACKPRESSURE_STALLS.id(), 1);
                 }
                 else if (now - stallDeadline > 0)
                 {
-                    network.addCounter(node, RfmCounter.DMA_DROPPED.id(), 1);
+                    network.card(node).addCounter(RfmCounter.DMA_DROPPED.id(), 1);
                     return RfmStatus.DMA_FAILED;
                 }
                 Thread.onSpinWait();
@@ -342,7 +342,7 @@ public final class DmaRing implements AutoCloseable
         ring.putInt(descriptor + DESC_EVENT_DATA_OFFSET, eventData);
         ring.putLong(descriptor + DESC_COMPLETION_NANOS_OFFSET, System.nanoTime());
         ring.putLongRelease(descriptor + DESC_COMPLETION_SEQUENCE_OFFSET, index + 1);
-        network.addCounter(node, RfmCounter.DMA_COMPLETED.id(), 1);
+        network.card(node).addCounter(RfmCounter.DMA_COMPLETED.id(), 1);
         return RfmStatus.SUCCESS;
     }
 

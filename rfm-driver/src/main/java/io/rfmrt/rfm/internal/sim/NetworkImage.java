@@ -1,6 +1,5 @@
 package io.rfmrt.rfm.internal.sim;
 
-import io.rfmrt.rfm.EventInfo;
 import io.rfmrt.rfm.EventType;
 import io.rfmrt.rfm.RfmCounter;
 import io.rfmrt.rfm.RfmException;
@@ -419,15 +418,6 @@ public final class NetworkImage implements AutoCloseable
 
     /**
      * @param node node id.
-     * @return pid of the process holding the card, 0 if free.
-     */
-    public long ownerPid(final int node)
-    {
-        return cards[node].ownerPid();
-    }
-
-    /**
-     * @param node node id.
      * @return whether the card's holder still runs.
      */
     public boolean ownerAlive(final int node)
@@ -482,73 +472,6 @@ public final class NetworkImage implements AutoCloseable
         card.disableAll();
         card.bumpClaimGeneration();
         card.casOwnerPid(ProcStat.selfPid(), 0);
-    }
-
-    /**
-     * @param node node id.
-     * @return changes each time the card is claimed or released; a cached view of the card is stale when it moves.
-     */
-    public int claimGeneration(final int node)
-    {
-        return cards[node].claimGeneration();
-    }
-
-    /**
-     * @param node node id.
-     * @return the card's flags.
-     */
-    public int flags(final int node)
-    {
-        return cards[node].flags();
-    }
-
-    /**
-     * @param node node id.
-     * @param flag one FLAG_ bit.
-     * @param on   set or clear it.
-     */
-    public void flag(final int node, final int flag, final boolean on)
-    {
-        cards[node].flag(flag, on);
-    }
-
-    /**
-     * @param node node id.
-     * @return the enabled event mask.
-     */
-    public int enabledMask(final int node)
-    {
-        return cards[node].enabledMask();
-    }
-
-    /**
-     * @param node node id.
-     * @param type event type.
-     * @param on   enable or disable it.
-     */
-    public void enable(final int node, final EventType type, final boolean on)
-    {
-        cards[node].enable(type, on);
-    }
-
-    /**
-     * @param node  node id.
-     * @param slot  counter slot.
-     * @param delta amount to add, atomically.
-     */
-    public void addCounter(final int node, final int slot, final long delta)
-    {
-        cards[node].addCounter(slot, delta);
-    }
-
-    /**
-     * @param node node id.
-     * @param slot counter slot.
-     * @return the value.
-     */
-    public long counter(final int node, final int slot)
-    {
-        return cards[node].counter(slot);
     }
 
     // ---------------------------------------------------------------------------------------------- events
@@ -612,29 +535,6 @@ public final class NetworkImage implements AutoCloseable
     }
 
     /**
-     * Take the oldest queued event of a type; only the card's holder calls this, from one thread per type.
-     *
-     * @param node node id.
-     * @param type event type.
-     * @param into filled when an event is taken.
-     * @return true when an event was taken.
-     */
-    public boolean poll(final int node, final EventType type, final EventInfo into)
-    {
-        return fifos[node][type.id()].poll(type, into);
-    }
-
-    /**
-     * @param node node id.
-     * @param type event type.
-     * @return events queued in the FIFO now.
-     */
-    public int queued(final int node, final EventType type)
-    {
-        return fifos[node][type.id()].size();
-    }
-
-    /**
      * Raise a type's interrupt line: bump the futex word and wake the waiter if one sleeps on it (counted as
      * INTERRUPTS_RAISED on the receiving card).
      *
@@ -647,38 +547,6 @@ public final class NetworkImage implements AutoCloseable
         {
             cards[node].addCounter(RfmCounter.INTERRUPTS_RAISED.id(), 1);
         }
-    }
-
-    /**
-     * @param node node id.
-     * @param type event type.
-     * @return the current value of the type's interrupt line.
-     */
-    public int line(final int node, final EventType type)
-    {
-        return lines[node][type.id()].value();
-    }
-
-    /**
-     * @param node node id.
-     * @param type event type.
-     * @return address of the type's interrupt line in this process, for the futex call.
-     */
-    public long lineAddress(final int node, final EventType type)
-    {
-        return lines[node][type.id()].address();
-    }
-
-    /**
-     * Announce or withdraw a sleeper on a line, so that raising skips the wake-up system call when nobody sleeps.
-     *
-     * @param node  node id.
-     * @param type  event type.
-     * @param delta +1 before sleeping, -1 after.
-     */
-    public void addWaiter(final int node, final EventType type, final int delta)
-    {
-        lines[node][type.id()].addWaiter(delta);
     }
 
     /**
