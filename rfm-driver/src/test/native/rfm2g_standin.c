@@ -32,16 +32,17 @@
 /* ------------------------------------------------------------------ emulator layout (ControlBlockDescriptor) */
 
 #define MAGIC 0x4d495354524d4652ULL
-#define LAYOUT_VERSION 1
+#define LAYOUT_VERSION 2
 #define CARD_COUNT 256
 #define HEADER_SIZE 4096
-#define FIFO_COUNT 9
+#define FIFO_COUNT 9 /* event types in use */
+#define TYPE_ID_LIMIT 16 /* FIFO places per card, one per possible type id */
 #define FIFO_CAPACITY 127
 #define FIFO_SLOTS 128
 #define ENTRY_SIZE 32
 #define FIFO_SIZE (256 + FIFO_SLOTS * ENTRY_SIZE)
-#define CARD_FIFOS 1024
-#define CARD_SIZE (((CARD_FIFOS + FIFO_COUNT * FIFO_SIZE) + 4095) & ~4095)
+#define CARD_FIFOS 2048
+#define CARD_SIZE (((CARD_FIFOS + TYPE_ID_LIMIT * FIFO_SIZE) + 4095) & ~4095)
 #define FILE_SIZE ((size_t)HEADER_SIZE + (size_t)CARD_COUNT * CARD_SIZE)
 
 #define H_MAGIC 0
@@ -74,16 +75,16 @@
 #define FLAG_TRANSMIT_OFF 2
 #define FLAG_LED 4
 
-/* counter slots (RfmCounter ids); per-type counters add the emulator's type id */
+/* counter slots (RfmCounter ids); per-type counters add the emulator's type id (16 slots each) */
 #define K_EVENTS_SENT 0
-#define K_EVENTS_RECEIVED 9
-#define K_FIFO_OVERFLOWS 18
-#define K_EVENTS_DISABLED 27
-#define K_SENDS_REFUSED 36
-#define K_SENDS_UNDELIVERED 37
-#define K_AWAIT_TIMEOUTS 38
-#define K_AWAIT_CANCELS 39
-#define K_INTERRUPTS_RAISED 40
+#define K_EVENTS_RECEIVED 16
+#define K_FIFO_OVERFLOWS 32
+#define K_EVENTS_DISABLED 48
+#define K_SENDS_REFUSED 64
+#define K_SENDS_UNDELIVERED 65
+#define K_AWAIT_TIMEOUTS 66
+#define K_AWAIT_CANCELS 67
+#define K_INTERRUPTS_RAISED 68
 
 /* emulator type ids */
 #define T_RXFIFO_FULL 6
@@ -280,8 +281,8 @@ static void init_card(struct rfm2ghandle_s *h, int node)
     __atomic_store_n(i32(h, c + C_FLAGS), 0, __ATOMIC_SEQ_CST);
     __atomic_store_n(i32(h, c + C_ENABLED), 0, __ATOMIC_SEQ_CST);
     __atomic_store_n(i32(h, c + C_BOARD_ID), 0x65, __ATOMIC_SEQ_CST);
-    memset(h->control + c + C_COUNTERS, 0, 64 * 8);
-    for (int t = 0; t < FIFO_COUNT; t++)
+    memset(h->control + c + C_COUNTERS, 0, 128 * 8);
+    for (int t = 0; t < TYPE_ID_LIMIT; t++)
     {
         const size_t f = fifo(node, t);
         __atomic_store_n(i64(h, f + F_HEAD), 0, __ATOMIC_SEQ_CST);

@@ -158,7 +158,7 @@ class SimDeviceTest
             int overflowEvents = 0;
             while (two.awaitEvent(EventType.RXFIFO_FULL, RfmDevice.NO_WAIT, info) == RfmStatus.SUCCESS)
             {
-                assertThat(info.data()).isEqualTo(EventType.INTR1.ordinal());
+                assertThat(info.data()).isEqualTo(EventType.INTR1.id());
                 overflowEvents++;
             }
             assertThat(overflowEvents).isEqualTo(3);

@@ -70,7 +70,7 @@ final class DemoPlots
                     setpoint.add(r.value(0));
                     position.add(r.value(1));
                     error.add(r.value(4) * 1e3);
-                    if (r.state() != AxisState.RUNNING.ordinal())
+                    if (r.state() != AxisState.RUNNING.id())
                     {
                         safeT.add(seconds);
                         safeY.add(r.value(1));

@@ -289,56 +289,7 @@ final class RfmCommand
             final PrintWriter out = out();
             try (SimNetwork net = SimNetwork.attach(network))
             {
-                final List<SimNetwork.CardStatus> cards = net.cards();
-                out.printf("network %s  memory %d bytes  link %s  created %s  resets %d  link downs %d%n",
-                    net.name(), net.memorySize(), net.linkUp() ? "up" : "DOWN",
-                    Instant.ofEpochMilli(net.createdMillis()), net.resets(), net.linkDowns());
-                out.printf("%4s  %8s  %-5s  %-24s  %-26s  %8s  %8s  %8s  %8s%n", "node", "pid", "state", "flags",
-                    "enabled", "sent", "received", "overflow", "dma");
-                for (final SimNetwork.CardStatus card : cards)
-                {
-                    final String state = card.ownerPid() == 0 ? "free" : card.ownerAlive() ? "live" : "dead";
-                    out.printf("%4d  %8d  %-5s  %-24s  %-26s  %8d  %8d  %8d  %8d%n", card.node(), card.ownerPid(),
-                        state, card.flagNames(), enabled(card.enabledMask()), card.total(RfmCounter.EVENTS_SENT),
-                        card.total(RfmCounter.EVENTS_RECEIVED), card.total(RfmCounter.FIFO_OVERFLOWS),
-                        card.total(RfmCounter.DMA_COMPLETED));
-                }
-                if (cards.isEmpty())
-                {
-                    out.println("(no cards)");
-                }
-                for (final SimNetwork.CardStatus card : cards)
-                {
-                    final List<String> counters = new ArrayList<>();
-                    for (final RfmCounter counter : RfmCounter.values())
-                    {
-                        if (counter.perType())
-                        {
-                            for (final EventType type : EventType.values())
-                            {
-                                final long value = card.counter(counter, type);
-                                if (value != 0)
-                                {
-                                    counters.add(counter.label() + " " + type + "=" + value);
-                                }
-                            }
-                        }
-                        else if (card.counter(counter, null) != 0)
-                        {
-                            counters.add(counter.label() + "=" + card.counter(counter, null));
-                        }
-                    }
-                    final List<String> queued = new ArrayList<>();
-                    for (final EventType type : EventType.values())
-                    {
-                        if (card.queued()[type.ordinal()] != 0)
-                        {
-                            queued.add(type + "=" + card.queued()[type.ordinal()]);
-                        }
-                    }
-                    out.printf("node %d counters: %s%s%n", card.node(), counters.isEmpty() ? "all zero" :
-                        String.join(", ", counters), queued.isEmpty() ? "" : "; queued: " + String.join(", ", queued));
-                }
+                RfmStatusText.print(net.status(), out);
             }
             return Main.EXIT_OK;
         }
@@ -367,43 +318,10 @@ final class RfmCommand
                             stats.timeoutMs() == 0xFFFF_FFFFL ? "inf" : Long.toString(stats.timeoutMs()));
                     }
                 }
-                final List<String> counters = new ArrayList<>();
-                for (final RfmCounter counter : RfmCounter.values())
-                {
-                    if (counter.perType())
-                    {
-                        for (final EventType type : EventType.values())
-                        {
-                            final long value = opened.counter(counter, type);
-                            if (value != 0)
-                            {
-                                counters.add(counter.label() + " " + type + "=" + value);
-                            }
-                        }
-                    }
-                    else if (opened.counter(counter, null) != 0)
-                    {
-                        counters.add(counter.label() + "=" + opened.counter(counter, null));
-                    }
-                }
                 // events received: the driver's count; the rest: what this open of the device did (nothing yet)
-                out.printf("node %d counters: %s%n", opened.nodeId(), counters.isEmpty() ? "all zero" :
-                    String.join(", ", counters));
+                RfmStatusText.printCounters(opened, out);
             }
             return Main.EXIT_OK;
-        }
-
-        private static String enabled(final int mask)
-        {
-            final List<String> names = new ArrayList<>();
-            for (final EventType type : EventType.values())
-            {
-                if ((mask & type.mask()) != 0)
-                {
-                    names.add(type.name());
-                }
-            }
-            return names.isEmpty() ? "-" : String.join(",", names);
         }
     }
 

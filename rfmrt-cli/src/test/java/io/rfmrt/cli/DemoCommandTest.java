@@ -183,8 +183,8 @@ class DemoCommandTest
             {
                 if (r.kind() == RecordKind.STATE)
                 {
-                    sawSafe |= r.to() == AxisState.SAFE.ordinal();
-                    sawBackToRunning |= sawSafe && r.to() == AxisState.RUNNING.ordinal();
+                    sawSafe |= r.to() == AxisState.SAFE.id();
+                    sawBackToRunning |= sawSafe && r.to() == AxisState.RUNNING.id();
                 }
             }
         }

@@ -216,7 +216,7 @@ class NodeCommandTest
                     assertThat(record.value()).as("source").isEqualTo(1);
                 }
                 else if (record.kind() == RecordKind.FAULT && record.code() ==
-                    io.rfmrt.rfm.channel.FrameStatus.STALE.ordinal())
+                    io.rfmrt.rfm.channel.FrameStatus.STALE.id())
                 {
                     stale++;
                 }

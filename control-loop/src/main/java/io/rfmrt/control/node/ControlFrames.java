@@ -12,7 +12,7 @@ import static org.agrona.BitUtil.SIZE_OF_LONG;
  * sensor  frame (plant 1 → controller 2, INTR1)
  *   0 position f64 [rad] |  8 velocity f64 [rad/s] | 16 cycle i64          | 24 plant send nanos i64
  * command frame (controller 2 → plant 1, INTR2)
- *   0 torque f64 [N·m]   |  8 cycle i64 answered   | 16 setpoint f64 [rad] | 24 state i64 (AxisState)
+ *   0 torque f64 [N·m]   |  8 cycle i64 answered   | 16 setpoint f64 [rad] | 24 state i64 (AxisState id)
  * </pre>
  * Journal records: FAULT {@value #FAULT_DEADLINE_MISS} deadline miss (seq = cycle, value = lateness ns), FAULT
  * {@value #FAULT_COMMAND_STALE} stale command at the plant (seq = cycle, value = age in periods), FAULT
@@ -22,7 +22,7 @@ import static org.agrona.BitUtil.SIZE_OF_LONG;
  * {@value #SAMPLE_CONTROL} per control cycle (setpoint, position, velocity, torque, error, cycle latency µs) and
  * {@value #SAMPLE_CONTROL_INPUT} (integrator before the step, setpoint velocity, acceleration, jerk, sensor position,
  * sensor velocity) so that a replay can re-run the controller bit for bit; STATE records carry watchdog
- * transitions as {@link io.rfmrt.control.AxisState} ordinals.
+ * transitions as {@link io.rfmrt.control.AxisState#id()}s.
  */
 public final class ControlFrames
 {

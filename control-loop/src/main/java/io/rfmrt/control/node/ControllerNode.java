@@ -77,14 +77,14 @@ public final class ControllerNode
     private final UnsafeBuffer commandPayload = new UnsafeBuffer(new byte[COMMAND_LENGTH]);
     private final DeadlineMonitor deadline;
     private final SingleWriterRecorder latency = new SingleWriterRecorder(1, HIGHEST_NS, 3);
-    private final AtomicInteger axisState = new AtomicInteger(AxisState.STARTING.ordinal());
+    private final AtomicInteger axisState = new AtomicInteger(AxisState.STARTING.id());
     private final AtomicLong framesSeen = new AtomicLong();
     private final AtomicLong lastCycle = new AtomicLong();
     private final AtomicLong misses = new AtomicLong();
     private FramePublisher publisher;
     private JournalWriter journal;
     private long trajectoryCycle;
-    private int previousState = AxisState.STARTING.ordinal();
+    private int previousState = AxisState.STARTING.id();
     private double sumSquaredError;
     private double maxError;
     private long trackedCycles;
@@ -141,7 +141,7 @@ public final class ControllerNode
         lastCycle.setRelease(cycle);
 
         final int st = axisState.getAcquire();
-        if (st == AxisState.RUNNING.ordinal() && previousState != st)
+        if (st == AxisState.RUNNING.id() && previousState != st)
         {
             // entering RUNNING (start or recovery): no integrator history from before
             state.reset();
@@ -149,7 +149,7 @@ public final class ControllerNode
         previousState = st;
         sample.set(cycle, sendNanos, position, velocity);
         final double integratorBefore = state.integratorNm();
-        if (st == AxisState.RUNNING.ordinal())
+        if (st == AxisState.RUNNING.id())
         {
             trajectoryCycle++;
             profile.setpoint(trajectoryCycle * dt, setpoint);
@@ -187,7 +187,7 @@ public final class ControllerNode
             journal.fault(FAULT_DEADLINE_MISS, cycle, cycleLatency - deadline.deadlineNanos(), written);
         }
         final double error = setpoint.position() - position;
-        if (st == AxisState.RUNNING.ordinal())
+        if (st == AxisState.RUNNING.id())
         {
             sumSquaredError += error * error;
             maxError = Math.max(maxError, Math.abs(error));
@@ -204,12 +204,12 @@ public final class ControllerNode
     {
         final Watchdog watchdog = new Watchdog(watchdogConfig, (from, to, reason, now) ->
         {
-            axisState.setRelease(to.ordinal());
+            axisState.setRelease(to.id());
             if (to == AxisState.SAFE && from != AxisState.SAFE && tripsKept < TRIPS_KEPT)
             {
                 tripAt[tripsKept++] = now;
             }
-            stateJournal.state(from.ordinal(), to.ordinal(), now);
+            stateJournal.state(from.id(), to.id(), now);
             transitions[0]++;
         });
         long seen = 0;
@@ -397,7 +397,7 @@ public final class ControllerNode
                     live.accept(String.format(Locale.ROOT, "%4d s  cycles %6d  tracking error %+8.1f urad  " +
                         "e2e p99 %6.1f us  misses %d  state %s", second, frames, lastError * 1e6,
                         interval.getValueAtPercentile(99) / 1e3, misses.getAcquire(),
-                        AxisState.values()[axisState.getAcquire()]));
+                        AxisState.fromId(axisState.getAcquire())));
                     lastFrames = frames;
                 }
             }

@@ -38,7 +38,7 @@ import java.util.Arrays;
  */
 public final class ControlRerun implements ReplayListener
 {
-    private static final int RUNNING = AxisState.RUNNING.ordinal();
+    private static final int RUNNING = AxisState.RUNNING.id();
 
     private final Long2LongHashMap controlByCycle = new Long2LongHashMap(-1);
     private double[] control = new double[6 * 1024];

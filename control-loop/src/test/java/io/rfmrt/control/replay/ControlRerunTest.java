@@ -81,10 +81,10 @@ public class ControlRerunTest
                 final long seq = k + 1;
                 retry(() -> w.frame(seq, 1, 0, 0, send, send + 20_000, send + 22_000, send + 25_000, send + 40_000,
                     payload, 0, 32));
-                final int axis = k < 20 ? AxisState.STARTING.ordinal() : AxisState.RUNNING.ordinal();
+                final int axis = k < 20 ? AxisState.STARTING.id() : AxisState.RUNNING.id();
                 final double integrator = state.integratorNm();
                 final double torque;
-                if (axis == AxisState.RUNNING.ordinal())
+                if (axis == AxisState.RUNNING.id())
                 {
                     controller.step(state, sample, setpoint, state, command);
                     torque = command.torqueNm();
@@ -150,8 +150,8 @@ public class ControlRerunTest
     @Test
     void shouldKeepTheReplayCodesEqualToTheControlEnums()
     {
-        assertThat(ReplayCodes.STATE_RUNNING).isEqualTo(AxisState.RUNNING.ordinal());
-        assertThat(ReplayCodes.STATE_SAFE).isEqualTo(AxisState.SAFE.ordinal());
-        assertThat(ReplayCodes.STATE_RECOVERING).isEqualTo(AxisState.RECOVERING.ordinal());
+        assertThat(ReplayCodes.STATE_RUNNING).isEqualTo(AxisState.RUNNING.id());
+        assertThat(ReplayCodes.STATE_SAFE).isEqualTo(AxisState.SAFE.id());
+        assertThat(ReplayCodes.STATE_RECOVERING).isEqualTo(AxisState.RECOVERING.id());
     }
 }

@@ -6,19 +6,56 @@ package io.rfmrt.rfm.channel;
 public enum FrameStatus
 {
     /** Valid and new. */
-    OK,
+    OK(0),
     /** Overwritten while read. */
-    TORN,
+    TORN(1),
     /** Checksum mismatch. */
-    CRC_ERROR,
+    CRC_ERROR(2),
     /** Seen before. */
-    DUPLICATE,
+    DUPLICATE(3),
     /** Older than what was seen. */
-    STALE,
+    STALE(4),
     /** Own frame. */
-    SELF,
+    SELF(5),
     /** Impossible header or empty slot. */
-    BAD_HEADER,
+    BAD_HEADER(6),
     /** No DMA completion for the event. */
-    DMA_MISSING
+    DMA_MISSING(7);
+
+    private static final FrameStatus[] BY_ID = new FrameStatus[8];
+
+    static
+    {
+        for (final FrameStatus value : values())
+        {
+            BY_ID[value.id] = value;
+        }
+    }
+
+    private final int id;
+
+    FrameStatus(final int id)
+    {
+        this.id = id;
+    }
+
+    /**
+     * @return the stable id: the fault code of a frame fault in a journal.
+     */
+    public int id()
+    {
+        return id;
+    }
+
+    /**
+     * Allocation-free lookup.
+     *
+     * @param id an id.
+     * @return the value with this id, or {@code null} when none has it.
+     */
+    public static FrameStatus fromId(final int id)
+    {
+        return id >= 0 && id < BY_ID.length ? BY_ID[id] : null;
+    }
+
 }

@@ -18,6 +18,11 @@ import java.util.List;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
+import static io.rfmrt.rfm.internal.sim.ControlBlockDescriptor.FLAG_DMA_AUTO;
+import static io.rfmrt.rfm.internal.sim.ControlBlockDescriptor.FLAG_LED;
+import static io.rfmrt.rfm.internal.sim.ControlBlockDescriptor.FLAG_LOOPBACK;
+import static io.rfmrt.rfm.internal.sim.ControlBlockDescriptor.FLAG_TRANSMIT_OFF;
+
 /**
  * Administration of an emulated RFM network: create, attach, inspect, open or close the ring, reset, destroy.
  * Nodes join a network with {@link io.rfmrt.rfm.RfmDevices#open(String)}.
@@ -415,28 +420,39 @@ public final class SimNetwork implements AutoCloseable
         final List<CardStatus> cards = new ArrayList<>();
         for (int node = 0; node < ControlBlockDescriptor.CARD_COUNT; node++)
         {
-            final long pid = image.ownerPid(node);
+            final long pid = image.card(node).ownerPid();
             final boolean present = image.isPresent(node);
             final long[] counters = new long[RfmCounter.SLOT_COUNT];
             boolean any = false;
             for (int slot = 0; slot < counters.length; slot++)
             {
-                counters[slot] = image.counter(node, slot);
+                counters[slot] = image.card(node).counter(slot);
                 any |= counters[slot] != 0;
             }
             if (pid == 0 && !present && !any)
             {
                 continue;
             }
-            final int[] queued = new int[EventType.COUNT];
+            final int[] queued = new int[EventType.ID_LIMIT];
             for (final EventType type : EventType.values())
             {
-                queued[type.ordinal()] = image.queued(node, type);
+                queued[type.id()] = image.fifo(node, type).size();
             }
-            cards.add(new CardStatus(node, pid, pid != 0 && image.ownerAlive(node), present, image.flags(node),
-                image.enabledMask(node), counters, queued, java.nio.file.Files.exists(DmaRing.file(image, node))));
+            final int flags = image.card(node).flags();
+            cards.add(new CardStatus(node, pid, pid != 0 && image.ownerAlive(node), present,
+                (flags & FLAG_LOOPBACK) != 0, (flags & FLAG_TRANSMIT_OFF) != 0, (flags & FLAG_LED) != 0,
+                (flags & FLAG_DMA_AUTO) != 0, image.card(node).enabledMask(), counters, queued, java.nio.file.Files.exists(DmaRing.file(image, node))));
         }
         return cards;
+    }
+
+    /**
+     * @return the ring and every card {@link #cards()} lists, read now (fields read one by one, not as one snapshot).
+     */
+    public Status status()
+    {
+        return new Status(image.name(), image.memorySize(), image.linkUp(), image.createdMillis(), image.resets(),
+            image.linkDowns(), cards());
     }
 
     /**
@@ -449,20 +465,40 @@ public final class SimNetwork implements AutoCloseable
     }
 
     /**
+     * The ring as {@code rfmrt rfm status} shows it.
+     *
+     * @param name          network name.
+     * @param memorySize    bytes of memory.
+     * @param linkUp        whether the ring is closed.
+     * @param createdMillis creation time, epoch milliseconds.
+     * @param resets        network resets done.
+     * @param linkDowns     times the ring went down.
+     * @param cards         the cards, in node order.
+     */
+    public record Status(String name, long memorySize, boolean linkUp, long createdMillis, long resets,
+        long linkDowns, List<CardStatus> cards)
+    {
+    }
+
+    /**
      * One card as {@code rfmrt rfm status} shows it.
      *
      * @param node        node id.
      * @param ownerPid    holder's pid, 0 if free.
      * @param ownerAlive  whether the holder runs.
      * @param present     whether the card is on the ring.
-     * @param flags       raw flag bits.
-     * @param enabledMask enabled event types.
+     * @param loopback    whether the card receives its own sends.
+     * @param transmitOff whether the transmitter is off.
+     * @param led         whether the LED is on.
+     * @param dmaAuto     whether the DMA engine is in auto mode (else on demand).
+     * @param enabledMask enabled event types, bit {@link EventType#id()} each.
      * @param counters    counter slots by {@link RfmCounter#slot}.
-     * @param queued      events waiting in each FIFO.
+     * @param queued      events waiting in each FIFO, by {@link EventType#id()}.
      * @param hasDmaRing  whether the node's DMA file exists.
      */
-    public record CardStatus(int node, long ownerPid, boolean ownerAlive, boolean present, int flags,
-        int enabledMask, long[] counters, int[] queued, boolean hasDmaRing)
+    public record CardStatus(int node, long ownerPid, boolean ownerAlive, boolean present, boolean loopback,
+        boolean transmitOff, boolean led, boolean dmaAuto, int enabledMask, long[] counters, int[] queued,
+        boolean hasDmaRing)
     {
         /**
          * @param counter counter.
@@ -472,6 +508,15 @@ public final class SimNetwork implements AutoCloseable
         public long counter(final RfmCounter counter, final EventType type)
         {
             return counters[counter.slot(type)];
+        }
+
+        /**
+         * @param type event type.
+         * @return events waiting in its FIFO.
+         */
+        public int queued(final EventType type)
+        {
+            return queued[type.id()];
         }
 
         /**
@@ -490,25 +535,6 @@ public final class SimNetwork implements AutoCloseable
                 sum += counters[counter.slot(type)];
             }
             return sum;
-        }
-
-        /**
-         * @return flag names, e.g. {@code loopback,dma-auto}.
-         */
-        public String flagNames()
-        {
-            final List<String> names = new ArrayList<>();
-            if ((flags & ControlBlockDescriptor.FLAG_LOOPBACK) != 0)
-            {
-                names.add("loopback");
-            }
-            names.add((flags & ControlBlockDescriptor.FLAG_TRANSMIT_OFF) != 0 ? "tx-off" : "tx-on");
-            if ((flags & ControlBlockDescriptor.FLAG_LED) != 0)
-            {
-                names.add("led");
-            }
-            names.add((flags & ControlBlockDescriptor.FLAG_DMA_AUTO) != 0 ? "dma-auto" : "dma-on-demand");
-            return String.join(",", names);
         }
     }
 }

@@ -29,7 +29,7 @@ import static io.rfmrt.runtime.internal.HandoffRing.WOKE_OFFSET;
  */
 public final class ConsumerAgent implements Agent
 {
-    private static final int OK = FrameStatus.OK.ordinal();
+    private static final int OK = FrameStatus.OK.id();
 
     private final HandoffRing handoff;
     private final UnsafeBuffer entries;
@@ -100,7 +100,7 @@ public final class ConsumerAgent implements Agent
      * hand-off calls it through {@link #doWork()}; the inline mode calls it on the ISR-wake thread directly.
      *
      * @param slot      index of the descriptor's completion flyweight.
-     * @param status    {@link FrameStatus} ordinal; only OK reaches the handler.
+     * @param status    {@link FrameStatus} id; only OK reaches the handler.
      * @param seq       frame number.
      * @param source    publisher node.
      * @param send      send stamp.

@@ -16,7 +16,7 @@ import static org.agrona.BitUtil.SIZE_OF_LONG;
  * <pre>
  * Indexes: head (consumer) at 0, tail (producer) at 64, parked flag at 128, each on its own cache line.
  * Entry, 64 bytes:
- *   0 | DMA slot (int32)        | status (int32): FrameStatus ordinal   |
+ *   0 | DMA slot (int32)        | status (int32): FrameStatus id        |
  *   8 | channel (int32)         | source node (int32)                   |
  *  16 | seq (int64)                                                     |
  *  24 | send nanos (int64)                                              |

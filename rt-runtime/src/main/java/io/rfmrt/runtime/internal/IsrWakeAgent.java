@@ -272,11 +272,11 @@ public final class IsrWakeAgent implements Agent
             {
                 fault(frame, eventSeq, source, woke);
             }
-            inline.handle(slot, frame.ordinal(), ok ? view.seq() : eventSeq, source, ok ? view.sendNanos() : 0, woke,
+            inline.handle(slot, frame.id(), ok ? view.seq() : eventSeq, source, ok ? view.sendNanos() : 0, woke,
                 validated);
             return;
         }
-        if (!handoff.offer(slot, frame.ordinal(), channel, source, ok ? view.seq() : eventSeq,
+        if (!handoff.offer(slot, frame.id(), channel, source, ok ? view.seq() : eventSeq,
             ok ? view.sendNanos() : 0, woke, validated))
         {
             // cannot happen while the hand-off holds as many entries as the DMA ring; counted if it does
@@ -290,7 +290,7 @@ public final class IsrWakeAgent implements Agent
 
     private void fault(final FrameStatus status, final long seq, final int source, final long nanos)
     {
-        if (journal != null && !journal.fault(status.ordinal(), seq, source, nanos))
+        if (journal != null && !journal.fault(status.id(), seq, source, nanos))
         {
             counters.add(RuntimeCounter.JOURNAL_DROPS, 1);
         }

@@ -121,7 +121,7 @@ public final class PollingAgent implements Agent, ScheduleIdleStrategy.Schedule
                 }
                 if (frame != FrameStatus.OK)
                 {
-                    if (journal != null && !journal.fault(frame.ordinal(), status, channel.node(), woke))
+                    if (journal != null && !journal.fault(frame.id(), status, channel.node(), woke))
                     {
                         counters.add(RuntimeCounter.JOURNAL_DROPS, 1);
                     }

@@ -37,6 +37,7 @@ import static io.rfmrt.runtime.journal.internal.JournalRecordDescriptor.RECORD_H
 import static io.rfmrt.runtime.journal.internal.JournalRecordDescriptor.SAMPLE_LENGTH;
 import static io.rfmrt.runtime.journal.internal.JournalRecordDescriptor.STATE_LENGTH;
 import static io.rfmrt.runtime.journal.internal.JournalRecordDescriptor.VERSION;
+import static io.rfmrt.runtime.journal.internal.JournalRecordDescriptor.VERSION_BY_POSITION;
 import static io.rfmrt.runtime.journal.internal.JournalRecordDescriptor.VERSION_OFFSET;
 import static org.agrona.BitUtil.SIZE_OF_LONG;
 import static org.agrona.BitUtil.SIZE_OF_SHORT;
@@ -297,6 +298,12 @@ public final class JournalReader implements AutoCloseable
         while (seen < PROBE_RECORDS && nextDocument(record))
         {
             seen++;
+            if (seen == 1 && record.length() >= RECORD_HEADER_LENGTH && record.version() == VERSION_BY_POSITION)
+            {
+                throw new JournalException("journal file " + dir.resolve(fileName) + " has record version " +
+                    VERSION_BY_POSITION + " (codes numbered by position); this rfmrt reads version " + VERSION +
+                    " only: replay it with the rfmrt that wrote it");
+            }
             final String why = decode(record, record.length());
             if (why == HEADER_READ && seen == 1)
             {

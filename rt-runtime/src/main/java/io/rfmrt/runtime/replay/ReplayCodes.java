@@ -8,9 +8,9 @@ import io.rfmrt.runtime.RuntimeCounter;
 
 /**
  * What the numbers in journal records mean to a replay: fault codes, state ids, sample kinds, and the slots of a
- * counter snapshot. The runtime writes frame faults with {@link FrameStatus} ordinals; the control loop (module
+ * counter snapshot. The runtime writes frame faults with {@link FrameStatus#id()}s; the control loop (module
  * control-loop, which this module does not know) writes its faults, watchdog states and samples with the ids below,
- * which must stay equal to its enums' ordinals ({@code io.rfmrt.control.AxisState}).
+ * which must stay equal to its enums' ids ({@code io.rfmrt.control.AxisState#id()}).
  *
  * <p>A COUNTERS record is read as a snapshot of cumulative values in this order (a producer that journals counters
  * lays them out so): {@link RuntimeCounter} ids from {@link #COUNTERS_RUNTIME_BASE}, {@link FrameCounter} ids from
@@ -56,10 +56,9 @@ public final class ReplayCodes
     /** Values in a full COUNTERS snapshot. */
     public static final int COUNTERS_LENGTH = COUNTERS_RFM_BASE + RfmCounter.SLOT_COUNT;
     /** For the javadoc. */
-    static final String COUNTERS_LENGTH_TEXT = "11 + 10 + 64 = 85";
+    static final String COUNTERS_LENGTH_TEXT = "11 + 10 + 128 = 149";
 
     private static final String[] STATE_NAMES = {"STARTING", "RUNNING", "SAFE", "RECOVERING"};
-    private static final FrameStatus[] FRAME_STATUSES = FrameStatus.values();
 
     private ReplayCodes()
     {
@@ -91,9 +90,10 @@ public final class ReplayCodes
         {
             return "STALL";
         }
-        if (code > 0 && code < FRAME_STATUSES.length)
+        final FrameStatus status = FrameStatus.fromId(code);
+        if (status != null && status != FrameStatus.OK)
         {
-            return FRAME_STATUSES[code].name();
+            return status.name();
         }
         return "code " + code;
     }
@@ -104,7 +104,8 @@ public final class ReplayCodes
      */
     public static boolean isFrameFault(final int code)
     {
-        return code > 0 && code < FRAME_STATUSES.length;
+        final FrameStatus status = FrameStatus.fromId(code);
+        return status != null && status != FrameStatus.OK;
     }
 
     /**

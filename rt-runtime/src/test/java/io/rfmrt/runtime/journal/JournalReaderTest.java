@@ -1,6 +1,7 @@
 package io.rfmrt.runtime.journal;
 
 import io.rfmrt.runtime.journal.internal.ChronicleSupport;
+import io.rfmrt.runtime.journal.internal.JournalRecordDescriptor;
 import net.openhft.chronicle.bytes.Bytes;
 import net.openhft.chronicle.queue.ExcerptAppender;
 import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
@@ -81,7 +82,7 @@ class JournalReaderTest
         {
             final ExcerptAppender appender = queue.createAppender();
             final DocumentContext unfinished = appender.writingDocument();
-            unfinished.wire().bytes().writeByte((byte)1).writeByte((byte)RecordKind.STATE.id()).writeInt(0);
+            unfinished.wire().bytes().writeByte((byte)2).writeByte((byte)RecordKind.STATE.id()).writeInt(0);
 
             // a writer that died here leaves the same incomplete header behind
             final JournalRecord record = new JournalRecord();
@@ -103,6 +104,24 @@ class JournalReaderTest
     }
 
     @Test
+    void shouldRefuseAJournalOfTheOldNumberingNamingTheFileAndBothVersions() throws IOException
+    {
+        final Path dir = temp.resolve("old");
+        // a version 1 journal header, as rfmrt wrote it before the codes had explicit ids
+        append(dir, bytes -> bytes.writeByte((byte)1).writeByte((byte)JournalRecordDescriptor.HEADER_KIND_ID)
+            .writeShort((short)JournalRecordDescriptor.NO_WRITER).writeInt(1).writeLong(0)
+            .writeLong(JournalRecordDescriptor.MAGIC).writeLong(0).writeLong(0).writeInt(0).writeInt(0));
+        final Path file;
+        try (var files = Files.list(dir))
+        {
+            file = files.filter(f -> f.toString().endsWith(".cq4")).findFirst().orElseThrow();
+        }
+        assertThatThrownBy(() -> JournalReader.open(dir)).isInstanceOf(JournalException.class)
+            .hasMessage("journal file " + file + " has record version 1 (codes numbered by position); this rfmrt " +
+                "reads version 2 only: replay it with the rfmrt that wrote it");
+    }
+
+    @Test
     void shouldReportAnUnknownVersionAsDamageAndGoOn()
     {
         final Path dir = journalOfThreeStates();
@@ -119,7 +138,7 @@ class JournalReaderTest
             assertThat(reader.damage()).hasSize(1);
             assertThat(reader.damage().get(0)).startsWith(dir.toString())
                 .contains(", record 5 of the file, byte ")
-                .contains(": a record of 32 bytes that has layout version 9; this reader knows version 1 only " +
+                .contains(": a record of 32 bytes that has layout version 9; this reader knows version 2 only " +
                     "(written by a newer rfmrt?); nothing readable after it in this file");
         }
     }
@@ -128,7 +147,7 @@ class JournalReaderTest
     void shouldReportAnUnknownKindAndAShortRecord()
     {
         final Path dir = journalOfThreeStates();
-        append(dir, bytes -> bytes.writeByte((byte)1).writeByte((byte)42).writeShort((short)0)
+        append(dir, bytes -> bytes.writeByte((byte)2).writeByte((byte)42).writeShort((short)0)
             .writeInt(1).writeLong(0).writeLong(0));
         try (JournalReader reader = skipThree(dir))
         {
@@ -139,7 +158,7 @@ class JournalReaderTest
 
         final Path other = temp.resolve("short");
         journalOfThreeStates(other);
-        append(other, bytes -> bytes.writeByte((byte)1).writeByte((byte)RecordKind.FRAME.id()).writeShort((short)0)
+        append(other, bytes -> bytes.writeByte((byte)2).writeByte((byte)RecordKind.FRAME.id()).writeShort((short)0)
             .writeInt(1).writeLong(0).writeLong(7).writeShort((short)2));
         try (JournalReader reader = skipThree(other))
         {

@@ -84,7 +84,7 @@ public final class Rfm2gCodes
     public static final int QINFO_EVENT_TIMEOUT = 20;
 
     private static final RfmStatus[] STATUS = new RfmStatus[MAX_ERROR_CODE + 1];
-    private static final int[] VENDOR_EVENT = new int[EventType.COUNT];
+    private static final int[] VENDOR_EVENT = new int[EventType.ID_LIMIT];
 
     static
     {
@@ -95,7 +95,7 @@ public final class Rfm2gCodes
         STATUS[MAX_ERROR_CODE] = RfmStatus.DRIVER_ERROR;
         for (final EventType type : EventType.values())
         {
-            VENDOR_EVENT[type.ordinal()] = vendorCode(type.name());
+            VENDOR_EVENT[type.id()] = vendorCode(type.name());
         }
     }
 
@@ -178,6 +178,6 @@ public final class Rfm2gCodes
      */
     public static int vendorEvent(final EventType type)
     {
-        return VENDOR_EVENT[type.ordinal()];
+        return VENDOR_EVENT[type.id()];
     }
 }

@@ -94,8 +94,8 @@ public final class Rfm2gDevice implements Rfm2gCard
     private final long dmaAddress;
     private final int dmaBytes;
     private final Rfm2gDmaEngine dma;
-    private final AtomicIntegerArray enabled = new AtomicIntegerArray(EventType.COUNT);
-    private final AtomicIntegerArray waiting = new AtomicIntegerArray(EventType.COUNT);
+    private final AtomicIntegerArray enabled = new AtomicIntegerArray(EventType.ID_LIMIT);
+    private final AtomicIntegerArray waiting = new AtomicIntegerArray(EventType.ID_LIMIT);
     private final AtomicLongArray counters = new AtomicLongArray(RfmCounter.SLOT_COUNT);
     private volatile boolean closed;
 
@@ -147,9 +147,9 @@ public final class Rfm2gDevice implements Rfm2gCard
         this.handle = handle;
         this.scratch = scratch;
         this.scratchAddress = scratch.addressOffset();
-        this.infos = new UnsafeBuffer(BufferUtil.allocateDirectAligned(EventType.COUNT * INFO_STRIDE, 64));
+        this.infos = new UnsafeBuffer(BufferUtil.allocateDirectAligned(EventType.ID_LIMIT * INFO_STRIDE, 64));
         this.infosAddress = infos.addressOffset();
-        this.qinfos = new UnsafeBuffer(BufferUtil.allocateDirectAligned(EventType.COUNT * INFO_STRIDE, 64));
+        this.qinfos = new UnsafeBuffer(BufferUtil.allocateDirectAligned(EventType.ID_LIMIT * INFO_STRIDE, 64));
         this.qinfosAddress = qinfos.addressOffset();
 
         final UnsafeBuffer config = new UnsafeBuffer(BufferUtil.allocateDirectAligned(CONFIG_SIZE + 12, 64));
@@ -355,7 +355,7 @@ public final class Rfm2gDevice implements Rfm2gCard
         {
             check("RFM2gEnableEvent(" + type + ")", code);
         }
-        enabled.set(type.ordinal(), 1);
+        enabled.set(type.id(), 1);
     }
 
     @Override
@@ -367,14 +367,14 @@ public final class Rfm2gDevice implements Rfm2gCard
         {
             check("RFM2gDisableEvent(" + type + ")", code);
         }
-        enabled.set(type.ordinal(), 0);
+        enabled.set(type.id(), 0);
     }
 
     @Override
     public boolean isEventEnabled(final EventType type)
     {
         // the API cannot query it: this is what this process asked for (self-disabling types may have fired since)
-        return enabled.get(type.ordinal()) != 0;
+        return enabled.get(type.id()) != 0;
     }
 
     @Override
@@ -429,7 +429,7 @@ public final class Rfm2gDevice implements Rfm2gCard
         {
             return RfmStatus.NOT_OPEN;
         }
-        final int t = type.ordinal();
+        final int t = type.id();
         // one waiter per type in this process too: a second one must not touch the first one's RFM2GEVENTINFO
         if (!waiting.compareAndSet(t, 0, 1))
         {
@@ -458,7 +458,7 @@ public final class Rfm2gDevice implements Rfm2gCard
         {
             return RfmStatus.NOT_OPEN;
         }
-        final int t = type.ordinal();
+        final int t = type.id();
         if (!waiting.compareAndSet(t, 0, 1))
         {
             return RfmStatus.EVENT_IN_USE;
@@ -488,7 +488,7 @@ public final class Rfm2gDevice implements Rfm2gCard
     /** One RFM2gWaitForEvent; the caller holds the type's waiter flag. */
     private RfmStatus waitHeld(final EventType type, final int timeoutMillis, final EventInfo into)
     {
-        final int base = type.ordinal() * INFO_STRIDE;
+        final int base = type.id() * INFO_STRIDE;
         infos.putInt(base + EVENT_INFO_EXTENDED_INFO, 0);
         infos.putInt(base + EVENT_INFO_EVENT, vendorEvent(type));
         infos.putInt(base + EVENT_INFO_TIMEOUT, timeoutMillis);
@@ -771,11 +771,11 @@ public final class Rfm2gDevice implements Rfm2gCard
         closed = true;
         // a waiter still inside the driver must leave before the handle goes
         final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(2);
-        for (int t = 0; t < EventType.COUNT; t++)
+        for (final EventType type : EventType.values())
         {
-            while (waiting.get(t) != 0 && System.nanoTime() < deadline)
+            while (waiting.get(type.id()) != 0 && System.nanoTime() < deadline)
             {
-                Rfm2gLibrary.RFM2gCancelWaitForEvent(handle, vendorEvent(EventType.fromId(t)));
+                Rfm2gLibrary.RFM2gCancelWaitForEvent(handle, vendorEvent(type));
                 Thread.yield();
             }
         }

@@ -29,9 +29,10 @@ import static org.agrona.BitUtil.align;
  *   0 | owner pid (int64, 0 = free) | owner start, epoch ms (int64)    |
  *  16 | flags (int32)               | enabled event mask (int32)       |
  *  24 | board id (int32)            | claim generation (int32)         |
- *  64 | counters: 64 x int64, slot = {@link RfmCounter#slot}           |
- * 576 | pad                                                            |
- *1024 | event FIFO 0 (RESET) .. event FIFO 8 (SYNC_LOSS), FIFO_SIZE each|
+ *  64 | counters: 128 x int64, slot = {@link RfmCounter#slot}          |
+ *1088 | pad                                                            |
+ *2048 | event FIFOs by type id: FIFO t at 2048 + t * FIFO_SIZE, for    |
+ *     | t = 0 .. 15 ({@link EventType#ID_LIMIT}); unused ids are unused |
  * Event FIFO, FIFO_SIZE bytes
  *   0 | head (int64): next entry the owner takes                        |
  *  64 | tail (int64): next entry a sender claims (CAS)                  |
@@ -46,8 +47,14 @@ public final class ControlBlockDescriptor
 {
     /** "RFMRTSIM" as a little-endian int64. */
     public static final long MAGIC = 0x4d49535452_4d4652L;
-    /** Bumped whenever any offset in this file changes. */
-    public static final int LAYOUT_VERSION = 1;
+    /**
+     * Bumped whenever any offset in this file changes. Version 1 placed counter slots and FIFOs by event type
+     * declaration order; version 2 places them by {@link EventType#id()} with room for {@link EventType#ID_LIMIT}
+     * types.
+     */
+    public static final int LAYOUT_VERSION = 2;
+    /** The layout before explicit event type ids, named when an attacher refuses it. */
+    public static final int LAYOUT_VERSION_BY_POSITION = 1;
     /** Node ids 0..255. */
     public static final int CARD_COUNT = 256;
     /** Cache line size used for padding. */
@@ -74,7 +81,7 @@ public final class ControlBlockDescriptor
     public static final int CARD_BOARD_ID_OFFSET = CARD_ENABLED_MASK_OFFSET + SIZE_OF_INT;
     public static final int CARD_CLAIM_GENERATION_OFFSET = CARD_BOARD_ID_OFFSET + SIZE_OF_INT;
     public static final int CARD_COUNTERS_OFFSET = 64;
-    public static final int CARD_FIFOS_OFFSET = 1024;
+    public static final int CARD_FIFOS_OFFSET = 2048;
 
     /** Card flag: receive own sends. */
     public static final int FLAG_LOOPBACK = 1;
@@ -100,7 +107,7 @@ public final class ControlBlockDescriptor
     public static final int ENTRY_SIZE = 32;
     public static final int FIFO_SIZE = FIFO_ENTRIES_OFFSET + FIFO_SLOTS * ENTRY_SIZE;
 
-    public static final int CARD_SIZE = align(CARD_FIFOS_OFFSET + EventType.COUNT * FIFO_SIZE, 4096);
+    public static final int CARD_SIZE = align(CARD_FIFOS_OFFSET + EventType.ID_LIMIT * FIFO_SIZE, 4096);
     public static final int FILE_SIZE = HEADER_SIZE + CARD_COUNT * CARD_SIZE;
 
     static
@@ -111,7 +118,7 @@ public final class ControlBlockDescriptor
         }
         for (final RfmCounter counter : RfmCounter.values())
         {
-            final int last = counter.id() + (counter.perType() ? EventType.COUNT - 1 : 0);
+            final int last = counter.id() + (counter.perType() ? EventType.ID_LIMIT - 1 : 0);
             if (last >= RfmCounter.SLOT_COUNT)
             {
                 throw new AssertionError("counter " + counter + " outside the counter block");
@@ -149,7 +156,17 @@ public final class ControlBlockDescriptor
      */
     public static int fifoOffset(final int node, final EventType type)
     {
-        return cardOffset(node) + CARD_FIFOS_OFFSET + type.ordinal() * FIFO_SIZE;
+        return fifoOffset(node, type.id());
+    }
+
+    /**
+     * @param node   node id.
+     * @param typeId event type id, below {@link EventType#ID_LIMIT}.
+     * @return offset of the FIFO of that type id on the node's card.
+     */
+    public static int fifoOffset(final int node, final int typeId)
+    {
+        return cardOffset(node) + CARD_FIFOS_OFFSET + typeId * FIFO_SIZE;
     }
 
     /**

@@ -56,8 +56,8 @@ public final class DmaRing implements AutoCloseable
         this.slotMask = slotCount - 1;
         this.slotSize = ring.getInt(SLOT_SIZE_OFFSET);
         this.buffersOffset = buffersOffset(slotCount);
-        this.mode = DmaMode.values()[ring.getInt(MODE_OFFSET)];
-        this.policy = DmaRingFullPolicy.values()[ring.getInt(POLICY_OFFSET)];
+        this.mode = DmaMode.fromId(ring.getInt(MODE_OFFSET));
+        this.policy = DmaRingFullPolicy.fromId(ring.getInt(POLICY_OFFSET));
         this.backpressureTimeoutNs = ring.getLong(BACKPRESSURE_TIMEOUT_OFFSET);
         this.locked = locked;
     }
@@ -102,8 +102,8 @@ public final class DmaRing implements AutoCloseable
         final UnsafeBuffer buffer = new UnsafeBuffer(map);
         buffer.putInt(SLOT_COUNT_OFFSET, slotCount);
         buffer.putInt(SLOT_SIZE_OFFSET, slotSize);
-        buffer.putInt(MODE_OFFSET, mode.ordinal());
-        buffer.putInt(POLICY_OFFSET, policy.ordinal());
+        buffer.putInt(MODE_OFFSET, mode.id());
+        buffer.putInt(POLICY_OFFSET, policy.id());
         buffer.putInt(NODE_OFFSET, node);
         buffer.putLong(BACKPRESSURE_TIMEOUT_OFFSET, DEFAULT_BACKPRESSURE_TIMEOUT_NS);
         // pre-touch every page so that no transfer takes a page fault, then lock the buffers in memory
@@ -149,6 +149,15 @@ public final class DmaRing implements AutoCloseable
         {
             SharedFiles.unmap(map);
             throw new RfmException(RfmStatus.BAD_LAYOUT, "DMA ring " + file + " has a foreign or corrupt header");
+        }
+        if (DmaMode.fromId(buffer.getInt(MODE_OFFSET)) == null ||
+            DmaRingFullPolicy.fromId(buffer.getInt(POLICY_OFFSET)) == null)
+        {
+            final int mode = buffer.getInt(MODE_OFFSET);
+            final int policy = buffer.getInt(POLICY_OFFSET);
+            SharedFiles.unmap(map);
+            throw new RfmException(RfmStatus.BAD_LAYOUT, "DMA ring " + file + " has unknown mode id " + mode +
+                " or ring-full policy id " + policy);
         }
         return new DmaRing(network, node, map, false);
     }
@@ -268,7 +277,7 @@ public final class DmaRing implements AutoCloseable
         }
         if (problem != null)
         {
-            network.addCounter(node, RfmCounter.DMA_REJECTED.id(), 1);
+            network.card(node).addCounter(RfmCounter.DMA_REJECTED.id(), 1);
             throw new RfmException(problem.contains("aligned") ? RfmStatus.UNALIGNED_OFFSET : RfmStatus.OUT_OF_RANGE,
                 problem);
         }
@@ -299,18 +308,18 @@ public final class DmaRing implements AutoCloseable
             {
                 if (policy == DmaRingFullPolicy.DROP_NEWEST)
                 {
-                    network.addCounter(node, RfmCounter.DMA_DROPPED.id(), 1);
+                    network.card(node).addCounter(RfmCounter.DMA_DROPPED.id(), 1);
                     return RfmStatus.DMA_FAILED;
                 }
                 final long now = System.nanoTime();
                 if (stallDeadline == 0)
                 {
                     stallDeadline = now + backpressureTimeoutNs;
-                    network.addCounter(node, RfmCounter.DMA_BACKPRESSURE_STALLS.id(), 1);
+                    network.card(node).addCounter(RfmCounter.DMA_BACKPRESSURE_STALLS.id(), 1);
                 }
                 else if (now - stallDeadline > 0)
                 {
-                    network.addCounter(node, RfmCounter.DMA_DROPPED.id(), 1);
+                    network.card(node).addCounter(RfmCounter.DMA_DROPPED.id(), 1);
                     return RfmStatus.DMA_FAILED;
                 }
                 Thread.onSpinWait();
@@ -333,7 +342,7 @@ public final class DmaRing implements AutoCloseable
         ring.putInt(descriptor + DESC_EVENT_DATA_OFFSET, eventData);
         ring.putLong(descriptor + DESC_COMPLETION_NANOS_OFFSET, System.nanoTime());
         ring.putLongRelease(descriptor + DESC_COMPLETION_SEQUENCE_OFFSET, index + 1);
-        network.addCounter(node, RfmCounter.DMA_COMPLETED.id(), 1);
+        network.card(node).addCounter(RfmCounter.DMA_COMPLETED.id(), 1);
         return RfmStatus.SUCCESS;
     }
 

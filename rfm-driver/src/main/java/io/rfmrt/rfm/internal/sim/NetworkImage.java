@@ -1,12 +1,9 @@
 package io.rfmrt.rfm.internal.sim;
 
-import io.rfmrt.rfm.EventInfo;
 import io.rfmrt.rfm.EventType;
-import io.rfmrt.rfm.RfmConfig;
 import io.rfmrt.rfm.RfmCounter;
 import io.rfmrt.rfm.RfmException;
 import io.rfmrt.rfm.RfmStatus;
-import io.rfmrt.rfm.internal.Futex;
 import io.rfmrt.rfm.internal.ProcStat;
 import io.rfmrt.rfm.internal.SharedFiles;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -21,8 +18,10 @@ import java.util.concurrent.TimeUnit;
 import static io.rfmrt.rfm.internal.sim.ControlBlockDescriptor.*;
 
 /**
- * An emulated network mapped into this process: the control block and the memory image. Everything here works on
- * shared memory and may race with other processes; each operation says what it guarantees.
+ * An emulated network mapped into this process: the lifecycle of its two files (create under a lock, publish,
+ * attach with checks, unmap) and the operations that span several parts of the control block, composed from the
+ * flyweights {@link LinkState}, {@link CardFlyweight}, {@link EventFifo} and {@link InterruptLine}. Everything here
+ * works on shared memory and may race with other processes; each operation says what it guarantees.
  */
 public final class NetworkImage implements AutoCloseable
 {
@@ -45,7 +44,10 @@ public final class NetworkImage implements AutoCloseable
     private final MappedByteBuffer memoryMap;
     private final UnsafeBuffer control;
     private final UnsafeBuffer memory;
-    private final long controlAddress;
+    private final LinkState linkState = new LinkState();
+    private final CardFlyweight[] cards = new CardFlyweight[CARD_COUNT];
+    private final EventFifo[][] fifos = new EventFifo[CARD_COUNT][EventType.ID_LIMIT];
+    private final InterruptLine[][] lines = new InterruptLine[CARD_COUNT][EventType.ID_LIMIT];
 
     private NetworkImage(final Path dir, final String name, final MappedByteBuffer controlMap,
         final MappedByteBuffer memoryMap)
@@ -56,7 +58,16 @@ public final class NetworkImage implements AutoCloseable
         this.memoryMap = memoryMap;
         this.control = new UnsafeBuffer(controlMap);
         this.memory = new UnsafeBuffer(memoryMap);
-        this.controlAddress = control.addressOffset();
+        linkState.wrap(control);
+        for (int node = 0; node < CARD_COUNT; node++)
+        {
+            cards[node] = new CardFlyweight().wrap(control, node);
+            for (final EventType type : EventType.values())
+            {
+                fifos[node][type.id()] = new EventFifo().wrap(control, fifoOffset(node, type));
+                lines[node][type.id()] = new InterruptLine().wrap(control, fifoOffset(node, type));
+            }
+        }
     }
 
     /**
@@ -139,10 +150,11 @@ public final class NetworkImage implements AutoCloseable
             header.putInt(CARD_SIZE_OFFSET, CARD_SIZE);
             header.putInt(FIFO_CAPACITY_OFFSET, EventType.FIFO_CAPACITY);
             header.putLong(CREATED_OFFSET, System.currentTimeMillis());
-            header.putInt(LINK_STATE_OFFSET, 1);
+            LinkState.init(header);
+            final CardFlyweight card = new CardFlyweight();
             for (int node = 0; node < CARD_COUNT; node++)
             {
-                initCard(header, node);
+                card.wrap(header, node).init();
             }
             header.putIntRelease(VERSION_OFFSET, LAYOUT_VERSION);
             header.putLongRelease(MAGIC_OFFSET, MAGIC);
@@ -192,7 +204,10 @@ public final class NetworkImage implements AutoCloseable
             final int version = header.getIntAcquire(VERSION_OFFSET);
             if (version != LAYOUT_VERSION)
             {
-                throw badLayout(name, "layout version " + version + ", this build reads " + LAYOUT_VERSION);
+                throw new RfmException(RfmStatus.BAD_LAYOUT, "network '" + name + "': control block " + controlFile +
+                    " has layout version " + version + (version == LAYOUT_VERSION_BY_POSITION ?
+                    " (counters and FIFOs placed by event type position)" : "") + "; this build reads version " +
+                    LAYOUT_VERSION + " only: destroy the network and create it again");
             }
             if (header.getInt(CARD_SIZE_OFFSET) != CARD_SIZE || header.getInt(CARD_COUNT_OFFSET) != CARD_COUNT ||
                 header.capacity() != FILE_SIZE)
@@ -220,27 +235,6 @@ public final class NetworkImage implements AutoCloseable
     {
         return new RfmException(RfmStatus.BAD_LAYOUT, "network '" + name +
             "' has a foreign or corrupt control block: " + detail);
-    }
-
-    private static void initCard(final UnsafeBuffer buffer, final int node)
-    {
-        final int card = cardOffset(node);
-        buffer.putLong(card + CARD_OWNER_START_OFFSET, 0);
-        buffer.putInt(card + CARD_FLAGS_OFFSET, 0);
-        buffer.putInt(card + CARD_ENABLED_MASK_OFFSET, 0);
-        buffer.putInt(card + CARD_BOARD_ID_OFFSET, RfmConfig.BOARD_ID_5565);
-        buffer.setMemory(card + CARD_COUNTERS_OFFSET, RfmCounter.SLOT_COUNT * 8, (byte)0);
-        for (final EventType type : EventType.values())
-        {
-            final int fifo = fifoOffset(node, type);
-            buffer.putLong(fifo + FIFO_HEAD_OFFSET, 0);
-            buffer.putLong(fifo + FIFO_TAIL_OFFSET, 0);
-            buffer.putInt(fifo + FIFO_WAITERS_OFFSET, 0);
-            for (int i = 0; i < FIFO_SLOTS; i++)
-            {
-                buffer.putLong(entryOffset(fifo, i) + ENTRY_SEQUENCE_OFFSET, i);
-            }
-        }
     }
 
     /**
@@ -294,34 +288,39 @@ public final class NetworkImage implements AutoCloseable
     // ---------------------------------------------------------------------------------------------- link
 
     /**
+     * @return the ring's state in the control block.
+     */
+    public LinkState linkState()
+    {
+        return linkState;
+    }
+
+    /**
      * @return whether the ring is closed.
      */
     public boolean linkUp()
     {
-        return control.getIntVolatile(LINK_STATE_OFFSET) != 0;
+        return linkState.up();
     }
 
     /**
-     * Open or close the ring. Opening it raises SYNC_LOSS on every attached card.
+     * Open or close the ring. Opening it counts a sync loss on every present card and raises SYNC_LOSS there
+     * (source node = the receiving card's own node id, data 0).
      *
      * @param up the new state.
-     * @return whether the state changed.
+     * @return whether this call changed the state.
      */
     public boolean link(final boolean up)
     {
-        final int want = up ? 1 : 0;
-        final int was = control.getIntVolatile(LINK_STATE_OFFSET);
-        if (was == want || !control.compareAndSetInt(LINK_STATE_OFFSET, was, want))
+        if (!linkState.set(up))
         {
             return false;
         }
-        control.getAndAddInt(LINK_GENERATION_OFFSET, 1);
         if (!up)
         {
-            control.getAndAddLong(LINK_DOWNS_OFFSET, 1);
             for (int node = nextPresent(0); node >= 0; node = nextPresent(node + 1))
             {
-                addCounter(node, RfmCounter.SYNC_LOSSES.id(), 1);
+                cards[node].addCounter(RfmCounter.SYNC_LOSSES.id(), 1);
                 deliver(node, EventType.SYNC_LOSS, node, 0);
             }
         }
@@ -333,25 +332,23 @@ public final class NetworkImage implements AutoCloseable
      */
     public long linkDowns()
     {
-        return control.getLongVolatile(LINK_DOWNS_OFFSET);
+        return linkState.downs();
     }
 
     /**
-     * Network reset: zero the memory and every card's counters, close the ring, and send RESET to every attached
-     * card. Node claims, enable masks and queued events stay.
+     * Network reset: zero the memory and every card's counters, close the ring, count the reset, and raise RESET
+     * on every present card (source node = the receiving card's own node id, data 0). Node claims, enable masks
+     * and queued events stay.
      */
     public void reset()
     {
         memory.setMemory(0, memory.capacity(), (byte)0);
-        for (int node = 0; node < CARD_COUNT; node++)
+        for (final CardFlyweight card : cards)
         {
-            for (int slot = 0; slot < RfmCounter.SLOT_COUNT; slot++)
-            {
-                control.putLongVolatile(counterOffset(node, slot), 0);
-            }
+            card.clearCounters();
         }
         link(true);
-        control.getAndAddLong(NETWORK_RESETS_OFFSET, 1);
+        linkState.countReset();
         for (int node = nextPresent(0); node >= 0; node = nextPresent(node + 1))
         {
             deliver(node, EventType.RESET, node, 0);
@@ -363,10 +360,19 @@ public final class NetworkImage implements AutoCloseable
      */
     public long resets()
     {
-        return control.getLongVolatile(NETWORK_RESETS_OFFSET);
+        return linkState.resets();
     }
 
     // ---------------------------------------------------------------------------------------------- cards
+
+    /**
+     * @param node node id.
+     * @return the flyweight over that card (shared: it holds no state but its position).
+     */
+    public CardFlyweight card(final int node)
+    {
+        return cards[node];
+    }
 
     /**
      * @param node node id.
@@ -412,21 +418,13 @@ public final class NetworkImage implements AutoCloseable
 
     /**
      * @param node node id.
-     * @return pid of the process holding the card, 0 if free.
-     */
-    public long ownerPid(final int node)
-    {
-        return control.getLongVolatile(cardOffset(node) + CARD_OWNER_PID_OFFSET);
-    }
-
-    /**
-     * @param node node id.
      * @return whether the card's holder still runs.
      */
     public boolean ownerAlive(final int node)
     {
-        final long pid = ownerPid(node);
-        return pid != 0 && ProcStat.isAlive(pid, control.getLongVolatile(cardOffset(node) + CARD_OWNER_START_OFFSET));
+        final CardFlyweight card = cards[node];
+        final long pid = card.ownerPid();
+        return pid != 0 && ProcStat.isAlive(pid, card.ownerStart());
     }
 
     /**
@@ -439,10 +437,10 @@ public final class NetworkImage implements AutoCloseable
     public RfmStatus claim(final int node)
     {
         final long self = ProcStat.selfPid();
-        final int card = cardOffset(node);
+        final CardFlyweight card = cards[node];
         while (true)
         {
-            final long owner = ownerPid(node);
+            final long owner = card.ownerPid();
             if (owner == self)
             {
                 return RfmStatus.NODE_IN_USE;
@@ -451,11 +449,11 @@ public final class NetworkImage implements AutoCloseable
             {
                 return RfmStatus.NODE_IN_USE;
             }
-            if (control.compareAndSetLong(card + CARD_OWNER_PID_OFFSET, owner, self))
+            if (card.casOwnerPid(owner, self))
             {
-                initCard(control, node);
-                control.putLongVolatile(card + CARD_OWNER_START_OFFSET, ProcStat.startTime(self));
-                control.getAndAddInt(card + CARD_CLAIM_GENERATION_OFFSET, 1);
+                card.init();
+                card.ownerStart(ProcStat.startTime(self));
+                card.bumpClaimGeneration();
                 setPresent(node, true);
                 return RfmStatus.SUCCESS;
             }
@@ -469,99 +467,40 @@ public final class NetworkImage implements AutoCloseable
      */
     public void release(final int node)
     {
-        final int card = cardOffset(node);
+        final CardFlyweight card = cards[node];
         setPresent(node, false);
-        control.putIntVolatile(card + CARD_ENABLED_MASK_OFFSET, 0);
-        control.getAndAddInt(card + CARD_CLAIM_GENERATION_OFFSET, 1);
-        control.compareAndSetLong(card + CARD_OWNER_PID_OFFSET, ProcStat.selfPid(), 0);
-    }
-
-    /**
-     * @param node node id.
-     * @return changes each time the card is claimed or released; a cached view of the card is stale when it moves.
-     */
-    public int claimGeneration(final int node)
-    {
-        return control.getIntVolatile(cardOffset(node) + CARD_CLAIM_GENERATION_OFFSET);
-    }
-
-    /**
-     * @param node node id.
-     * @return the card's flags.
-     */
-    public int flags(final int node)
-    {
-        return control.getIntVolatile(cardOffset(node) + CARD_FLAGS_OFFSET);
-    }
-
-    /**
-     * @param node node id.
-     * @param flag one FLAG_ bit.
-     * @param on   set or clear it.
-     */
-    public void flag(final int node, final int flag, final boolean on)
-    {
-        final int offset = cardOffset(node) + CARD_FLAGS_OFFSET;
-        int was;
-        do
-        {
-            was = control.getIntVolatile(offset);
-        }
-        while (!control.compareAndSetInt(offset, was, on ? was | flag : was & ~flag));
-    }
-
-    /**
-     * @param node node id.
-     * @return the enabled event mask.
-     */
-    public int enabledMask(final int node)
-    {
-        return control.getIntVolatile(cardOffset(node) + CARD_ENABLED_MASK_OFFSET);
-    }
-
-    /**
-     * @param node node id.
-     * @param type event type.
-     * @param on   enable or disable it.
-     */
-    public void enable(final int node, final EventType type, final boolean on)
-    {
-        final int offset = cardOffset(node) + CARD_ENABLED_MASK_OFFSET;
-        final int bit = type.mask();
-        int was;
-        do
-        {
-            was = control.getIntVolatile(offset);
-        }
-        while (!control.compareAndSetInt(offset, was, on ? was | bit : was & ~bit));
-    }
-
-    /**
-     * @param node  node id.
-     * @param slot  counter slot.
-     * @param delta amount to add, atomically.
-     */
-    public void addCounter(final int node, final int slot, final long delta)
-    {
-        control.getAndAddLong(counterOffset(node, slot), delta);
-    }
-
-    /**
-     * @param node node id.
-     * @param slot counter slot.
-     * @return the value.
-     */
-    public long counter(final int node, final int slot)
-    {
-        return control.getLongVolatile(counterOffset(node, slot));
+        card.disableAll();
+        card.bumpClaimGeneration();
+        card.casOwnerPid(ProcStat.selfPid(), 0);
     }
 
     // ---------------------------------------------------------------------------------------------- events
 
     /**
+     * @param node node id.
+     * @param type event type.
+     * @return the flyweight over that FIFO (shared: it holds no state but its position).
+     */
+    public EventFifo fifo(final int node, final EventType type)
+    {
+        return fifos[node][type.id()];
+    }
+
+    /**
+     * @param node node id.
+     * @param type event type.
+     * @return the flyweight over that FIFO's interrupt line (shared).
+     */
+    public InterruptLine interruptLine(final int node, final EventType type)
+    {
+        return lines[node][type.id()];
+    }
+
+    /**
      * Put an event in a card's FIFO and raise the type's interrupt line, as the card does on arrival. Disabled types
-     * are dropped and counted; a full FIFO counts an overflow and raises RXFIFO_FULL. Self-disabling types clear
-     * their enable bit as they fire.
+     * are dropped and counted; a full FIFO counts an overflow and raises RXFIFO_FULL (source node = the receiving
+     * card's own node id, data = the id of the overflowing type). Self-disabling types clear their enable bit as
+     * they fire.
      *
      * @param node   receiving node.
      * @param type   event type.
@@ -571,146 +510,43 @@ public final class NetworkImage implements AutoCloseable
      */
     public boolean deliver(final int node, final EventType type, final int source, final int data)
     {
-        if ((enabledMask(node) & type.mask()) == 0)
+        final CardFlyweight card = cards[node];
+        if ((card.enabledMask() & type.mask()) == 0)
         {
-            addCounter(node, RfmCounter.EVENTS_DISABLED.slot(type), 1);
+            card.addCounter(RfmCounter.EVENTS_DISABLED.slot(type), 1);
             return false;
         }
-        if (!offer(fifoOffset(node, type), source, data, System.nanoTime()))
+        if (!fifos[node][type.id()].offer(source, data, System.nanoTime()))
         {
-            addCounter(node, RfmCounter.FIFO_OVERFLOWS.slot(type), 1);
+            card.addCounter(RfmCounter.FIFO_OVERFLOWS.slot(type), 1);
             if (type != EventType.RXFIFO_FULL)
             {
-                deliver(node, EventType.RXFIFO_FULL, node, type.ordinal());
+                deliver(node, EventType.RXFIFO_FULL, node, type.id());
             }
             return false;
         }
-        addCounter(node, RfmCounter.EVENTS_RECEIVED.slot(type), 1);
+        card.addCounter(RfmCounter.EVENTS_RECEIVED.slot(type), 1);
         if (type.selfDisabling())
         {
-            enable(node, type, false);
+            card.enable(type, false);
         }
         raise(node, type);
         return true;
     }
 
-    private boolean offer(final int fifo, final int source, final int data, final long nanos)
-    {
-        while (true)
-        {
-            final long tail = control.getLongVolatile(fifo + FIFO_TAIL_OFFSET);
-            final long head = control.getLongVolatile(fifo + FIFO_HEAD_OFFSET);
-            if (tail - head >= EventType.FIFO_CAPACITY)
-            {
-                return false;
-            }
-            final int entry = entryOffset(fifo, tail);
-            final long sequence = control.getLongAcquire(entry + ENTRY_SEQUENCE_OFFSET);
-            if (sequence == tail)
-            {
-                if (control.compareAndSetLong(fifo + FIFO_TAIL_OFFSET, tail, tail + 1))
-                {
-                    control.putLong(entry + ENTRY_ARRIVAL_OFFSET, nanos);
-                    control.putInt(entry + ENTRY_DATA_OFFSET, data);
-                    control.putInt(entry + ENTRY_SOURCE_OFFSET, source);
-                    control.putLongRelease(entry + ENTRY_SEQUENCE_OFFSET, tail + 1);
-                    return true;
-                }
-            }
-            else if (sequence < tail)
-            {
-                return false;
-            }
-            else
-            {
-                Thread.onSpinWait();
-            }
-        }
-    }
-
     /**
-     * Take the oldest queued event of a type; only the card's holder calls this, from one thread per type.
-     *
-     * @param node node id.
-     * @param type event type.
-     * @param into filled when an event is taken.
-     * @return true when an event was taken.
-     */
-    public boolean poll(final int node, final EventType type, final EventInfo into)
-    {
-        final int fifo = fifoOffset(node, type);
-        final long head = control.getLong(fifo + FIFO_HEAD_OFFSET);
-        final int entry = entryOffset(fifo, head);
-        if (control.getLongAcquire(entry + ENTRY_SEQUENCE_OFFSET) != head + 1)
-        {
-            return false;
-        }
-        into.set(type, control.getInt(entry + ENTRY_SOURCE_OFFSET), control.getInt(entry + ENTRY_DATA_OFFSET),
-            control.getLong(entry + ENTRY_ARRIVAL_OFFSET));
-        control.putLongRelease(entry + ENTRY_SEQUENCE_OFFSET, head + FIFO_SLOTS);
-        control.putLongRelease(fifo + FIFO_HEAD_OFFSET, head + 1);
-        return true;
-    }
-
-    /**
-     * @param node node id.
-     * @param type event type.
-     * @return events queued in the FIFO now.
-     */
-    public int queued(final int node, final EventType type)
-    {
-        final int fifo = fifoOffset(node, type);
-        return (int)(control.getLongVolatile(fifo + FIFO_TAIL_OFFSET) -
-            control.getLongVolatile(fifo + FIFO_HEAD_OFFSET));
-    }
-
-    /**
-     * Raise a type's interrupt line: bump the futex word and wake the waiter if one sleeps on it.
+     * Raise a type's interrupt line: bump the futex word and wake the waiter if one sleeps on it (counted as
+     * INTERRUPTS_RAISED on the receiving card).
      *
      * @param node node id.
      * @param type event type.
      */
     public void raise(final int node, final EventType type)
     {
-        final int fifo = fifoOffset(node, type);
-        control.getAndAddInt(fifo + FIFO_LINE_OFFSET, 1);
-        if (control.getIntVolatile(fifo + FIFO_WAITERS_OFFSET) > 0)
+        if (lines[node][type.id()].raise())
         {
-            Futex.wake(controlAddress + fifo + FIFO_LINE_OFFSET, Integer.MAX_VALUE);
-            addCounter(node, RfmCounter.INTERRUPTS_RAISED.id(), 1);
+            cards[node].addCounter(RfmCounter.INTERRUPTS_RAISED.id(), 1);
         }
-    }
-
-    /**
-     * @param node node id.
-     * @param type event type.
-     * @return the current value of the type's interrupt line.
-     */
-    public int line(final int node, final EventType type)
-    {
-        return control.getIntVolatile(fifoOffset(node, type) + FIFO_LINE_OFFSET);
-    }
-
-    /**
-     * @param node node id.
-     * @param type event type.
-     * @return address of the type's interrupt line in this process, for the futex call.
-     */
-    public long lineAddress(final int node, final EventType type)
-    {
-        return controlAddress + fifoOffset(node, type) + FIFO_LINE_OFFSET;
-    }
-
-    /**
-     * Announce or withdraw a sleeper on a line, so that raising skips the wake-up system call when nobody sleeps.
-     *
-     * @param node  node id.
-     * @param type  event type.
-     * @param delta +1 before sleeping, -1 after.
-     */
-    public void addWaiter(final int node, final EventType type, final int delta)
-    {
-        control.getAndAddInt(fifoOffset(node, type) + FIFO_WAITERS_OFFSET, delta);
     }
 
     /**

@@ -36,10 +36,11 @@ public final class SimDevice implements RfmDevice
     private final String uri;
     private final NetworkImage network;
     private final int node;
+    private final CardFlyweight card;
     private final RfmWindow window;
     private final SimDmaEngine dma;
-    private final AtomicIntegerArray waiting = new AtomicIntegerArray(EventType.COUNT);
-    private final AtomicIntegerArray cancelled = new AtomicIntegerArray(EventType.COUNT);
+    private final AtomicIntegerArray waiting = new AtomicIntegerArray(EventType.ID_LIMIT);
+    private final AtomicIntegerArray cancelled = new AtomicIntegerArray(EventType.ID_LIMIT);
     private final UnsafeBuffer timespecs;
     private final DmaRing[] peerRings = new DmaRing[ControlBlockDescriptor.CARD_COUNT];
     private final int[] peerGenerations = new int[ControlBlockDescriptor.CARD_COUNT];
@@ -66,7 +67,7 @@ public final class SimDevice implements RfmDevice
         final RfmStatus claim = network.claim(node);
         if (claim != RfmStatus.SUCCESS)
         {
-            final long owner = network.ownerPid(node);
+            final long owner = network.card(node).ownerPid();
             network.close();
             throw new RfmException(claim, "node " + node + " of network '" + network.name() +
                 "' is held by live process " + owner);
@@ -82,8 +83,8 @@ public final class SimDevice implements RfmDevice
             network.close();
             throw ex;
         }
-        network.flag(node, FLAG_DMA_AUTO, mode == DmaMode.AUTO);
-        network.flag(node, FLAG_LOOPBACK, loopback);
+        network.card(node).flag(FLAG_DMA_AUTO, mode == DmaMode.AUTO);
+        network.card(node).flag(FLAG_LOOPBACK, loopback);
         return new SimDevice(uri, network, node, ring);
     }
 
@@ -92,9 +93,10 @@ public final class SimDevice implements RfmDevice
         this.uri = uri;
         this.network = network;
         this.node = node;
+        this.card = network.card(node);
         this.window = new RfmWindow(network.memory());
         this.dma = new SimDmaEngine(network, ring, node);
-        this.timespecs = new UnsafeBuffer(BufferUtil.allocateDirectAligned(EventType.COUNT * TIMESPEC_SIZE, 64));
+        this.timespecs = new UnsafeBuffer(BufferUtil.allocateDirectAligned(EventType.ID_LIMIT * TIMESPEC_SIZE, 64));
     }
 
     /**
@@ -153,19 +155,19 @@ public final class SimDevice implements RfmDevice
     @Override
     public void enableEvent(final EventType type)
     {
-        network.enable(node, type, true);
+        card.enable(type, true);
     }
 
     @Override
     public void disableEvent(final EventType type)
     {
-        network.enable(node, type, false);
+        card.enable(type, false);
     }
 
     @Override
     public boolean isEventEnabled(final EventType type)
     {
-        return (network.enabledMask(node) & type.mask()) != 0;
+        return (card.enabledMask() & type.mask()) != 0;
     }
 
     @Override
@@ -193,17 +195,17 @@ public final class SimDevice implements RfmDevice
         final boolean loopback = loopback();
         if (toNode == node && !loopback)
         {
-            network.addCounter(node, RfmCounter.SENDS_REFUSED.id(), 1);
+            card.addCounter(RfmCounter.SENDS_REFUSED.id(), 1);
             return RfmStatus.NODE_ID_SELF;
         }
         if (!network.linkUp())
         {
-            network.addCounter(node, RfmCounter.SENDS_REFUSED.id(), 1);
+            card.addCounter(RfmCounter.SENDS_REFUSED.id(), 1);
             return RfmStatus.LINK_TEST_FAIL;
         }
-        if ((network.flags(node) & FLAG_TRANSMIT_OFF) != 0)
+        if ((card.flags() & FLAG_TRANSMIT_OFF) != 0)
         {
-            network.addCounter(node, RfmCounter.SENDS_REFUSED.id(), 1);
+            card.addCounter(RfmCounter.SENDS_REFUSED.id(), 1);
             return RfmStatus.TRANSMIT_DISABLED;
         }
         if (rfmOffset >= 0)
@@ -211,7 +213,7 @@ public final class SimDevice implements RfmDevice
             final String problem = DmaRing.sourceProblem(rfmOffset, length, network.memorySize());
             if (problem != null)
             {
-                network.addCounter(node, RfmCounter.DMA_REJECTED.id(), 1);
+                card.addCounter(RfmCounter.DMA_REJECTED.id(), 1);
                 throw new RfmException(problem.contains("aligned") ? RfmStatus.UNALIGNED_OFFSET :
                     RfmStatus.OUT_OF_RANGE, problem);
             }
@@ -232,17 +234,17 @@ public final class SimDevice implements RfmDevice
         }
         else
         {
-            network.addCounter(node, RfmCounter.SENDS_UNDELIVERED.id(), 1);
+            card.addCounter(RfmCounter.SENDS_UNDELIVERED.id(), 1);
         }
-        network.addCounter(node, RfmCounter.EVENTS_SENT.slot(type), 1);
+        card.addCounter(RfmCounter.EVENTS_SENT.slot(type), 1);
         return RfmStatus.SUCCESS;
     }
 
     private void deliver(final int to, final EventType type, final int data, final long rfmOffset, final int length)
     {
         // the card moves data only for interrupts the receiving host takes: nothing fills a ring nobody drains
-        if (rfmOffset >= 0 && (network.flags(to) & FLAG_DMA_AUTO) != 0 &&
-            (network.enabledMask(to) & type.mask()) != 0)
+        if (rfmOffset >= 0 && (network.card(to).flags() & FLAG_DMA_AUTO) != 0 &&
+            (network.card(to).enabledMask() & type.mask()) != 0)
         {
             final DmaRing ring = ringOf(to);
             if (ring != null && ring.destinationProblem(length, 0) == null)
@@ -251,7 +253,7 @@ public final class SimDevice implements RfmDevice
             }
             else if (ring != null)
             {
-                network.addCounter(to, RfmCounter.DMA_REJECTED.id(), 1);
+                network.card(to).addCounter(RfmCounter.DMA_REJECTED.id(), 1);
             }
         }
         network.deliver(to, type, node, data);
@@ -263,7 +265,7 @@ public final class SimDevice implements RfmDevice
         {
             return dma.ring();
         }
-        final int generation = network.claimGeneration(to);
+        final int generation = network.card(to).claimGeneration();
         DmaRing ring = peerRings[to];
         if (ring == null || peerGenerations[to] != generation)
         {
@@ -285,12 +287,12 @@ public final class SimDevice implements RfmDevice
         {
             return RfmStatus.NOT_OPEN;
         }
-        if (!isEventEnabled(type) && network.queued(node, type) == 0)
+        if (!isEventEnabled(type) && network.fifo(node, type).size() == 0)
         {
             // a self-disabling type that fired can still be taken; otherwise nothing will ever come
             return RfmStatus.EVENT_NOT_ENABLED;
         }
-        final int t = type.ordinal();
+        final int t = type.id();
         if (!waiting.compareAndSet(t, 0, 1))
         {
             return RfmStatus.EVENT_IN_USE;
@@ -298,24 +300,24 @@ public final class SimDevice implements RfmDevice
         try
         {
             final long deadline = timeoutNanos > 0 ? System.nanoTime() + timeoutNanos : 0;
-            final long lineAddress = network.lineAddress(node, type);
+            final long lineAddress = network.interruptLine(node, type).address();
             final long timespecAddress = timespecs.addressOffset() + (long)t * TIMESPEC_SIZE;
             while (true)
             {
-                if (network.poll(node, type, into))
+                if (network.fifo(node, type).poll(type, into))
                 {
                     return RfmStatus.SUCCESS;
                 }
                 if (cancelled.get(t) != 0 || closed)
                 {
                     cancelled.set(t, 0);
-                    network.addCounter(node, RfmCounter.AWAIT_CANCELS.id(), 1);
+                    card.addCounter(RfmCounter.AWAIT_CANCELS.id(), 1);
                     return RfmStatus.WAIT_EVENT_CANCELED;
                 }
                 long timespec = 0;
                 if (timeoutNanos == NO_WAIT)
                 {
-                    network.addCounter(node, RfmCounter.AWAIT_TIMEOUTS.id(), 1);
+                    card.addCounter(RfmCounter.AWAIT_TIMEOUTS.id(), 1);
                     return RfmStatus.TIMED_OUT;
                 }
                 else if (timeoutNanos > 0)
@@ -323,25 +325,25 @@ public final class SimDevice implements RfmDevice
                     final long remaining = deadline - System.nanoTime();
                     if (remaining <= 0)
                     {
-                        network.addCounter(node, RfmCounter.AWAIT_TIMEOUTS.id(), 1);
+                        card.addCounter(RfmCounter.AWAIT_TIMEOUTS.id(), 1);
                         return RfmStatus.TIMED_OUT;
                     }
                     timespecs.putLong(t * TIMESPEC_SIZE, remaining / NANOS_PER_SECOND);
                     timespecs.putLong(t * TIMESPEC_SIZE + 8, remaining % NANOS_PER_SECOND);
                     timespec = timespecAddress;
                 }
-                network.addWaiter(node, type, 1);
-                final int line = network.line(node, type);
-                if (network.poll(node, type, into))
+                network.interruptLine(node, type).addWaiter(1);
+                final int line = network.interruptLine(node, type).value();
+                if (network.fifo(node, type).poll(type, into))
                 {
-                    network.addWaiter(node, type, -1);
+                    network.interruptLine(node, type).addWaiter(-1);
                     return RfmStatus.SUCCESS;
                 }
                 if (cancelled.get(t) == 0 && !closed)
                 {
                     Futex.await(lineAddress, line, timespec);
                 }
-                network.addWaiter(node, type, -1);
+                network.interruptLine(node, type).addWaiter(-1);
             }
         }
         finally
@@ -353,9 +355,9 @@ public final class SimDevice implements RfmDevice
     @Override
     public void cancelAwait(final EventType type)
     {
-        if (waiting.get(type.ordinal()) != 0)
+        if (waiting.get(type.id()) != 0)
         {
-            cancelled.set(type.ordinal(), 1);
+            cancelled.set(type.id(), 1);
             network.raise(node, type);
         }
     }
@@ -368,7 +370,7 @@ public final class SimDevice implements RfmDevice
         {
             if (type == null || type == t)
             {
-                while (network.poll(node, t, scratch))
+                while (network.fifo(node, t).poll(t, scratch))
                 {
                     cleared++;
                 }
@@ -380,7 +382,7 @@ public final class SimDevice implements RfmDevice
     @Override
     public long counter(final RfmCounter counter, final EventType type)
     {
-        return network.counter(node, counter.slot(counter.perType() ? type : null));
+        return card.counter(counter.slot(counter.perType() ? type : null));
     }
 
     @Override
@@ -392,37 +394,37 @@ public final class SimDevice implements RfmDevice
     @Override
     public void loopback(final boolean on)
     {
-        network.flag(node, FLAG_LOOPBACK, on);
+        card.flag(FLAG_LOOPBACK, on);
     }
 
     @Override
     public boolean loopback()
     {
-        return (network.flags(node) & FLAG_LOOPBACK) != 0;
+        return (card.flags() & FLAG_LOOPBACK) != 0;
     }
 
     @Override
     public void transmit(final boolean on)
     {
-        network.flag(node, FLAG_TRANSMIT_OFF, !on);
+        card.flag(FLAG_TRANSMIT_OFF, !on);
     }
 
     @Override
     public boolean transmit()
     {
-        return (network.flags(node) & FLAG_TRANSMIT_OFF) == 0;
+        return (card.flags() & FLAG_TRANSMIT_OFF) == 0;
     }
 
     @Override
     public void led(final boolean on)
     {
-        network.flag(node, FLAG_LED, on);
+        card.flag(FLAG_LED, on);
     }
 
     @Override
     public boolean led()
     {
-        return (network.flags(node) & FLAG_LED) != 0;
+        return (card.flags() & FLAG_LED) != 0;
     }
 
     @Override
@@ -445,11 +447,11 @@ public final class SimDevice implements RfmDevice
         }
         // a waiter still inside the kernel must leave before the line's memory is unmapped
         final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(2);
-        for (int t = 0; t < EventType.COUNT; t++)
+        for (final EventType type : EventType.values())
         {
-            while (waiting.get(t) != 0 && System.nanoTime() < deadline)
+            while (waiting.get(type.id()) != 0 && System.nanoTime() < deadline)
             {
-                network.raise(node, EventType.fromId(t));
+                network.raise(node, type);
                 Thread.yield();
             }
         }

@@ -166,7 +166,7 @@ class Rfm2gDeviceTest
         assertThat(full.eventsQueued()).isEqualTo(127);
         final EventInfo info = new EventInfo();
         assertThat(card.awaitEvent(EventType.RXFIFO_FULL, RfmDevice.NO_WAIT, info)).isEqualTo(RfmStatus.SUCCESS);
-        assertThat(info.data()).isEqualTo(EventType.INTR3.ordinal());
+        assertThat(info.data()).isEqualTo(EventType.INTR3.id());
         // the drain after a wake: every queued event, then TIMED_OUT without asking the driver to wait (a wait
         // with RFM2G_NO_WAIT would sleep a jiffy and record its time-out, 0, in the statistics)
         assertThat(card.awaitEvent(EventType.INTR3, 5_000_000_000L, info)).isEqualTo(RfmStatus.SUCCESS);
@@ -180,11 +180,11 @@ class Rfm2gDeviceTest
         try (NetworkImage image = NetworkImage.attach(SimNetwork.dir("mixed"), "mixed"))
         {
             // the stand-in counts its time-outs in the card's counter block: a poll of an empty queue adds none
-            final long timeouts = image.counter(2, RfmCounter.AWAIT_TIMEOUTS.id());
+            final long timeouts = image.card(2).counter(RfmCounter.AWAIT_TIMEOUTS.id());
             assertThat(card.pollEvent(EventType.INTR3, info)).isEqualTo(RfmStatus.TIMED_OUT);
-            assertThat(image.counter(2, RfmCounter.AWAIT_TIMEOUTS.id())).isEqualTo(timeouts);
+            assertThat(image.card(2).counter(RfmCounter.AWAIT_TIMEOUTS.id())).isEqualTo(timeouts);
             assertThat(card.awaitEvent(EventType.INTR3, RfmDevice.NO_WAIT, info)).isEqualTo(RfmStatus.TIMED_OUT);
-            assertThat(image.counter(2, RfmCounter.AWAIT_TIMEOUTS.id())).isEqualTo(timeouts + 1);
+            assertThat(image.card(2).counter(RfmCounter.AWAIT_TIMEOUTS.id())).isEqualTo(timeouts + 1);
         }
         assertThat(card.eventStats(EventType.INTR3).queuePeak()).isEqualTo(127);
         card.clearEventCounts(null);

@@ -66,8 +66,14 @@ public final class JournalRecordDescriptor
 {
     /** Byte order of every field, in the ring and on disk. */
     public static final ByteOrder BYTE_ORDER = ByteOrder.LITTLE_ENDIAN;
-    /** Record layout version written by this code. */
-    public static final int VERSION = 1;
+    /**
+     * Record layout version written by this code. Version 1 wrote frame fault codes and counter slots by enum
+     * declaration order; version 2 writes explicit ids ({@code FrameStatus.id()}, {@code RfmCounter.slot()} with
+     * {@code EventType.ID_LIMIT} slots per per-type counter). A reader refuses version 1 journals.
+     */
+    public static final int VERSION = 2;
+    /** The version before explicit ids, which a reader names in its refusal. */
+    public static final int VERSION_BY_POSITION = 1;
 
     // record header
     public static final int VERSION_OFFSET = 0;

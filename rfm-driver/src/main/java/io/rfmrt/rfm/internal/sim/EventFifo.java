@@ -1,0 +1,149 @@
+package io.rfmrt.rfm.internal.sim;
+
+import io.rfmrt.rfm.EventInfo;
+import io.rfmrt.rfm.EventType;
+import org.agrona.concurrent.AtomicBuffer;
+
+import static io.rfmrt.rfm.internal.sim.ControlBlockDescriptor.ENTRY_ARRIVAL_OFFSET;
+import static io.rfmrt.rfm.internal.sim.ControlBlockDescriptor.ENTRY_DATA_OFFSET;
+import static io.rfmrt.rfm.internal.sim.ControlBlockDescriptor.ENTRY_SEQUENCE_OFFSET;
+import static io.rfmrt.rfm.internal.sim.ControlBlockDescriptor.ENTRY_SOURCE_OFFSET;
+import static io.rfmrt.rfm.internal.sim.ControlBlockDescriptor.FIFO_HEAD_OFFSET;
+import static io.rfmrt.rfm.internal.sim.ControlBlockDescriptor.FIFO_SLOTS;
+import static io.rfmrt.rfm.internal.sim.ControlBlockDescriptor.FIFO_TAIL_OFFSET;
+import static io.rfmrt.rfm.internal.sim.ControlBlockDescriptor.FIFO_WAITERS_OFFSET;
+import static io.rfmrt.rfm.internal.sim.ControlBlockDescriptor.FIFO_LINE_OFFSET;
+import static io.rfmrt.rfm.internal.sim.ControlBlockDescriptor.entryOffset;
+
+/**
+ * Flyweight over one event FIFO of an emulated card (layout in {@link ControlBlockDescriptor}): a bounded
+ * multi-producer, single-consumer queue of at most {@link EventType#FIFO_CAPACITY} entries. Each entry has a
+ * sequence that says whose turn it is: {@code index} when free for the sender that claims tail {@code index},
+ * {@code index + 1} once written, {@code index + FIFO_SLOTS} once taken.
+ * <p>
+ * Any process may {@link #offer}; only the card's holder {@link #poll}s, one thread per FIFO. Allocation-free.
+ */
+public final class EventFifo
+{
+    private AtomicBuffer buffer;
+    private int offset;
+
+    /**
+     * @param buffer the control block.
+     * @param offset offset of the FIFO ({@link ControlBlockDescriptor#fifoOffset}).
+     * @return this.
+     */
+    public EventFifo wrap(final AtomicBuffer buffer, final int offset)
+    {
+        this.buffer = buffer;
+        this.offset = offset;
+        return this;
+    }
+
+    /**
+     * Lay out an empty FIFO: head and tail 0, no waiters, entry {@code i}'s sequence {@code i}. The interrupt line
+     * is left as it is (a sleeper may be watching it).
+     *
+     * @param buffer the control block.
+     * @param offset offset of the FIFO.
+     */
+    public static void init(final AtomicBuffer buffer, final int offset)
+    {
+        buffer.putLong(offset + FIFO_HEAD_OFFSET, 0);
+        buffer.putLong(offset + FIFO_TAIL_OFFSET, 0);
+        buffer.putInt(offset + FIFO_WAITERS_OFFSET, 0);
+        for (int i = 0; i < FIFO_SLOTS; i++)
+        {
+            buffer.putLong(entryOffset(offset, i) + ENTRY_SEQUENCE_OFFSET, i);
+        }
+    }
+
+    /**
+     * @return offset of the FIFO in the control block.
+     */
+    public int offset()
+    {
+        return offset;
+    }
+
+    /**
+     * @return offset of the FIFO's interrupt line word.
+     */
+    public int lineOffset()
+    {
+        return offset + FIFO_LINE_OFFSET;
+    }
+
+    /**
+     * Append an entry; safe against other senders in any process.
+     *
+     * @param source sending node.
+     * @param data   data word.
+     * @param nanos  arrival time.
+     * @return false when the FIFO holds {@link EventType#FIFO_CAPACITY} entries already.
+     */
+    public boolean offer(final int source, final int data, final long nanos)
+    {
+        while (true)
+        {
+            final long tail = buffer.getLongVolatile(offset + FIFO_TAIL_OFFSET);
+            final long head = buffer.getLongVolatile(offset + FIFO_HEAD_OFFSET);
+            if (tail - head >= EventType.FIFO_CAPACITY)
+            {
+                return false;
+            }
+            final int entry = entryOffset(offset, tail);
+            final long sequence = buffer.getLongAcquire(entry + ENTRY_SEQUENCE_OFFSET);
+            if (sequence == tail)
+            {
+                if (buffer.compareAndSetLong(offset + FIFO_TAIL_OFFSET, tail, tail + 1))
+                {
+                    buffer.putLong(entry + ENTRY_ARRIVAL_OFFSET, nanos);
+                    buffer.putInt(entry + ENTRY_DATA_OFFSET, data);
+                    buffer.putInt(entry + ENTRY_SOURCE_OFFSET, source);
+                    buffer.putLongRelease(entry + ENTRY_SEQUENCE_OFFSET, tail + 1);
+                    return true;
+                }
+            }
+            else if (sequence < tail)
+            {
+                return false;
+            }
+            else
+            {
+                Thread.onSpinWait();
+            }
+        }
+    }
+
+    /**
+     * Take the oldest entry; only the card's holder calls this, from one thread at a time.
+     *
+     * @param type the FIFO's type, put in {@code into}.
+     * @param into filled when an entry is taken.
+     * @return true when an entry was taken; false when the FIFO is empty or its oldest entry is still being written.
+     */
+    public boolean poll(final EventType type, final EventInfo into)
+    {
+        final long head = buffer.getLong(offset + FIFO_HEAD_OFFSET);
+        final int entry = entryOffset(offset, head);
+        if (buffer.getLongAcquire(entry + ENTRY_SEQUENCE_OFFSET) != head + 1)
+        {
+            return false;
+        }
+        into.set(type, buffer.getInt(entry + ENTRY_SOURCE_OFFSET), buffer.getInt(entry + ENTRY_DATA_OFFSET),
+            buffer.getLong(entry + ENTRY_ARRIVAL_OFFSET));
+        buffer.putLongRelease(entry + ENTRY_SEQUENCE_OFFSET, head + FIFO_SLOTS);
+        buffer.putLongRelease(offset + FIFO_HEAD_OFFSET, head + 1);
+        return true;
+    }
+
+    /**
+     * @return entries claimed and not yet taken.
+     */
+    public int size()
+    {
+        return (int)(buffer.getLongVolatile(offset + FIFO_TAIL_OFFSET) -
+            buffer.getLongVolatile(offset + FIFO_HEAD_OFFSET));
+    }
+}
