@@ -1,5 +1,7 @@
 package io.rfmrt.runtime.preflight;
 
+import io.rfmrt.runtime.threads.CpuSet;
+
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;

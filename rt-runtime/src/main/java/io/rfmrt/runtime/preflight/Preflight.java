@@ -1,5 +1,7 @@
 package io.rfmrt.runtime.preflight;
 
+import io.rfmrt.runtime.threads.CpuSet;
+
 import io.rfmrt.rfm.rfm2g.Rfm2gProbe;
 
 import java.nio.file.Files;

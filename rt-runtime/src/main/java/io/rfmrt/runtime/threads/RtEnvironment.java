@@ -15,7 +15,6 @@ import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
-import io.rfmrt.runtime.threads.internal.CpuList;
 import io.rfmrt.runtime.threads.internal.Errno;
 import io.rfmrt.runtime.threads.internal.PlacementResult;
 import io.rfmrt.runtime.threads.internal.ProcessSteps;
@@ -214,7 +213,7 @@ public final class RtEnvironment implements AutoCloseable
             if (cpu >= 0 && !online.get(cpu))
             {
                 refused.add(Refusal.ofThread(ThreadPlacer.STEP_AFFINITY, name, "pinning " + name + " to cpu " + cpu +
-                    " refused (not online; online " + CpuList.format(online) + ")", "running unpinned"));
+                    " refused (not online; online " + CpuSet.of(online).toString() + ")", "running unpinned"));
                 pinCpu = -1;
             }
             final boolean reserve = pinCpu >= 0 && rtCpus.contains(pinCpu) && !lockedByRunningThread(pinCpu);
@@ -308,7 +307,7 @@ public final class RtEnvironment implements AutoCloseable
             table.setLength(start + table.substring(start).stripTrailing().length());
             table.append('\n');
         }
-        table.append("process: rt cpus ").append(CpuList.format(CpuList.of(rtCpus))).append(" (").append(cpusSource)
+        table.append("process: rt cpus ").append(CpuSet.of(rtCpus).toString()).append(" (").append(cpusSource)
             .append("), housekeeping cpu ").append(housekeepingCpu)
             .append(", mlockall ").append(memoryStatus)
             .append(", cpu_dma_latency ").append(latencyStatus)
@@ -393,7 +392,7 @@ public final class RtEnvironment implements AutoCloseable
         if (!settings.cpus().isEmpty())
         {
             cpusSource = "configured";
-            return CpuList.toList(CpuList.of(settings.cpus()));
+            return CpuSet.of(settings.cpus()).toList();
         }
         final Optional<BitSet> isolated = SysCpus.isolated(sysroot);
         if (isolated.isPresent())
@@ -403,7 +402,7 @@ public final class RtEnvironment implements AutoCloseable
             if (!usable.isEmpty())
             {
                 cpusSource = "isolated";
-                return CpuList.toList(usable);
+                return CpuSet.of(usable).toList();
             }
         }
         final BitSet bestEffort = (BitSet)online.clone();
@@ -412,13 +411,13 @@ public final class RtEnvironment implements AutoCloseable
             bestEffort.clear(0);
         }
         cpusSource = "best effort";
-        return CpuList.toList(bestEffort);
+        return CpuSet.of(bestEffort).toList();
     }
 
     private int firstOnlineNotIn(final List<Integer> cpus)
     {
         final BitSet rest = (BitSet)online.clone();
-        rest.andNot(CpuList.of(cpus));
+        rest.andNot(CpuSet.of(cpus).toBitSet());
         return rest.nextSetBit(0);
     }
 
@@ -432,7 +431,7 @@ public final class RtEnvironment implements AutoCloseable
                 "no isolated cpus (" + file + (isolated.isEmpty() ? " unreadable" :
                     isolated.get().isEmpty() ? " is empty" : " lists no online cpu") +
                 ") and rfmrt.rt.cpus not set",
-                "RT threads use cpus " + CpuList.format(CpuList.of(rtCpus)) +
+                "RT threads use cpus " + CpuSet.of(rtCpus).toString() +
                 ", best effort (shared with the rest of the system)"));
         }
         if (settings.lockMemory())
@@ -475,7 +474,7 @@ public final class RtEnvironment implements AutoCloseable
         if (cpu >= 0 && !online.get(cpu))
         {
             early = Refusal.ofThread(ThreadPlacer.STEP_AFFINITY, name,
-                "pinning " + name + " to cpu " + cpu + " refused (not online; online " + CpuList.format(online) + ")",
+                "pinning " + name + " to cpu " + cpu + " refused (not online; online " + CpuSet.of(online).toString() + ")",
                 "running unpinned");
             pinCpu = -1;
             if (settings.strict())
