@@ -43,6 +43,21 @@ final class IrqCheck
         this.rfmIrqMatch = rfmIrqMatch;
     }
 
+    /**
+     * @return the two IRQ checks (affinity, irqbalance), in report order.
+     */
+    static List<PreflightCheck> checks()
+    {
+        return List.of(
+            new Check(CheckId.IRQ_AFFINITY, HINT_IRQ_AFFINITY, (host, check) -> of(host).irqAffinity()),
+            new Check(CheckId.IRQBALANCE, HINT_IRQBALANCE, (host, check) -> of(host).irqbalance()));
+    }
+
+    private static IrqCheck of(final HostView host)
+    {
+        return new IrqCheck(host.files(), host.isolated().orElse(CpuSet.EMPTY), host.options().rfmIrqMatch());
+    }
+
     private static PreflightItem item(final CheckId check, final CheckStatus status, final String value)
     {
         return new PreflightItem(check, status, value,
