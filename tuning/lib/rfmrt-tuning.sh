@@ -99,15 +99,18 @@ is_refusal() {
 CPULIST_ERROR=""
 CPUS=()   # result of cpulist_expand: sorted, unique cpu numbers
 
-# Expand a cpu list into CPUS. Returns 1 with CPULIST_ERROR on bad syntax.
+# Expand a cpu list into CPUS. Returns 1 with CPULIST_ERROR on bad syntax. The same rule as the
+# Java CpuSet (both test suites read test/fixtures/cpu-lists.txt): numbers 0-65535 and ranges
+# like 0-3,6; an empty list and "(null)" (how the kernel prints a cpumask it never allocated, e.g.
+# nohz_full without nohz_full= at boot) are the empty set. Callers that need at least one cpu check
+# with cpulist_nonempty.
 cpulist_expand() {
     local list=$1 part lo hi c
     local -a bits=() parts=()
     CPUS=()
     CPULIST_ERROR=""
-    if [[ -z $list ]]; then
-        CPULIST_ERROR="empty cpu list"
-        return 1
+    if [[ -z $list || $list == "(null)" ]]; then
+        return 0
     fi
     if ! [[ $list =~ ^[0-9]{1,5}(-[0-9]{1,5})?(,[0-9]{1,5}(-[0-9]{1,5})?)*$ ]]; then
         CPULIST_ERROR="bad cpu list '$list' (expected numbers and ranges like 0-3,6)"
@@ -117,6 +120,10 @@ cpulist_expand() {
     for part in "${parts[@]}"; do
         lo=$((10#${part%-*}))
         hi=$((10#${part#*-}))
+        if ((hi > 65535)); then
+            CPULIST_ERROR="bad cpu list '$list': cpu $hi (cpus are 0-65535)"
+            return 1
+        fi
         if ((lo > hi)); then
             CPULIST_ERROR="bad cpu list '$list': range $part runs backwards"
             return 1
@@ -148,6 +155,16 @@ cpulist_format() {
         if ((start == prev)); then out+=",$start"; else out+=",$start-$prev"; fi
     fi
     REPLY=${out#,}
+}
+
+# Expand a list that must name at least one cpu (or IRQ) into CPUS. Returns 1 with CPULIST_ERROR
+# on bad syntax or an empty list.
+cpulist_nonempty() {
+    cpulist_expand "$1" || return 1
+    if ((${#CPUS[@]} == 0)); then
+        CPULIST_ERROR="empty cpu list"
+        return 1
+    fi
 }
 
 # Canonical form of a list (which must be valid). REPLY.
@@ -229,9 +246,11 @@ NR_CPU_IDS=0
 load_cpus() {
     local f=$SYSROOT/sys/devices/system/cpu/online
     read_line "$f" || die "$EXIT_ENV" "cannot read ${f#"$SYSROOT"}: is this Linux with /sys mounted?"
-    cpulist_norm "$REPLY" || die "$EXIT_ENV" "${f#"$SYSROOT"}: $CPULIST_ERROR"
+    cpulist_nonempty "$REPLY" || die "$EXIT_ENV" "${f#"$SYSROOT"}: $CPULIST_ERROR"
+    cpulist_format "${CPUS[@]}"
     ONLINE_CPUS=$REPLY
-    if read_line "$SYSROOT/sys/devices/system/cpu/possible" && cpulist_norm "$REPLY"; then
+    if read_line "$SYSROOT/sys/devices/system/cpu/possible" && cpulist_nonempty "$REPLY" &&
+        cpulist_format "${CPUS[@]}"; then
         POSSIBLE_CPUS=$REPLY
     else
         POSSIBLE_CPUS=$ONLINE_CPUS
@@ -251,7 +270,7 @@ isolated_cpus() {
 # Validate a user-given cpu list for option $2: syntax, range, online. Canonical list in REPLY.
 validate_cpus() {
     local list=$1 opt=$2 c
-    cpulist_expand "$list" || usage_error "$opt: $CPULIST_ERROR"
+    cpulist_nonempty "$list" || usage_error "$opt: $CPULIST_ERROR"
     local -a given=("${CPUS[@]}")
     cpulist_expand "$POSSIBLE_CPUS"
     local -A possible=()
@@ -352,7 +371,8 @@ irq_affinity_file() {
 # Current affinity of an IRQ (canonical list). Returns 1 when it has no smp_affinity_list.
 irq_affinity() {
     read_line "$SYSROOT/proc/irq/$1/smp_affinity_list" || return 1
-    cpulist_norm "$REPLY" || return 1
+    cpulist_nonempty "$REPLY" || return 1
+    cpulist_format "${CPUS[@]}"
 }
 
 # Managed state from debugfs (CONFIG_GENERIC_IRQ_DEBUGFS, /sys/kernel/debug mounted):
@@ -835,7 +855,7 @@ load_restore_file() {
         c=${f[3]:-}
         case $kind in
         irq)
-            if ! [[ $a =~ ^[0-9]+$ ]] || ! cpulist_norm "$b"; then
+            if ! [[ $a =~ ^[0-9]+$ ]] || ! cpulist_nonempty "$b" || ! cpulist_norm "$b"; then
                 die "$EXIT_ENV" "$file line $lineno: bad irq entry '$line'"
             fi
             irq_exists "$a" || die "$EXIT_ENV" "$file line $lineno: IRQ $a does not exist (any more)"
@@ -846,7 +866,7 @@ load_restore_file() {
             ;;
         mask | file)
             restore_path_ok "$a" || die "$EXIT_ENV" "$file line $lineno: refusing path '$a'"
-            if [[ $kind == mask ]] && ! cpulist_norm "$b"; then
+            if [[ $kind == mask ]] && ! { cpulist_nonempty "$b" && cpulist_norm "$b"; }; then
                 die "$EXIT_ENV" "$file line $lineno: bad cpu list '$b'"
             fi
             read_line "$SYSROOT$a" || die "$EXIT_ENV" "$file line $lineno: cannot read $a"

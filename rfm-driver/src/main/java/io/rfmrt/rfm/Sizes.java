@@ -1,7 +1,5 @@
 package io.rfmrt.rfm;
 
-import java.util.Locale;
-
 /**
  * Parsing of the sizes and numbers users write in URIs, layouts and on the command line.
  */
@@ -12,42 +10,15 @@ public final class Sizes
     }
 
     /**
+     * The size grammar of {@link Units#parseSize}.
+     *
      * @param text {@code 4096}, {@code 0x1000}, {@code 64K}, {@code 16M}, {@code 16MiB}, {@code 1G}.
      * @return bytes.
      * @throws IllegalArgumentException naming the value.
      */
     public static long parseSize(final String text)
     {
-        final String t = text == null ? "" : text.trim().toUpperCase(Locale.ROOT);
-        String digits = t;
-        long unit = 1;
-        final String[][] suffixes = {{"KIB", "1024"}, {"MIB", "1048576"}, {"GIB", "1073741824"}, {"KB", "1024"},
-            {"MB", "1048576"}, {"GB", "1073741824"}, {"K", "1024"}, {"M", "1048576"}, {"G", "1073741824"}};
-        if (!t.startsWith("0X"))
-        {
-            for (final String[] suffix : suffixes)
-            {
-                if (t.endsWith(suffix[0]))
-                {
-                    digits = t.substring(0, t.length() - suffix[0].length()).trim();
-                    unit = Long.parseLong(suffix[1]);
-                    break;
-                }
-            }
-        }
-        try
-        {
-            final long value = parseNumber(digits);
-            if (value < 0 || value > Long.MAX_VALUE / unit)
-            {
-                throw new NumberFormatException();
-            }
-            return value * unit;
-        }
-        catch (final IllegalArgumentException ex)
-        {
-            throw new IllegalArgumentException("size '" + text + "' is not a number of bytes (e.g. 4096, 64K, 16M)");
-        }
+        return Units.parseSize(text);
     }
 
     /**

@@ -4,6 +4,7 @@ import io.rfmrt.rfm.EventType;
 import io.rfmrt.rfm.RfmDevice;
 import io.rfmrt.rfm.RfmException;
 import io.rfmrt.rfm.Sizes;
+import io.rfmrt.rfm.Units;
 import io.rfmrt.rfm.sim.SimNetwork;
 import picocli.CommandLine;
 
@@ -135,11 +136,11 @@ final class Converters
 
     /**
      * A duration in nanoseconds: {@code 250ms}, {@code 5s}, {@code 2m}, {@code 100us}, {@code inf}; a bare number
-     * is seconds.
+     * is seconds (the grammar of {@link Units#parseDuration}).
      */
     static final class Duration implements CommandLine.ITypeConverter<Long>
     {
-        private static final double MAX_NANOS = 100 * 365.25 * 86_400 * 1e9;
+        private static final long MAX_NANOS = (long)(100 * 365.25 * 86_400 * 1e9);
 
         @Override
         public Long convert(final String value)
@@ -149,44 +150,22 @@ final class Converters
             {
                 return RfmDevice.INFINITE_TIMEOUT;
             }
-            final String[][] units = {{"ns", "1"}, {"us", "1000"}, {"ms", "1000000"}, {"s", "1000000000"},
-                {"m", "60000000000"}, {"h", "3600000000000"}};
+            final long nanos;
             try
             {
-                for (final String[] unit : units)
-                {
-                    // ns, us and ms are tried before s and m, so the first suffix that matches is the unit
-                    if (v.endsWith(unit[0]))
-                    {
-                        final double amount = Double.parseDouble(v.substring(0, v.length() - unit[0].length()));
-                        return check(value, amount * Long.parseLong(unit[1]));
-                    }
-                }
-                return check(value, (double)TimeUnit.SECONDS.toNanos(1) * Long.parseLong(v));
+                nanos = Units.parseDuration(value, TimeUnit.SECONDS);
             }
-            catch (final NumberFormatException ex)
+            catch (final IllegalArgumentException ex)
             {
-                throw new CommandLine.TypeConversionException("'" + value +
-                    "' is not a duration (e.g. 500ms, 5s, 2m, inf)");
-            }
-        }
-
-        private static long check(final String value, final double nanos)
-        {
-            if (Double.isNaN(nanos))
-            {
-                throw new NumberFormatException(value);
-            }
-            if (nanos < 0)
-            {
-                throw new CommandLine.TypeConversionException("duration '" + value + "' is negative");
+                throw new CommandLine.TypeConversionException(ex.getMessage().endsWith("is negative") ?
+                    ex.getMessage() : "'" + value + "' is not a duration (e.g. 500ms, 5s, 2m, inf)");
             }
             if (nanos > MAX_NANOS)
             {
                 throw new CommandLine.TypeConversionException("duration '" + value +
                     "' is longer than 100 years (use inf to wait forever)");
             }
-            return (long)nanos;
+            return nanos;
         }
     }
 }

@@ -1,5 +1,7 @@
 package io.rfmrt.runtime.preflight;
 
+import io.rfmrt.runtime.threads.CpuSet;
+
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -39,6 +41,21 @@ final class IrqCheck
         this.root = root;
         this.isolated = isolated;
         this.rfmIrqMatch = rfmIrqMatch;
+    }
+
+    /**
+     * @return the two IRQ checks (affinity, irqbalance), in report order.
+     */
+    static List<PreflightCheck> checks()
+    {
+        return List.of(
+            new Check(CheckId.IRQ_AFFINITY, HINT_IRQ_AFFINITY, (host, check) -> of(host).irqAffinity()),
+            new Check(CheckId.IRQBALANCE, HINT_IRQBALANCE, (host, check) -> of(host).irqbalance()));
+    }
+
+    private static IrqCheck of(final HostView host)
+    {
+        return new IrqCheck(host.files(), host.isolated().orElse(CpuSet.EMPTY), host.options().rfmIrqMatch());
     }
 
     private static PreflightItem item(final CheckId check, final CheckStatus status, final String value)

@@ -1,9 +1,11 @@
 package io.rfmrt.runtime.replay;
 
+import io.rfmrt.rfm.Units;
+
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.format.DateTimeParseException;
-import java.util.Locale;
+import java.util.concurrent.TimeUnit;
 
 /**
  * A {@code --from}/{@code --to} bound: either a time relative to the start of a journal ({@code +2.5s},
@@ -36,30 +38,12 @@ public record TimeBound(boolean relative, long nanos, String text)
         {
             return new TimeBound(false, epochNanos(parseInstant(t, text)), text);
         }
-        String number = t.startsWith("+") ? t.substring(1) : t;
-        final String lower = number.toLowerCase(Locale.ROOT);
-        double scale = 1e9;
-        final String[][] units = {{"ns", "1"}, {"us", "1e3"}, {"µs", "1e3"}, {"ms", "1e6"}, {"s", "1e9"},
-            {"m", "60e9"}, {"h", "3600e9"}};
-        for (final String[] unit : units)
-        {
-            if (lower.endsWith(unit[0]))
-            {
-                number = number.substring(0, number.length() - unit[0].length()).trim();
-                scale = Double.parseDouble(unit[1]);
-                break;
-            }
-        }
         try
         {
-            final double value = Double.parseDouble(number);
-            if (!(value >= 0.0) || Double.isInfinite(value))
-            {
-                throw new NumberFormatException();
-            }
-            return new TimeBound(true, Math.round(value * scale), text);
+            return new TimeBound(true, Units.parseDuration(t.startsWith("+") ? t.substring(1) : t, TimeUnit.SECONDS),
+                text);
         }
-        catch (final NumberFormatException ex)
+        catch (final IllegalArgumentException ex)
         {
             throw new ReplayException("time bound '" + text + "' is neither a time from the journal start (+2.5s, " +
                 "500ms, 1.5m) nor an ISO-8601 instant (2026-12-02T17:13:29Z)");

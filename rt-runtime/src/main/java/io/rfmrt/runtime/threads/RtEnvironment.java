@@ -1,29 +1,15 @@
 package io.rfmrt.runtime.threads;
 
-import java.io.IOException;
-import java.nio.channels.FileChannel;
-import java.nio.file.Path;
+import io.rfmrt.runtime.threads.internal.QuietSlf4j;
+import io.rfmrt.runtime.threads.internal.RefusalLog;
+import net.openhft.affinity.AffinityLock;
+
 import java.util.ArrayList;
-import java.util.BitSet;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
-import java.util.Optional;
-import java.util.Set;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ThreadFactory;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
-import io.rfmrt.runtime.threads.internal.CpuList;
-import io.rfmrt.runtime.threads.internal.Errno;
-import io.rfmrt.runtime.threads.internal.PlacementResult;
-import io.rfmrt.runtime.threads.internal.ProcessSteps;
-import io.rfmrt.runtime.threads.internal.QuietSlf4j;
-import io.rfmrt.runtime.threads.internal.Refusal;
-import io.rfmrt.runtime.threads.internal.SysCpus;
-import io.rfmrt.runtime.threads.internal.ThreadPlacer;
-import net.openhft.affinity.AffinityLock;
+
 
 /**
  * The process set up for real-time threads, and the factory of those threads.
@@ -37,36 +23,28 @@ import net.openhft.affinity.AffinityLock;
  * Permissive (default): every refused step is reported once to the {@code warn} consumer as one line, and setup goes
  * on with what was granted. Strict: the first refused step throws {@link RtSetupException}.
  * <p>
- * Thread-safe; warnings are delivered on the thread that called {@link #prepare} or {@link #start}.
+ * The jobs sit in their own classes: {@link CpuPlan} (which cpus), {@link ProcessSetup} ({@code mlockall},
+ * {@code cpu_dma_latency}), {@link RtThreadFactory} (a thread factory that applies a placement),
+ * {@link PlacementTable} (the text table); this class ties them together and owns their lifetime.
+ * <p>
+ * Thread-safe; warnings are delivered on the thread that called {@link #prepare} or {@link #start} (or, for a
+ * factory's thread, on that thread).
  */
 public final class RtEnvironment implements AutoCloseable
 {
-    private static final long PLACEMENT_TIMEOUT_MS = 10_000;
-    private static final String NOT_PINNED = "-";
-
     private final RtSettings settings;
-    private final Consumer<String> warn;
-    private final BitSet online;
-    private final List<Integer> rtCpus;
-    private final int housekeepingCpu;
-    private final Set<String> warned = new HashSet<>();
-    private final List<String> refusals = new ArrayList<>();
-    private final List<Launch> launches = new ArrayList<>();
-    private final List<RtThread> threads = new ArrayList<>();
-    private String cpusSource;
-    private String memoryStatus = "off";
-    private String latencyStatus = "off";
-    private FileChannel cpuDmaLatency;
+    private final CpuPlan plan;
+    private final RefusalLog refusals;
+    private final ThreadLauncher launcher;
+    private ProcessSetup process;
     private boolean closed;
 
     private RtEnvironment(final RtSettings settings, final Consumer<String> warn)
     {
         this.settings = settings;
-        this.warn = warn;
-        final Path sysroot = settings.sysroot();
-        online = SysCpus.online(sysroot).orElseGet(RtEnvironment::availableCpus);
-        rtCpus = chooseRtCpus(sysroot);
-        housekeepingCpu = firstOnlineNotIn(rtCpus);
+        this.plan = CpuPlan.choose(settings);
+        this.refusals = new RefusalLog(settings.strict(), warn);
+        this.launcher = new ThreadLauncher(plan, refusals);
     }
 
     /**
@@ -89,7 +67,12 @@ public final class RtEnvironment implements AutoCloseable
         final RtEnvironment environment = new RtEnvironment(settings, warn);
         try
         {
-            environment.prepareProcess();
+            environment.plan.bestEffortRefusal().ifPresent(environment.refusals::refuse);
+            final ProcessSetup setup = ProcessSetup.apply(settings, environment.refusals);
+            synchronized (environment)
+            {
+                environment.process = setup;
+            }
         }
         catch (final RuntimeException ex)
         {
@@ -105,7 +88,7 @@ public final class RtEnvironment implements AutoCloseable
      */
     public List<Integer> rtCpus()
     {
-        return rtCpus;
+        return plan.rtCpus();
     }
 
     /**
@@ -113,7 +96,31 @@ public final class RtEnvironment implements AutoCloseable
      */
     public int housekeepingCpu()
     {
-        return housekeepingCpu;
+        return plan.housekeepingCpu();
+    }
+
+    /**
+     * @return the cpu choice: RT cpus, housekeeping cpu, where they came from.
+     */
+    public CpuPlan plan()
+    {
+        return plan;
+    }
+
+    /**
+     * @return the process-wide steps and what the kernel granted.
+     */
+    public synchronized ProcessSetup process()
+    {
+        return process;
+    }
+
+    /**
+     * @return whether a refused step throws instead of being warned.
+     */
+    public boolean strict()
+    {
+        return settings.strict();
     }
 
     /**
@@ -155,15 +162,8 @@ public final class RtEnvironment implements AutoCloseable
             {
                 throw new IllegalStateException("RtEnvironment is closed; cannot start " + name);
             }
-            for (final RtThread running : threads)
-            {
-                if (running.isAlive() && running.placement().thread().equals(name))
-                {
-                    throw new IllegalArgumentException("thread name " + name + " is already running");
-                }
-            }
-            return launch(name, cpu, priority, body);
         }
+        return launcher.start(name, cpu, priority, body);
     }
 
     /**
@@ -178,82 +178,17 @@ public final class RtEnvironment implements AutoCloseable
      * @return the factory.
      * @throws IllegalArgumentException when the cpu is below -1 or the priority outside 0-99.
      */
-    public ThreadFactory threadFactory(final int cpu, final int priority)
+    public RtThreadFactory threadFactory(final int cpu, final int priority)
     {
-        if (cpu < -1)
-        {
-            throw new IllegalArgumentException("cpu " + cpu + " is not a cpu (-1 = do not pin)");
-        }
-        if (priority < 0 || priority > 99)
-        {
-            throw new IllegalArgumentException("priority " + priority +
-                " is not in 0-99 (1-99 = SCHED_FIFO, 0 = SCHED_OTHER)");
-        }
-        return body ->
-        {
-            Objects.requireNonNull(body, "body");
-            final Thread thread = new Thread(() -> runPlaced(cpu, priority, body));
-            thread.setDaemon(true);
-            return thread;
-        };
-    }
-
-    private void runPlaced(final int cpu, final int priority, final Runnable body)
-    {
-        final Thread self = Thread.currentThread();
-        final String name = self.getName();
-        final Launch launch;
-        final List<Refusal> refused = new ArrayList<>();
-        synchronized (this)
-        {
-            if (closed)
-            {
-                throw new IllegalStateException("RtEnvironment is closed; cannot place " + name);
-            }
-            int pinCpu = cpu;
-            if (cpu >= 0 && !online.get(cpu))
-            {
-                refused.add(Refusal.ofThread(ThreadPlacer.STEP_AFFINITY, name, "pinning " + name + " to cpu " + cpu +
-                    " refused (not online; online " + CpuList.format(online) + ")", "running unpinned"));
-                pinCpu = -1;
-            }
-            final boolean reserve = pinCpu >= 0 && rtCpus.contains(pinCpu) && !lockedByRunningThread(pinCpu);
-            launch = new Launch(name, pinCpu, reserve, priority, body);
-            launch.thread = self;
-            launches.add(launch);
-        }
-        try
-        {
-            final PlacementResult result = ThreadPlacer.place(name, launch.cpu, launch.reserve, priority);
-            launch.adopt(result.lock());
-            refused.addAll(result.refusals());
-            final List<String> steps = new ArrayList<>();
-            for (final Refusal refusal : refused)
-            {
-                steps.add(refusal.step());
-            }
-            synchronized (this)
-            {
-                threads.add(new RtThread(self, new Placement(name, result.tid(), cpu, result.actualCpu(),
-                    result.policy(), result.priority(), steps), result.allowed()));
-                for (final Refusal refusal : refused)
-                {
-                    refuse(refusal);
-                }
-            }
-            body.run();
-        }
-        finally
-        {
-            launch.release();
-        }
+        return new RtThreadFactory(launcher, cpu, priority);
     }
 
     /**
      * @return the placement of every thread started so far, in start order (ended threads included).
      */
-    public synchronized List<Placement> placements()
+    public List<Placement> placements()
     {
+        final List<RtThread> threads = launcher.threads();
         final List<Placement> placements = new ArrayList<>(threads.size());
         for (final RtThread thread : threads)
         {
@@ -262,68 +197,30 @@ public final class RtEnvironment implements AutoCloseable
         return List.copyOf(placements);
     }
 
+    List<RtThread> threads()
+    {
+        return launcher.threads();
+    }
+
     /**
      * One table of every thread started so far: thread, tid, cpu (requested/actual; {@code -} = not pinned, a list
      * when the kernel allows several), policy, priority, refused steps ({@code -} if none); then one line with the
      * process-wide steps.
      *
-     * @return the table, lines separated by {@code \n}, ending with a newline.
+     * @return the table, lines separated by {@code \n}, ending with a newline: {@link PlacementTable#format}.
      */
-    public synchronized String placementTable()
+    public String placementTable()
     {
-        final List<String[]> rows = new ArrayList<>();
-        rows.add(new String[] {"thread", "tid", "cpu (req/actual)", "policy", "priority", "refused"});
-        for (final RtThread thread : threads)
-        {
-            final Placement p = thread.placement();
-            rows.add(new String[] {
-                p.thread(),
-                Integer.toString(p.tid()),
-                (p.requestedCpu() < 0 ? NOT_PINNED : Integer.toString(p.requestedCpu())) + '/' +
-                    (p.actualCpu() < 0 ? thread.allowedCpus() : Integer.toString(p.actualCpu())),
-                p.policy(),
-                Integer.toString(p.priority()),
-                p.refused().isEmpty() ? "-" : String.join(",", p.refused())});
-        }
-        final int[] widths = new int[rows.get(0).length];
-        for (final String[] row : rows)
-        {
-            for (int i = 0; i < row.length; i++)
-            {
-                widths[i] = Math.max(widths[i], row[i].length());
-            }
-        }
-        final StringBuilder table = new StringBuilder();
-        for (final String[] row : rows)
-        {
-            final int start = table.length();
-            for (int i = 0; i < row.length; i++)
-            {
-                table.append(row[i]);
-                if (i < row.length - 1)
-                {
-                    table.append(" ".repeat(widths[i] - row[i].length() + 2));
-                }
-            }
-            table.setLength(start + table.substring(start).stripTrailing().length());
-            table.append('\n');
-        }
-        table.append("process: rt cpus ").append(CpuList.format(CpuList.of(rtCpus))).append(" (").append(cpusSource)
-            .append("), housekeeping cpu ").append(housekeepingCpu)
-            .append(", mlockall ").append(memoryStatus)
-            .append(", cpu_dma_latency ").append(latencyStatus)
-            .append(settings.strict() ? ", strict" : ", permissive")
-            .append('\n');
-        return table.toString();
+        return PlacementTable.format(this);
     }
 
     /**
      * @return every distinct refused step so far, process-wide ({@code mlockall}, {@code cpu_dma_latency},
      * {@code isolated-cpus}) and per thread, as the one-line warnings, in the order they happened.
      */
-    public synchronized List<String> refusals()
+    public List<String> refusals()
     {
-        return List.copyOf(refusals);
+        return refusals.lines();
     }
 
     /**
@@ -339,33 +236,18 @@ public final class RtEnvironment implements AutoCloseable
             return;
         }
         closed = true;
-        if (cpuDmaLatency != null)
+        if (process != null)
         {
-            try
-            {
-                cpuDmaLatency.close();
-            }
-            catch (final IOException ignored)
-            {
-                // the hold ends with the descriptor either way
-            }
-            cpuDmaLatency = null;
-            latencyStatus = "released";
+            process.close();
         }
-        for (final Launch launch : launches)
-        {
-            if (!launch.thread.isAlive())
-            {
-                launch.release();
-            }
-        }
+        launcher.close();
     }
 
     @Override
     public String toString()
     {
-        return "RtEnvironment{rtCpus=" + rtCpus + ", housekeepingCpu=" + housekeepingCpu + ", strict=" +
-            settings.strict() + '}';
+        return "RtEnvironment{rtCpus=" + plan.rtCpus() + ", housekeepingCpu=" + plan.housekeepingCpu() +
+            ", strict=" + settings.strict() + '}';
     }
 
     private static void initAffinity()
@@ -378,313 +260,6 @@ public final class RtEnvironment implements AutoCloseable
         catch (final RuntimeException | LinkageError ignored)
         {
             // each thread's placement reports what is refused
-        }
-    }
-
-    private static BitSet availableCpus()
-    {
-        final BitSet cpus = new BitSet();
-        cpus.set(0, Runtime.getRuntime().availableProcessors());
-        return cpus;
-    }
-
-    private List<Integer> chooseRtCpus(final Path sysroot)
-    {
-        if (!settings.cpus().isEmpty())
-        {
-            cpusSource = "configured";
-            return CpuList.toList(CpuList.of(settings.cpus()));
-        }
-        final Optional<BitSet> isolated = SysCpus.isolated(sysroot);
-        if (isolated.isPresent())
-        {
-            final BitSet usable = (BitSet)isolated.get().clone();
-            usable.and(online);
-            if (!usable.isEmpty())
-            {
-                cpusSource = "isolated";
-                return CpuList.toList(usable);
-            }
-        }
-        final BitSet bestEffort = (BitSet)online.clone();
-        if (bestEffort.cardinality() > 1)
-        {
-            bestEffort.clear(0);
-        }
-        cpusSource = "best effort";
-        return CpuList.toList(bestEffort);
-    }
-
-    private int firstOnlineNotIn(final List<Integer> cpus)
-    {
-        final BitSet rest = (BitSet)online.clone();
-        rest.andNot(CpuList.of(cpus));
-        return rest.nextSetBit(0);
-    }
-
-    private void prepareProcess()
-    {
-        if ("best effort".equals(cpusSource))
-        {
-            final Optional<BitSet> isolated = SysCpus.isolated(settings.sysroot());
-            final String file = settings.sysroot().resolve(SysCpus.ISOLATED).toString();
-            refuse(Refusal.ofProcess(ProcessSteps.STEP_ISOLATED_CPUS,
-                "no isolated cpus (" + file + (isolated.isEmpty() ? " unreadable" :
-                    isolated.get().isEmpty() ? " is empty" : " lists no online cpu") +
-                ") and rfmrt.rt.cpus not set",
-                "RT threads use cpus " + CpuList.format(CpuList.of(rtCpus)) +
-                ", best effort (shared with the rest of the system)"));
-        }
-        if (settings.lockMemory())
-        {
-            final String refused = ProcessSteps.lockAllMemory();
-            if (refused == null)
-            {
-                memoryStatus = "locked";
-            }
-            else
-            {
-                memoryStatus = "refused";
-                refuse(Refusal.ofProcess(ProcessSteps.STEP_MLOCKALL,
-                    "mlockall(MCL_CURRENT|MCL_FUTURE) refused (" + refused + ")",
-                    "memory may be paged out (allow it: LimitMEMLOCK=infinity or CAP_IPC_LOCK)"));
-            }
-        }
-        if (settings.holdCpuDmaLatency())
-        {
-            final Path device = settings.sysroot().resolve(ProcessSteps.CPU_DMA_LATENCY);
-            try
-            {
-                cpuDmaLatency = ProcessSteps.holdCpuDmaLatency(device);
-                latencyStatus = "held at 0";
-            }
-            catch (final IOException | RuntimeException ex)
-            {
-                latencyStatus = "refused";
-                refuse(Refusal.ofProcess(ProcessSteps.STEP_CPU_DMA_LATENCY,
-                    "cpu_dma_latency hold refused (" + Errno.reasonOf(ex) + ": " + device + ")",
-                    "cpus may enter deep idle states and wake up late"));
-            }
-        }
-    }
-
-    private RtThread launch(final String name, final int cpu, final int priority, final Runnable body)
-    {
-        Refusal early = null;
-        int pinCpu = cpu;
-        if (cpu >= 0 && !online.get(cpu))
-        {
-            early = Refusal.ofThread(ThreadPlacer.STEP_AFFINITY, name,
-                "pinning " + name + " to cpu " + cpu + " refused (not online; online " + CpuList.format(online) + ")",
-                "running unpinned");
-            pinCpu = -1;
-            if (settings.strict())
-            {
-                refuse(early);
-            }
-        }
-        final boolean reserve = pinCpu >= 0 && rtCpus.contains(pinCpu) && !lockedByRunningThread(pinCpu);
-
-        final Launch launch = new Launch(name, pinCpu, reserve, priority, body);
-        final Thread thread = new Thread(launch, name);
-        launch.thread = thread;
-        thread.start();
-        try
-        {
-            if (!launch.placed.await(PLACEMENT_TIMEOUT_MS, TimeUnit.MILLISECONDS))
-            {
-                launch.abort();
-                throw new RtSetupException("placing " + name + " did not finish in " + PLACEMENT_TIMEOUT_MS + " ms");
-            }
-        }
-        catch (final InterruptedException ex)
-        {
-            Thread.currentThread().interrupt();
-            launch.abort();
-            throw new RtSetupException("interrupted while placing " + name, ex);
-        }
-        if (launch.failure != null)
-        {
-            launch.abort();
-            throw new RtSetupException("placing " + name + " failed: " + launch.failure, launch.failure);
-        }
-
-        final PlacementResult result = launch.result;
-        final List<Refusal> refused = new ArrayList<>();
-        if (early != null)
-        {
-            refused.add(early);
-        }
-        refused.addAll(result.refusals());
-        final List<String> steps = new ArrayList<>();
-        for (final Refusal refusal : refused)
-        {
-            steps.add(refusal.step());
-        }
-        final Placement placement = new Placement(name, result.tid(), cpu, result.actualCpu(), result.policy(),
-            result.priority(), steps);
-        final RtThread rtThread = new RtThread(thread, placement, result.allowed());
-        launches.add(launch);
-        threads.add(rtThread);
-        try
-        {
-            for (final Refusal refusal : refused)
-            {
-                refuse(refusal);
-            }
-        }
-        catch (final RtSetupException ex)
-        {
-            launch.abort();
-            joinQuietly(thread);
-            throw ex;
-        }
-        launch.go();
-        return rtThread;
-    }
-
-    private boolean lockedByRunningThread(final int cpu)
-    {
-        for (final Launch launch : launches)
-        {
-            if (launch.lockedCpu() == cpu && launch.thread.isAlive())
-            {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    private void refuse(final Refusal refusal)
-    {
-        if (warned.add(refusal.key()))
-        {
-            refusals.add(refusal.line());
-            if (!settings.strict())
-            {
-                warn.accept(refusal.line());
-            }
-        }
-        if (settings.strict())
-        {
-            throw new RtSetupException("strict: " + refusal.what());
-        }
-    }
-
-    private static void joinQuietly(final Thread thread)
-    {
-        try
-        {
-            thread.join(PLACEMENT_TIMEOUT_MS);
-        }
-        catch (final InterruptedException ex)
-        {
-            Thread.currentThread().interrupt();
-        }
-    }
-
-    /**
-     * The new thread's run: place, report, wait for the go (or the abort) from {@link #start}, run the body, release
-     * the cpu reservation.
-     */
-    private static final class Launch implements Runnable
-    {
-        private final String name;
-        private final int cpu;
-        private final boolean reserve;
-        private final int priority;
-        private final Runnable body;
-        private final CountDownLatch placed = new CountDownLatch(1);
-        private final CountDownLatch decided = new CountDownLatch(1);
-        private volatile boolean aborted;
-        private volatile Thread thread;
-        private volatile PlacementResult result;
-        private volatile Throwable failure;
-        private AffinityLock lock;
-        private boolean released;
-
-        Launch(final String name, final int cpu, final boolean reserve, final int priority, final Runnable body)
-        {
-            this.name = name;
-            this.cpu = cpu;
-            this.reserve = reserve;
-            this.priority = priority;
-            this.body = body;
-        }
-
-        @Override
-        public void run()
-        {
-            try
-            {
-                try
-                {
-                    final PlacementResult placement = ThreadPlacer.place(name, cpu, reserve, priority);
-                    synchronized (this)
-                    {
-                        lock = placement.lock();
-                    }
-                    result = placement;
-                }
-                catch (final RuntimeException | LinkageError ex)
-                {
-                    failure = ex;
-                }
-                finally
-                {
-                    placed.countDown();
-                }
-                decided.await();
-                if (!aborted)
-                {
-                    body.run();
-                }
-            }
-            catch (final InterruptedException ex)
-            {
-                Thread.currentThread().interrupt();
-            }
-            finally
-            {
-                release();
-            }
-        }
-
-        void go()
-        {
-            decided.countDown();
-        }
-
-        void abort()
-        {
-            aborted = true;
-            decided.countDown();
-        }
-
-        synchronized void adopt(final AffinityLock placed)
-        {
-            lock = placed;
-        }
-
-        synchronized int lockedCpu()
-        {
-            return lock != null && !released ? lock.cpuId() : -1;
-        }
-
-        synchronized void release()
-        {
-            if (lock != null && !released)
-            {
-                released = true;
-                try
-                {
-                    lock.resetAffinity(false).release();
-                }
-                catch (final RuntimeException | LinkageError ignored)
-                {
-                    // the lock file goes with the process
-                }
-            }
         }
     }
 }

@@ -8,7 +8,6 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
 
-import io.rfmrt.runtime.threads.internal.CpuList;
 import io.rfmrt.runtime.threads.internal.SysCpus;
 
 /**
@@ -89,7 +88,7 @@ public record RtSettings(List<Integer> cpus, boolean strict, boolean lockMemory,
             if (online.isPresent() && !online.get().get(cpu))
             {
                 throw new IllegalArgumentException("rfmrt.rt.cpus: cpu " + cpu + " is not online (online: " +
-                    CpuList.format(online.get()) + ")");
+                    CpuSet.of(online.get()).toString() + ")");
             }
         }
         return this;

@@ -109,11 +109,11 @@ class Rfm2gCardCheckTest
     @Test
     void shouldJudgeAProbe()
     {
-        assertThat(Preflight.rfm2gCard(new Rfm2gProbe("/dev/rfm2g0", true, "RFM2gOpen failed", null, null, -1, false,
+        assertThat(Rfm2gCardCheck.item(new Rfm2gProbe("/dev/rfm2g0", true, "RFM2gOpen failed", null, null, -1, false,
             0)).status()).isEqualTo(FAIL);
-        assertThat(Preflight.rfm2gCard(new Rfm2gProbe("/dev/rfm2g0", true, null, "R08.00", "PCIE-5565", 256, true,
+        assertThat(Rfm2gCardCheck.item(new Rfm2gProbe("/dev/rfm2g0", true, null, "R08.00", "PCIE-5565", 256, true,
             4096)).status()).isEqualTo(PASS);
-        assertThat(Preflight.rfm2gCard(new Rfm2gProbe("/dev/rfm2g0", true, null, "R08.00", "PCIE-5565", 256, false,
+        assertThat(Rfm2gCardCheck.item(new Rfm2gProbe("/dev/rfm2g0", true, null, "R08.00", "PCIE-5565", 256, false,
             4096)).status()).isEqualTo(WARN);
     }
 }

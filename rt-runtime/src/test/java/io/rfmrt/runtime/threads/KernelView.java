@@ -6,7 +6,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
-import io.rfmrt.runtime.threads.internal.CpuList;
 
 /**
  * What the kernel says about a thread of this process, read from {@code /proc/self/task/<tid>} independently of the
@@ -32,7 +31,7 @@ final class KernelView
 
     static boolean cpuOnline(final int cpu)
     {
-        return CpuList.parse(read(Path.of("/sys/devices/system/cpu/online"))).get(cpu);
+        return CpuSet.parse(read(Path.of("/sys/devices/system/cpu/online"))).contains(cpu);
     }
 
     static int policy(final int tid)

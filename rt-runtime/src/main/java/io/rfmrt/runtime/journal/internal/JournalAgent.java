@@ -1,13 +1,7 @@
 package io.rfmrt.runtime.journal.internal;
 
 import net.openhft.affinity.Affinity;
-import net.openhft.chronicle.bytes.Bytes;
-import net.openhft.chronicle.queue.ExcerptAppender;
 import net.openhft.chronicle.queue.RollCycle;
-import net.openhft.chronicle.queue.impl.StoreFileListener;
-import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
-import net.openhft.chronicle.queue.impl.single.SingleChronicleQueueBuilder;
-import net.openhft.chronicle.wire.DocumentContext;
 import org.agrona.ErrorHandler;
 import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.Agent;
@@ -16,35 +10,23 @@ import org.agrona.concurrent.MessageHandler;
 import org.agrona.concurrent.NanoClock;
 import org.agrona.concurrent.ringbuffer.OneToOneRingBuffer;
 
-import java.io.File;
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermission;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.util.BitSet;
-import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
-import static io.rfmrt.runtime.journal.internal.JournalRecordDescriptor.HEADER_KIND_ID;
-import static io.rfmrt.runtime.journal.internal.JournalRecordDescriptor.MAGIC;
-import static io.rfmrt.runtime.journal.internal.JournalRecordDescriptor.NO_WRITER;
-import static io.rfmrt.runtime.journal.internal.JournalRecordDescriptor.RECORD_HEADER_LENGTH;
-import static io.rfmrt.runtime.journal.internal.JournalRecordDescriptor.VERSION;
 
 /**
  * The journal thread's duty cycle: drain every writer's ring in turn (at most {@link #BATCH_LIMIT} messages each per
  * cycle), write each message as one Chronicle Queue document, keep the accounting. Runs under an Agrona
  * {@code AgentRunner} with a backoff idle strategy; it is a housekeeping thread, not an RT one.
  *
- * <p>Failure handling: before writing, at least every {@link #SPACE_CHECK_INTERVAL_NS} or
- * {@link #SPACE_CHECK_INTERVAL_BYTES}, the free space of the folder is compared with a floor; below it nothing is
- * written (Chronicle maps its files, and a write into a mapping that the disk cannot back is a {@code SIGBUS}). Any
- * exception from Chronicle drops the appender. In both cases the records taken from the rings are counted as write
- * errors, and the journal tries again after {@link #RETRY_INTERVAL_NS}. The writers never see any of it.
+ * <p>The writing itself is the {@link ChronicleSink}'s (appender, free-space floor, retries, headers) over the queue
+ * {@link JournalFiles} opens (group-shared files). When the sink is not ready or a write fails, the records taken
+ * from the rings are counted as write errors; the writers never see any of it. The thread is placed by its factory
+ * (an {@code RtThreadFactory}); {@link #onStart()} only reads back where it runs.
  *
  * <p>Threading: {@link #onStart()}, {@link #doWork()}, {@link #onClose()} and {@link #onError} run on the journal
  * thread only; {@link #addWriter}, the getters and {@link #pause} may be called from any thread.
@@ -54,15 +36,13 @@ public final class JournalAgent implements Agent, MessageHandler, ErrorHandler
     /** Most messages taken from one ring in one duty cycle, so that one busy writer cannot starve the others. */
     public static final int BATCH_LIMIT = 256;
     /** Longest time between two checks of the free disk space while writing. */
-    public static final long SPACE_CHECK_INTERVAL_NS = 100_000_000L;
+    public static final long SPACE_CHECK_INTERVAL_NS = ChronicleSink.SPACE_CHECK_INTERVAL_NS;
     /** Most bytes written between two checks of the free disk space. */
-    public static final long SPACE_CHECK_INTERVAL_BYTES = 64 * 1024;
+    public static final long SPACE_CHECK_INTERVAL_BYTES = ChronicleSink.SPACE_CHECK_INTERVAL_BYTES;
     /** Passes over the rings that find nothing to read before close gives up on a ring that is not empty. */
     public static final int CLOSE_PASSES_WITHOUT_WORK_MAX = 1000;
     /** Time between two attempts to write again after a failure or a full disk. */
-    public static final long RETRY_INTERVAL_NS = 1_000_000_000L;
-
-    private static final Set<PosixFilePermission> FILE_PERMISSIONS = PosixFilePermissions.fromString("rw-rw----");
+    public static final long RETRY_INTERVAL_NS = ChronicleSink.RETRY_INTERVAL_NS;
 
     /** Writers, replaced as a whole when one is added. */
     private static final class Writers
@@ -78,18 +58,13 @@ public final class JournalAgent implements Agent, MessageHandler, ErrorHandler
     }
 
     private final Path dir;
-    private final File dirFile;
-    private final int nodeId;
     private final int cpu;
-    private final long minFreeBytes;
     private final NanoClock nanoClock;
-    private final EpochClock epochClock;
-    private final SingleChronicleQueue queue;
+    private final ChronicleSink sink;
 
     private final AtomicLong recordsWritten = new AtomicLong();
     private final AtomicLong bytesWritten = new AtomicLong();
     private final AtomicLong writeErrors = new AtomicLong();
-    private volatile String lastError;
     private volatile int pinnedCpu = -1;
     private volatile String affinityError;
     private volatile boolean paused;
@@ -97,13 +72,6 @@ public final class JournalAgent implements Agent, MessageHandler, ErrorHandler
     private final CountDownLatch started = new CountDownLatch(1);
 
     // journal thread only
-    private ExcerptAppender appender;
-    private boolean diskFull;
-    private boolean healthy;
-    private long nextCheckNanos;
-    private long bytesSinceCheck;
-    private int headerCycle = Integer.MIN_VALUE;
-    private int headerWriterCount = -1;
     private int currentWriterId;
 
     /**
@@ -127,19 +95,10 @@ public final class JournalAgent implements Agent, MessageHandler, ErrorHandler
         final NanoClock nanoClock,
         final EpochClock epochClock)
     {
-        ChronicleSupport.init();
         this.dir = dir;
-        this.dirFile = dir.toFile();
-        this.nodeId = nodeId;
         this.cpu = cpu;
-        this.minFreeBytes = minFreeBytes;
         this.nanoClock = nanoClock;
-        this.epochClock = epochClock;
-        this.queue = SingleChronicleQueueBuilder.binary(dir)
-            .rollCycle(rollCycle)
-            .storeFileListener(new PermissionSetter())
-            .build();
-        setPermissions(dir.resolve("metadata.cq4t").toFile());
+        this.sink = new ChronicleSink(dir, JournalFiles.open(dir, rollCycle), nodeId, minFreeBytes, epochClock);
     }
 
     /**
@@ -200,7 +159,7 @@ public final class JournalAgent implements Agent, MessageHandler, ErrorHandler
      */
     public String lastError()
     {
-        return lastError;
+        return sink.lastError();
     }
 
     /**
@@ -240,7 +199,7 @@ public final class JournalAgent implements Agent, MessageHandler, ErrorHandler
             {
                 checkPlacement();
             }
-            checkHealth(nanoClock.nanoTime());
+            sink.checkHealth(nanoClock.nanoTime(), writers.names);
         }
         finally
         {
@@ -305,15 +264,7 @@ public final class JournalAgent implements Agent, MessageHandler, ErrorHandler
                 Thread.yield();
             }
         }
-        closeAppender();
-        try
-        {
-            queue.close();
-        }
-        catch (final Throwable ex)
-        {
-            lastError = "journal " + dir + ": closing the queue failed: " + describe(ex);
-        }
+        sink.close();
     }
 
     /**
@@ -325,8 +276,8 @@ public final class JournalAgent implements Agent, MessageHandler, ErrorHandler
     @Override
     public void onError(final Throwable throwable)
     {
-        lastError = "journal " + dir + ": " + describe(throwable);
-        fail(nanoClock.nanoTime());
+        sink.lastError("journal " + dir + ": " + ChronicleSink.describe(throwable));
+        sink.fail(nanoClock.nanoTime());
     }
 
     /**
@@ -336,47 +287,23 @@ public final class JournalAgent implements Agent, MessageHandler, ErrorHandler
     public void onMessage(final int msgTypeId, final MutableDirectBuffer buffer, final int index, final int length)
     {
         final long now = nanoClock.nanoTime();
-        if (!ready(now))
+        final byte[][] names = writers.names;
+        if (!sink.ready(now, names))
         {
             writeErrors.lazySet(writeErrors.get() + 1);
             return;
         }
         try
         {
-            if (queue.cycle() != headerCycle || headerWriterCount != writers.rings.length)
-            {
-                writeHeader(now);
-            }
-            final DocumentContext context = appender.writingDocument();
-            try
-            {
-                final Bytes<?> bytes = context.wire().bytes();
-                bytes.writeByte((byte)VERSION);
-                bytes.writeByte((byte)msgTypeId);
-                bytes.writeShort((short)currentWriterId);
-                bytes.writeInt(nodeId);
-                bytes.writeLong(now);
-                bytes.unsafeWrite(buffer.addressOffset() + index, length);
-            }
-            catch (final Throwable ex)
-            {
-                context.rollbackOnClose();
-                throw ex;
-            }
-            finally
-            {
-                context.close();
-            }
-            final int recordLength = RECORD_HEADER_LENGTH + length;
+            final int recordLength = sink.write(msgTypeId, currentWriterId, names, buffer, index, length, now);
             recordsWritten.lazySet(recordsWritten.get() + 1);
             bytesWritten.lazySet(bytesWritten.get() + recordLength);
-            bytesSinceCheck += recordLength;
         }
         catch (final Throwable ex)
         {
             writeErrors.lazySet(writeErrors.get() + 1);
-            lastError = "journal " + dir + ": write failed: " + describe(ex);
-            fail(now);
+            sink.lastError("journal " + dir + ": write failed: " + ChronicleSink.describe(ex));
+            sink.fail(now);
         }
     }
 
@@ -403,129 +330,10 @@ public final class JournalAgent implements Agent, MessageHandler, ErrorHandler
         }
         if (work == 0)
         {
-            final long now = nanoClock.nanoTime();
-            if (!healthy && now - nextCheckNanos >= 0)
-            {
-                // come back after a failure even when nothing is offered, so that stats tell the truth
-                ready(now);
-            }
+            // come back after a failure even when nothing is offered, so that stats tell the truth
+            sink.retryIfDue(nanoClock.nanoTime(), writers.names);
         }
         return work;
-    }
-
-    private boolean ready(final long now)
-    {
-        if (now - nextCheckNanos >= 0 || bytesSinceCheck >= SPACE_CHECK_INTERVAL_BYTES)
-        {
-            checkHealth(now);
-        }
-        return healthy;
-    }
-
-    private void checkHealth(final long now)
-    {
-        bytesSinceCheck = 0;
-        final long free = dirFile.getUsableSpace();
-        if (free < minFreeBytes)
-        {
-            if (!diskFull)
-            {
-                diskFull = true;
-                lastError = "journal " + dir + ": disk full: " + free + " bytes free, below the floor of " +
-                    minFreeBytes + "; records are dropped (counted as write errors) until space returns";
-            }
-        }
-        else
-        {
-            diskFull = false;
-            if (appender == null)
-            {
-                try
-                {
-                    appender = queue.createAppender();
-                }
-                catch (final Throwable ex)
-                {
-                    lastError = "journal " + dir + ": cannot create an appender: " + describe(ex);
-                }
-            }
-        }
-        healthy = !diskFull && appender != null;
-        nextCheckNanos = now + (healthy ? SPACE_CHECK_INTERVAL_NS : RETRY_INTERVAL_NS);
-        if (healthy && (headerWriterCount < 0))
-        {
-            try
-            {
-                writeHeader(now);
-            }
-            catch (final Throwable ex)
-            {
-                lastError = "journal " + dir + ": writing the journal header failed: " + describe(ex);
-                fail(now);
-            }
-        }
-    }
-
-    private void fail(final long now)
-    {
-        closeAppender();
-        healthy = false;
-        headerWriterCount = -1;
-        nextCheckNanos = now + RETRY_INTERVAL_NS;
-    }
-
-    private void closeAppender()
-    {
-        final ExcerptAppender appender = this.appender;
-        this.appender = null;
-        if (appender != null)
-        {
-            try
-            {
-                appender.close();
-            }
-            catch (final Throwable ignore)
-            {
-                // it is already broken; the failure that broke it is in lastError
-            }
-        }
-    }
-
-    private void writeHeader(final long now)
-    {
-        final Writers writers = this.writers;
-        final DocumentContext context = appender.writingDocument();
-        try
-        {
-            final Bytes<?> bytes = context.wire().bytes();
-            bytes.writeByte((byte)VERSION);
-            bytes.writeByte((byte)HEADER_KIND_ID);
-            bytes.writeShort((short)NO_WRITER);
-            bytes.writeInt(nodeId);
-            bytes.writeLong(now);
-            bytes.writeLong(MAGIC);
-            bytes.writeLong(epochClock.time());
-            bytes.writeLong(now);
-            bytes.writeInt(writers.names.length);
-            bytes.writeInt(0);
-            for (int i = 0; i < writers.names.length; i++)
-            {
-                bytes.writeShort((short)i);
-                bytes.writeShort((short)writers.names[i].length);
-                bytes.write(writers.names[i]);
-            }
-        }
-        catch (final Throwable ex)
-        {
-            context.rollbackOnClose();
-            throw ex;
-        }
-        finally
-        {
-            context.close();
-        }
-        headerCycle = appender.cycle();
-        headerWriterCount = writers.names.length;
     }
 
     private void checkPlacement()
@@ -544,44 +352,7 @@ public final class JournalAgent implements Agent, MessageHandler, ErrorHandler
         }
         catch (final Throwable ex)
         {
-            affinityError = "journal thread not pinned to cpu " + cpu + ": " + describe(ex);
-        }
-    }
-
-    private static String describe(final Throwable ex)
-    {
-        final String message = ex.getMessage();
-        final String text = ex.getClass().getSimpleName() + (message == null ? "" : ": " + message);
-        return text.replace('\n', ' ');
-    }
-
-    private static void setPermissions(final File file)
-    {
-        try
-        {
-            if (file.isFile())
-            {
-                Files.setPosixFilePermissions(file.toPath(), FILE_PERMISSIONS);
-            }
-        }
-        catch (final IOException | UnsupportedOperationException | SecurityException ignore)
-        {
-            // Chronicle's own permissions stay; nothing else depends on it
-        }
-    }
-
-    /** Makes every queue file group-shared (0660) when Chronicle first acquires it. */
-    private static final class PermissionSetter implements StoreFileListener
-    {
-        @Override
-        public void onAcquired(final int cycle, final File file)
-        {
-            setPermissions(file);
-        }
-
-        @Override
-        public void onReleased(final int cycle, final File file)
-        {
+            affinityError = "journal thread not pinned to cpu " + cpu + ": " + ChronicleSink.describe(ex);
         }
     }
 }

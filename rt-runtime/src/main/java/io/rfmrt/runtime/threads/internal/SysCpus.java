@@ -1,5 +1,7 @@
 package io.rfmrt.runtime.threads.internal;
 
+import io.rfmrt.runtime.threads.CpuSet;
+
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -45,7 +47,7 @@ public final class SysCpus
     {
         try
         {
-            return Optional.of(CpuList.parse(Files.readString(file, StandardCharsets.US_ASCII)));
+            return Optional.of(CpuSet.parse(Files.readString(file, StandardCharsets.US_ASCII)).toBitSet());
         }
         catch (final IOException | IllegalArgumentException ex)
         {

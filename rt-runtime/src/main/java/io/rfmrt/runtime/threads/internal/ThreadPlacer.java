@@ -11,6 +11,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import com.sun.jna.Memory;
+import io.rfmrt.runtime.threads.CpuSet;
 import net.openhft.affinity.Affinity;
 import net.openhft.affinity.AffinityLock;
 import net.openhft.affinity.LockCheck;
@@ -74,7 +75,7 @@ public final class ThreadPlacer
 
         final BitSet allowed = readAffinity(tid);
         final int actualCpu = allowed != null && allowed.cardinality() == 1 ? allowed.nextSetBit(0) : -1;
-        final String allowedList = allowed == null ? "?" : CpuList.format(allowed);
+        final String allowedList = allowed == null ? "?" : CpuSet.of(allowed).toString();
         final int[] sched = readScheduler(tid);
         final String policy = policyName(sched[0]);
         final int readPriority = sched[1];
@@ -244,7 +245,7 @@ public final class ThreadPlacer
         final String list = procField(taskDir(tid).resolve("status"), "Cpus_allowed_list:");
         try
         {
-            return list == null ? null : CpuList.parse(list);
+            return list == null ? null : CpuSet.parse(list).toBitSet();
         }
         catch (final IllegalArgumentException ex)
         {

@@ -1,15 +1,27 @@
-package io.rfmrt.runtime.preflight;
+package io.rfmrt.runtime.threads;
 
+import java.util.ArrayList;
 import java.util.BitSet;
+import java.util.Collection;
+import java.util.List;
 
 /**
  * An immutable set of cpu numbers, read from the kernel's cpu list ({@code 0-3,6}) or hexadecimal mask
- * ({@code ff,000000ff}) notations and written back as a cpu list.
+ * ({@code ff,000000ff}) notations and written back as a cpu list. The one cpu-list parser of the Java code; the
+ * tuning scripts follow the same rule, and both test suites read the cases of
+ * {@code tuning/test/fixtures/cpu-lists.txt}.
+ * <p>
+ * An empty text and {@code (null)} are the empty set: the kernel prints a cpumask that was never allocated as
+ * {@code (null)} ({@code /sys/devices/system/cpu/nohz_full} on a kernel built with {@code CONFIG_NO_HZ_FULL} and
+ * {@code CONFIG_CPUMASK_OFFSTACK}, booted without {@code nohz_full=}), so that is what "no cpus" looks like there.
  */
-final class CpuSet
+public final class CpuSet
 {
     /** The empty set. */
-    static final CpuSet EMPTY = new CpuSet(new BitSet());
+    public static final CpuSet EMPTY = new CpuSet(new BitSet());
+
+    /** What the kernel prints for a cpumask that was never allocated; reads as the empty set. */
+    public static final String KERNEL_NULL_MASK = "(null)";
 
     private static final int MAX_CPUS = 1 << 16;
     private static final int MASK_WORD_BITS = 32;
@@ -22,19 +34,33 @@ final class CpuSet
     }
 
     /**
-     * Parse a cpu list as the kernel writes and reads it: {@code 0-3,6}, an empty string, and on the boot command line
-     * also {@code all}, {@code N} (the last cpu) and {@code 0-7:2/4} (the first 2 of each group of 4).
+     * Parse a cpu list as the kernel writes it in {@code /sys} and {@code /proc}: {@code 0-3,6}; empty or
+     * {@code (null)} for none.
+     *
+     * @param text a cpu list, surrounding white space ignored.
+     * @return the set.
+     * @throws IllegalArgumentException when the text is not a cpu list (the message quotes it).
+     */
+    public static CpuSet parse(final String text)
+    {
+        return parseList(text, EMPTY);
+    }
+
+    /**
+     * Parse a cpu list as the kernel writes and reads it: {@code 0-3,6}, an empty string or {@code (null)} (none),
+     * and on the boot command line also {@code all}, {@code N} (the last cpu) and {@code 0-7:2/4} (the first 2 of
+     * each group of 4).
      *
      * @param text a cpu list, surrounding white space ignored.
      * @param all  the cpus {@code all} and {@code N} refer to (the possible or online cpus).
      * @return the set.
-     * @throws IllegalArgumentException when the text is not a cpu list.
+     * @throws IllegalArgumentException when the text is not a cpu list (the message quotes it).
      */
-    static CpuSet parseList(final String text, final CpuSet all)
+    public static CpuSet parseList(final String text, final CpuSet all)
     {
         final String list = text.strip();
         final BitSet bits = new BitSet();
-        if (list.isEmpty())
+        if (list.isEmpty() || list.equals(KERNEL_NULL_MASK))
         {
             return EMPTY;
         }
@@ -43,9 +69,9 @@ final class CpuSet
             return all;
         }
         final int last = all.bits.length() - 1;
-        for (final String part : list.split(","))
+        for (final String part : list.split(",", -1))
         {
-            parseRange(part.strip(), last, list, bits);
+            parseRange(part, last, list, bits);
         }
         return new CpuSet(bits);
     }
@@ -97,6 +123,10 @@ final class CpuSet
             }
             return last;
         }
+        if (text.isEmpty() || text.length() > 5 || !text.chars().allMatch(c -> c >= '0' && c <= '9'))
+        {
+            throw new IllegalArgumentException("bad cpu list '" + list + "'");
+        }
         try
         {
             final int cpu = Integer.parseInt(text);
@@ -120,7 +150,7 @@ final class CpuSet
      * @return the set.
      * @throws IllegalArgumentException when the text is not a mask.
      */
-    static CpuSet parseMask(final String text)
+    public static CpuSet parseMask(final String text)
     {
         final String mask = text.strip();
         if (mask.isEmpty())
@@ -158,56 +188,173 @@ final class CpuSet
      * @param cpus cpu numbers.
      * @return the set of them.
      */
-    static CpuSet of(final int... cpus)
+    public static CpuSet of(final int... cpus)
     {
         final BitSet bits = new BitSet();
         for (final int cpu : cpus)
         {
-            bits.set(cpu);
+            bits.set(checked(cpu));
         }
         return new CpuSet(bits);
     }
 
-    boolean isEmpty()
+    /**
+     * @param cpus cpu numbers.
+     * @return the set of them.
+     */
+    public static CpuSet of(final Collection<Integer> cpus)
+    {
+        final BitSet bits = new BitSet();
+        for (final int cpu : cpus)
+        {
+            bits.set(checked(cpu));
+        }
+        return new CpuSet(bits);
+    }
+
+    /**
+     * @param cpus a bit per cpu; copied.
+     * @return the set of them.
+     */
+    public static CpuSet of(final BitSet cpus)
+    {
+        return new CpuSet((BitSet)cpus.clone());
+    }
+
+    /**
+     * @param from first cpu.
+     * @param to   last cpu, inclusive.
+     * @return the cpus {@code from..to}; empty when {@code to < from}.
+     */
+    public static CpuSet range(final int from, final int to)
+    {
+        final BitSet bits = new BitSet();
+        if (to >= from)
+        {
+            bits.set(checked(from), checked(to) + 1);
+        }
+        return new CpuSet(bits);
+    }
+
+    private static int checked(final int cpu)
+    {
+        if (cpu < 0 || cpu >= MAX_CPUS)
+        {
+            throw new IllegalArgumentException("cpu " + cpu + " is not a cpu number (0-" + (MAX_CPUS - 1) + ")");
+        }
+        return cpu;
+    }
+
+    /**
+     * @return whether there is no cpu in the set.
+     */
+    public boolean isEmpty()
     {
         return bits.isEmpty();
     }
 
-    int size()
+    /**
+     * @return how many cpus.
+     */
+    public int size()
     {
         return bits.cardinality();
     }
 
-    boolean contains(final int cpu)
+    /**
+     * @param cpu a cpu number.
+     * @return whether it is in the set.
+     */
+    public boolean contains(final int cpu)
     {
-        return bits.get(cpu);
+        return cpu >= 0 && bits.get(cpu);
     }
 
-    boolean containsAll(final CpuSet other)
+    /**
+     * @param other a set.
+     * @return whether every cpu of it is in this one.
+     */
+    public boolean containsAll(final CpuSet other)
     {
         return other.minus(this).isEmpty();
     }
 
-    boolean intersects(final CpuSet other)
+    /**
+     * @param other a set.
+     * @return whether the two share a cpu.
+     */
+    public boolean intersects(final CpuSet other)
     {
         return bits.intersects(other.bits);
     }
 
-    CpuSet and(final CpuSet other)
+    /**
+     * @return the lowest cpu, -1 when empty.
+     */
+    public int first()
+    {
+        return bits.nextSetBit(0);
+    }
+
+    /**
+     * @param cpu a cpu number.
+     * @return the set without it.
+     */
+    public CpuSet without(final int cpu)
+    {
+        final BitSet copy = (BitSet)bits.clone();
+        copy.clear(checked(cpu));
+        return new CpuSet(copy);
+    }
+
+    /**
+     * @return the cpus in ascending order.
+     */
+    public List<Integer> toList()
+    {
+        final List<Integer> list = new ArrayList<>(bits.cardinality());
+        for (int cpu = bits.nextSetBit(0); cpu >= 0; cpu = bits.nextSetBit(cpu + 1))
+        {
+            list.add(cpu);
+        }
+        return List.copyOf(list);
+    }
+
+    /**
+     * @return a bit per cpu; a copy.
+     */
+    public BitSet toBitSet()
+    {
+        return (BitSet)bits.clone();
+    }
+
+    /**
+     * @param other a set.
+     * @return the cpus in both.
+     */
+    public CpuSet and(final CpuSet other)
     {
         final BitSet copy = (BitSet)bits.clone();
         copy.and(other.bits);
         return new CpuSet(copy);
     }
 
-    CpuSet or(final CpuSet other)
+    /**
+     * @param other a set.
+     * @return the cpus in either.
+     */
+    public CpuSet or(final CpuSet other)
     {
         final BitSet copy = (BitSet)bits.clone();
         copy.or(other.bits);
         return new CpuSet(copy);
     }
 
-    CpuSet minus(final CpuSet other)
+    /**
+     * @param other a set.
+     * @return the cpus of this set that are not in the other.
+     */
+    public CpuSet minus(final CpuSet other)
     {
         final BitSet copy = (BitSet)bits.clone();
         copy.andNot(other.bits);

@@ -1,0 +1,130 @@
+package io.rfmrt.runtime.journal.internal;
+
+import net.openhft.chronicle.bytes.Bytes;
+import net.openhft.chronicle.queue.ExcerptAppender;
+import net.openhft.chronicle.queue.RollCycle;
+import net.openhft.chronicle.queue.impl.StoreFileListener;
+import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
+import net.openhft.chronicle.queue.impl.single.SingleChronicleQueueBuilder;
+import net.openhft.chronicle.wire.DocumentContext;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Set;
+
+import static io.rfmrt.runtime.journal.internal.JournalRecordDescriptor.HEADER_KIND_ID;
+import static io.rfmrt.runtime.journal.internal.JournalRecordDescriptor.MAGIC;
+import static io.rfmrt.runtime.journal.internal.JournalRecordDescriptor.NO_WRITER;
+import static io.rfmrt.runtime.journal.internal.JournalRecordDescriptor.VERSION;
+
+/**
+ * The files of a journal: its folder's Chronicle Queue, opened with every queue file group-shared ({@code 0660}),
+ * and the journal header record ({@link JournalRecordDescriptor}) that starts each cycle and follows every change
+ * of the writer set.
+ */
+public final class JournalFiles
+{
+    private static final Set<PosixFilePermission> FILE_PERMISSIONS = PosixFilePermissions.fromString("rw-rw----");
+
+    private JournalFiles()
+    {
+    }
+
+    /**
+     * Open (or create) the queue of a folder, on the calling thread, so that a folder that cannot hold one fails
+     * here.
+     *
+     * @param dir       existing, writable folder.
+     * @param rollCycle Chronicle roll cycle.
+     * @return the queue.
+     * @throws RuntimeException whatever Chronicle throws when it cannot open the queue.
+     */
+    public static SingleChronicleQueue open(final Path dir, final RollCycle rollCycle)
+    {
+        ChronicleSupport.init();
+        final SingleChronicleQueue queue = SingleChronicleQueueBuilder.binary(dir)
+            .rollCycle(rollCycle)
+            .storeFileListener(new PermissionSetter())
+            .build();
+        setPermissions(dir.resolve("metadata.cq4t").toFile());
+        return queue;
+    }
+
+    /**
+     * Write a journal header record.
+     *
+     * @param appender   where.
+     * @param nodeId     the node's id.
+     * @param nowNanos   {@code journalNanos} of the record and the monotonic half of the clock pairing.
+     * @param epochMs    the wall-clock half of the pairing.
+     * @param writerNames every writer's name, US-ASCII, by writer id.
+     */
+    public static void writeHeader(final ExcerptAppender appender, final int nodeId, final long nowNanos,
+        final long epochMs, final byte[][] writerNames)
+    {
+        final DocumentContext context = appender.writingDocument();
+        try
+        {
+            final Bytes<?> bytes = context.wire().bytes();
+            bytes.writeByte((byte)VERSION);
+            bytes.writeByte((byte)HEADER_KIND_ID);
+            bytes.writeShort((short)NO_WRITER);
+            bytes.writeInt(nodeId);
+            bytes.writeLong(nowNanos);
+            bytes.writeLong(MAGIC);
+            bytes.writeLong(epochMs);
+            bytes.writeLong(nowNanos);
+            bytes.writeInt(writerNames.length);
+            bytes.writeInt(0);
+            for (int i = 0; i < writerNames.length; i++)
+            {
+                bytes.writeShort((short)i);
+                bytes.writeShort((short)writerNames[i].length);
+                bytes.write(writerNames[i]);
+            }
+        }
+        catch (final Throwable ex)
+        {
+            context.rollbackOnClose();
+            throw ex;
+        }
+        finally
+        {
+            context.close();
+        }
+    }
+
+    static void setPermissions(final File file)
+    {
+        try
+        {
+            if (file.isFile())
+            {
+                Files.setPosixFilePermissions(file.toPath(), FILE_PERMISSIONS);
+            }
+        }
+        catch (final IOException | UnsupportedOperationException | SecurityException ignore)
+        {
+            // Chronicle's own permissions stay; nothing else depends on it
+        }
+    }
+
+    /** Makes every queue file group-shared (0660) when Chronicle first acquires it. */
+    private static final class PermissionSetter implements StoreFileListener
+    {
+        @Override
+        public void onAcquired(final int cycle, final File file)
+        {
+            setPermissions(file);
+        }
+
+        @Override
+        public void onReleased(final int cycle, final File file)
+        {
+        }
+    }
+}
