@@ -1,0 +1,146 @@
+package io.rfmrt.cli;
+
+import io.rfmrt.rfm.EventType;
+import io.rfmrt.rfm.RfmDevice;
+import io.rfmrt.rfm.RfmDevices;
+import io.rfmrt.rfm.RfmCounter;
+import io.rfmrt.rfm.sim.SimNetwork;
+import io.rfmrt.runtime.journal.JournalReader;
+import io.rfmrt.runtime.journal.JournalRecord;
+import io.rfmrt.runtime.journal.RecordKind;
+import io.rfmrt.runtime.replay.ReplayCodes;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * {@code rfmrt node} as systemd runs it, in its own process, when one of its RT threads fails for real: something
+ * outside the node truncates the DMA ring of the node it sends to, which the node's card (the sender side of the
+ * emulator) fills on every frame. The publisher thread's next access to the mapping takes SIGBUS, which the JVM
+ * turns into an {@link InternalError} on that thread. The node must count and journal it, name the thread on
+ * stderr, flush its journal, release its node id and exit 1 (the systemd unit's {@code Restart=on-failure}).
+ */
+class NodeThreadFailureTest
+{
+    private final Path simRoot = Path.of("/dev/shm", "rfmrt-node-failure-" + UUID.randomUUID());
+
+    @AfterEach
+    void tearDown() throws IOException
+    {
+        CliProcesses.removeTree(simRoot);
+    }
+
+    @Test
+    void shouldExitOneNamingTheThreadWhenItsPeersDmaRingIsTruncated(@TempDir final Path dir) throws Exception
+    {
+        Files.copy(Path.of("..", "deploy", "conf", "layout.yaml"), dir.resolve("layout.yaml"));
+        Files.writeString(dir.resolve("node-1.yaml"), """
+            device: sim:lab1?node=1
+            layout: layout.yaml
+            receive: {channels: [command], wait: BLOCKING}
+            publish: {channel: sensor, rateHz: 1000, size: 64}
+            threads:
+              lockMemory: false
+            strict: false
+            journal: {enabled: true, dir: journal}
+            heartbeat: 1s
+            """);
+        System.setProperty(SimNetwork.ROOT_PROPERTY, simRoot.toString());
+        // the receiving node, held here: its DMA ring (dma-002) is what the node under test fills per frame
+        try (RfmDevice receiver = RfmDevices.open("sim:lab1?node=2&dma=auto"))
+        {
+            receiver.enableEvent(EventType.INTR1);
+            final Path ring = simRoot.resolve("lab1").resolve("dma-002");
+            assertThat(ring).exists();
+
+            final Process node = CliProcesses.start(simRoot, ProcessBuilder.Redirect.PIPE, "node", "--config",
+                dir.resolve("node-1.yaml").toString());
+            final CompletableFuture<String> stderr = CompletableFuture.supplyAsync(() -> readAll(node));
+            final BufferedReader lines = new BufferedReader(new InputStreamReader(node.getInputStream(),
+                StandardCharsets.UTF_8));
+            final StringBuilder stdout = new StringBuilder();
+            String line;
+            while ((line = lines.readLine()) != null)
+            {
+                stdout.append(line).append('\n');
+                if (line.startsWith("process:"))
+                {
+                    break;
+                }
+            }
+            if (line == null)
+            {
+                throw new AssertionError("the node ended before it ran: " + stdout + stderr.get(30, TimeUnit.SECONDS));
+            }
+            // frames flow into the ring (the publisher's fill path is compiled), then the ring's file loses its pages
+            final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (receiver.counter(RfmCounter.DMA_COMPLETED, null) < 50 &&
+                System.nanoTime() < deadline)
+            {
+                Thread.sleep(20);
+            }
+            try (FileChannel file = FileChannel.open(ring, StandardOpenOption.WRITE))
+            {
+                file.truncate(0);
+            }
+            while ((line = lines.readLine()) != null)
+            {
+                stdout.append(line).append('\n');
+            }
+            assertThat(node.waitFor(30, TimeUnit.SECONDS)).as("the node exits by itself").isTrue();
+            final String err = stderr.get(30, TimeUnit.SECONDS);
+            // 1, not 134: the JVM did not crash on the SIGBUS
+            assertThat(node.exitValue()).as(stdout + err).isEqualTo(1);
+            assertThat(err.lines().filter(l -> l.startsWith("rfmrt node: ")))
+                .as(err).containsExactly("rfmrt node: thread rfmrt-publisher: InternalError: a fault occurred in a " +
+                    "recent unsafe memory access operation in compiled Java code; stopping the node");
+            assertThat(stdout.toString()).endsWith("stopping: closing threads, flushing the journal, releasing the " +
+                "node\nstopped after a thread failed\n");
+        }
+
+        // the node id is free again at once
+        try (RfmDevice again = RfmDevices.open("sim:lab1?node=1"))
+        {
+            assertThat(again.nodeId()).isEqualTo(1);
+        }
+        long faults = 0;
+        try (JournalReader reader = JournalReader.open(dir.resolve("journal")))
+        {
+            final JournalRecord record = new JournalRecord();
+            while (reader.next(record))
+            {
+                if (record.kind() == RecordKind.FAULT && record.code() == ReplayCodes.FAULT_THREAD_FAILED)
+                {
+                    faults++;
+                }
+            }
+        }
+        assertThat(faults).as("FAULT records of the failed thread, flushed before exit").isPositive();
+    }
+
+    private static String readAll(final Process process)
+    {
+        try
+        {
+            return new String(process.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+        }
+        catch (final IOException ex)
+        {
+            throw new java.io.UncheckedIOException(ex);
+        }
+    }
+}
