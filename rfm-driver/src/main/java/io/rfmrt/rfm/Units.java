@@ -127,11 +127,13 @@ public final class Units
         }
         try
         {
-            final double nanos = Double.parseDouble(number) * unitNanos;
-            if (Double.isNaN(nanos) || Double.isInfinite(nanos) || number.endsWith("d") || number.endsWith("f"))
+            final double value = Double.parseDouble(number);
+            if (Double.isNaN(value) || Double.isInfinite(value) || number.endsWith("d") || number.endsWith("f"))
             {
                 throw notADuration(text);
             }
+            // a finite number too large for nanoseconds saturates, so that callers can name it "too long"
+            final double nanos = value * unitNanos;
             return nanos >= Long.MAX_VALUE ? Long.MAX_VALUE : Math.round(nanos);
         }
         catch (final NumberFormatException ex)

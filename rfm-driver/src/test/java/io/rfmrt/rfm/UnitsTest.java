@@ -54,6 +54,7 @@ class UnitsTest
     {
         assertThat(Units.parseDuration("99999999999999999999s", TimeUnit.SECONDS)).isEqualTo(Long.MAX_VALUE);
         assertThat(Units.parseDuration("1e30h", TimeUnit.SECONDS)).isEqualTo(Long.MAX_VALUE);
+        assertThat(Units.parseDuration("1e300s", TimeUnit.SECONDS)).as("past the range of a double in ns").isEqualTo(Long.MAX_VALUE);
     }
 
     @ParameterizedTest
