@@ -1,6 +1,7 @@
 package io.rfmrt.control;
 
-import io.rfmrt.runtime.replay.ReplayCodes;
+import io.rfmrt.control.journal.ControlJournal;
+import io.rfmrt.runtime.replay.ReplayVocabulary;
 import org.junit.jupiter.api.Test;
 
 import java.util.LinkedHashMap;
@@ -28,7 +29,8 @@ class AxisStateIdsTest
         assertThat(AxisState.fromId(4)).isNull();
         assertThat(AxisState.fromId(-1)).isNull();
         // a replay names the states by these ids
-        assertThat(ReplayCodes.stateName(AxisState.SAFE.id())).isEqualTo("SAFE");
-        assertThat(ReplayCodes.stateName(AxisState.RECOVERING.id())).isEqualTo("RECOVERING");
+        final ReplayVocabulary vocabulary = ControlJournal.register(ReplayVocabulary.runtime());
+        assertThat(vocabulary.stateName(AxisState.SAFE.id())).isEqualTo("SAFE");
+        assertThat(vocabulary.stateName(AxisState.RECOVERING.id())).isEqualTo("RECOVERING");
     }
 }

@@ -4,8 +4,11 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import io.rfmrt.control.AxisParameters;
 import io.rfmrt.control.ControllerGains;
+import io.rfmrt.control.journal.ControlJournal;
+import io.rfmrt.control.replay.ControlAnalysis;
 import io.rfmrt.control.replay.ControlRerun;
 import io.rfmrt.control.replay.GainsFile;
+import io.rfmrt.runtime.replay.NodeAnalysis;
 import io.rfmrt.runtime.replay.Replay;
 import io.rfmrt.runtime.replay.ReplayException;
 import io.rfmrt.runtime.replay.ReplayExports;
@@ -13,7 +16,9 @@ import io.rfmrt.runtime.replay.ReplayFilter;
 import io.rfmrt.runtime.replay.ReplayFollow;
 import io.rfmrt.runtime.replay.ReplayListener;
 import io.rfmrt.runtime.replay.ReplaySummary;
+import io.rfmrt.runtime.replay.ReplayVocabulary;
 import io.rfmrt.runtime.replay.TimeBound;
+import org.HdrHistogram.Histogram;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -125,7 +130,10 @@ final class ReplayCommand implements Callable<Integer>
         final ControllerGains recorded = recordedGains == null ? ControllerGains.standard() :
             GainsFile.load(recordedGains, ControllerGains.standard());
         final ControllerGains whatIf = gains == null ? null : GainsFile.load(gains, recorded);
+        final ReplayVocabulary vocabulary = ControlJournal.vocabulary();
+        final ControlAnalysis analysis = new ControlAnalysis();
         final List<ReplayListener> listeners = new ArrayList<>();
+        listeners.add(analysis);
         final ReplayExports.Csv csvOut = csv == null ? null : new ReplayExports.Csv(csv);
         if (csvOut != null)
         {
@@ -166,7 +174,23 @@ final class ReplayCommand implements Callable<Integer>
                 Runtime.getRuntime().addShutdownHook(hook);
                 try
                 {
-                    summary = ReplayFollow.follow(dir, filter, listeners, out, () ->
+                    final ReplayFollow.Progress progress = new ReplayFollow.Progress()
+                    {
+                        @Override
+                        public void unreadable(final String message)
+                        {
+                            out.println(message);
+                        }
+
+                        @Override
+                        public void second(final double s, final long frames, final Histogram e2e,
+                            final List<NodeAnalysis> nodes)
+                        {
+                            out.println(ReplayFormatter.followLine(s, frames, e2e, nodes, analysis));
+                            out.flush();
+                        }
+                    };
+                    summary = ReplayFollow.follow(dir, filter, vocabulary, listeners, progress, () ->
                     {
                         if (end[0] == 0)
                         {
@@ -189,7 +213,7 @@ final class ReplayCommand implements Callable<Integer>
             }
             else
             {
-                summary = Replay.run(dir, filter, listeners);
+                summary = Replay.run(dir, filter, vocabulary, listeners);
             }
         }
         finally
@@ -204,10 +228,10 @@ final class ReplayCommand implements Callable<Integer>
             summary.nodes().forEach(node -> err.println("rfmrt: " + node.problem()));
             return Main.EXIT_ERROR;
         }
-        final Map<String, Object> map = json ? summary.toMap() : null;
+        final Map<String, Object> map = json ? ReplayFormatter.toMap(summary, analysis) : null;
         if (!json)
         {
-            out.print(summary.text());
+            out.print(ReplayFormatter.text(summary, analysis));
         }
         if (csvOut != null && !json)
         {

@@ -3,7 +3,6 @@ package io.rfmrt.cli;
 import io.rfmrt.control.replay.ControlRerun;
 import io.rfmrt.runtime.Stage;
 import io.rfmrt.runtime.journal.JournalRecord;
-import io.rfmrt.runtime.journal.RecordKind;
 import io.rfmrt.runtime.replay.NodeAnalysis;
 import io.rfmrt.runtime.replay.ReplayException;
 import io.rfmrt.runtime.replay.ReplayListener;
@@ -46,9 +45,9 @@ final class ReplayPlots
         private long seen;
 
         @Override
-        public void record(final NodeAnalysis node, final JournalRecord record)
+        public void frame(final NodeAnalysis node, final JournalRecord record)
         {
-            if (record.kind() != RecordKind.FRAME || seen++ % stride != 0)
+            if (seen++ % stride != 0)
             {
                 return;
             }

@@ -153,8 +153,8 @@ class NodeCountersFileTest
         assertThat(lastFrames).isEqualTo(sent);
         final ReplaySummary summary = Replay.run(dir.resolve("journal"), ReplayFilter.ALL, List.of());
         final NodeAnalysis analysis = summary.nodes().get(0);
+        // 0, not the -1 ("n/a") of a journal without COUNTERS records
         assertThat(analysis.fifoOverflows()).isZero();
         assertThat(analysis.journalDrops()).isZero();
-        assertThat(summary.text()).contains("FIFO overflows 0, journal drops 0").doesNotContain("n/a");
     }
 }

@@ -1,5 +1,6 @@
 package io.rfmrt.control.node;
 
+import io.rfmrt.control.journal.ControlJournal;
 import io.rfmrt.rfm.EventType;
 import io.rfmrt.rfm.channel.ChannelSpec;
 
@@ -14,15 +15,7 @@ import static org.agrona.BitUtil.SIZE_OF_LONG;
  * command frame (controller 2 → plant 1, INTR2)
  *   0 torque f64 [N·m]   |  8 cycle i64 answered   | 16 setpoint f64 [rad] | 24 state i64 (AxisState id)
  * </pre>
- * Journal records: FAULT {@value #FAULT_DEADLINE_MISS} deadline miss (seq = cycle, value = lateness ns), FAULT
- * {@value #FAULT_COMMAND_STALE} stale command at the plant (seq = cycle, value = age in periods), FAULT
- * {@value #FAULT_STALL} a stall a node measured itself, a wake-up later than one period (seq = cycle or frame of the
- * first late wake-up, value = duration ns, nanos = when the thread should have run; writers "plant", "controller" and
- * "watchdog"); SAMPLE
- * {@value #SAMPLE_CONTROL} per control cycle (setpoint, position, velocity, torque, error, cycle latency µs) and
- * {@value #SAMPLE_CONTROL_INPUT} (integrator before the step, setpoint velocity, acceleration, jerk, sensor position,
- * sensor velocity) so that a replay can re-run the controller bit for bit; STATE records carry watchdog
- * transitions as {@link io.rfmrt.control.AxisState#id()}s.
+ * Journal records: the codes are {@link ControlJournal}'s (repeated here for the nodes that write them).
  */
 public final class ControlFrames
 {
@@ -74,17 +67,17 @@ public final class ControlFrames
     public static final int COMMAND_LENGTH = COMMAND_STATE_OFFSET + SIZE_OF_LONG;
 
     /** FAULT code: the command was written after the deadline. */
-    public static final int FAULT_DEADLINE_MISS = 100;
+    public static final int FAULT_DEADLINE_MISS = ControlJournal.FAULT_DEADLINE_MISS;
     /** FAULT code: the plant's newest command was too old; it braked. */
-    public static final int FAULT_COMMAND_STALE = 101;
+    public static final int FAULT_COMMAND_STALE = ControlJournal.FAULT_COMMAND_STALE;
     /** FAULT code: a thread of the node woke later than one period (a stall it measured itself). */
-    public static final int FAULT_STALL = 104;
+    public static final int FAULT_STALL = ControlJournal.FAULT_STALL;
     /** SAMPLE kind: one control cycle. */
-    public static final int SAMPLE_CONTROL = 1;
+    public static final int SAMPLE_CONTROL = ControlJournal.SAMPLE_CONTROL;
     /** SAMPLE kind: the controller's inputs of one cycle, for re-runs. */
-    public static final int SAMPLE_CONTROL_INPUT = 2;
+    public static final int SAMPLE_CONTROL_INPUT = ControlJournal.SAMPLE_CONTROL_INPUT;
     /** SAMPLE kind: the plant's state each period (position, velocity, applied torque, braking 0/1). */
-    public static final int SAMPLE_PLANT = 3;
+    public static final int SAMPLE_PLANT = ControlJournal.SAMPLE_PLANT;
 
     /** Offset of a word the plant sets when it has published its last frame (cycle count). */
     public static final int PLANT_DONE_OFFSET = 0x200;

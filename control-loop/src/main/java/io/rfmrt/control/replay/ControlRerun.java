@@ -9,10 +9,11 @@ import io.rfmrt.control.ControllerGains;
 import io.rfmrt.control.ControllerState;
 import io.rfmrt.control.SensorSample;
 import io.rfmrt.control.Setpoint;
+import io.rfmrt.control.journal.ControlInputSample;
+import io.rfmrt.control.journal.ControlJournal;
+import io.rfmrt.control.journal.ControlSample;
 import io.rfmrt.runtime.journal.JournalRecord;
-import io.rfmrt.runtime.journal.RecordKind;
 import io.rfmrt.runtime.replay.NodeAnalysis;
-import io.rfmrt.runtime.replay.ReplayCodes;
 import io.rfmrt.runtime.replay.ReplayListener;
 import org.agrona.collections.Long2LongHashMap;
 
@@ -20,8 +21,8 @@ import java.util.Arrays;
 
 /**
  * Re-executes {@link AxisController#step} over the control cycles of a journal, as a {@link ReplayListener} of the
- * replay's single pass: it collects the CONTROL ({@value ReplayCodes#SAMPLE_CONTROL}) and CONTROL_INPUT
- * ({@value ReplayCodes#SAMPLE_CONTROL_INPUT}) samples, pairs them by cycle, and then
+ * replay's single pass: it collects the CONTROL ({@value ControlJournal#SAMPLE_CONTROL}) and CONTROL_INPUT
+ * ({@value ControlJournal#SAMPLE_CONTROL_INPUT}) samples, pairs them by cycle, and then
  * <ul>
  *   <li>{@link #compare}: for each input cycle in recorded order, state = the recorded integrator before the step,
  *   sample = (cycle, sendNanos, sensor position, sensor velocity), setpoint = (CONTROL position, input velocity,
@@ -38,15 +39,32 @@ import java.util.Arrays;
  */
 public final class ControlRerun implements ReplayListener
 {
-    private static final int RUNNING = AxisState.RUNNING.id();
+    private static final int RUNNING = ControlJournal.stateId(AxisState.RUNNING);
+    /** Values kept per CONTROL cycle: setpoint, position, command, error. */
+    private static final int C_SETPOINT = 0;
+    private static final int C_POSITION = 1;
+    private static final int C_COMMAND = 2;
+    private static final int C_ERROR = 3;
+    private static final int C_WIDTH = 4;
+    /** Values kept per CONTROL_INPUT cycle: integrator, setpoint v/a/j, sensor position, velocity. */
+    private static final int I_INTEGRATOR = 0;
+    private static final int I_VELOCITY = 1;
+    private static final int I_ACCELERATION = 2;
+    private static final int I_JERK = 3;
+    private static final int I_POSITION = 4;
+    private static final int I_SENSOR_VELOCITY = 5;
+    private static final int I_WIDTH = 6;
+
+    private final ControlSample controlSample = new ControlSample();
+    private final ControlInputSample inputSample = new ControlInputSample();
 
     private final Long2LongHashMap controlByCycle = new Long2LongHashMap(-1);
-    private double[] control = new double[6 * 1024];
+    private double[] control = new double[C_WIDTH * 1024];
     private int controls;
     private long[] inputCycle = new long[1024];
     private long[] inputSend = new long[1024];
     private int[] inputState = new int[1024];
-    private double[] input = new double[6 * 1024];
+    private double[] input = new double[I_WIDTH * 1024];
     private int inputs;
 
     /**
@@ -77,43 +95,44 @@ public final class ControlRerun implements ReplayListener
     }
 
     @Override
-    public void record(final NodeAnalysis node, final JournalRecord record)
+    public void sample(final NodeAnalysis node, final JournalRecord record)
     {
-        if (record.kind() != RecordKind.SAMPLE)
+        if (controlSample.wrap(record))
         {
-            return;
-        }
-        final int kind = record.sampleKind();
-        if (kind == ReplayCodes.SAMPLE_CONTROL)
-        {
-            if (6 * (controls + 1) > control.length)
+            final ControlSample c = controlSample;
+            if (C_WIDTH * (controls + 1) > control.length)
             {
                 control = Arrays.copyOf(control, control.length * 2);
             }
-            for (int i = 0; i < 6; i++)
-            {
-                control[6 * controls + i] = record.value(i);
-            }
-            controlByCycle.put(record.cycle(), controls);
+            final int at = C_WIDTH * controls;
+            control[at + C_SETPOINT] = c.setpoint();
+            control[at + C_POSITION] = c.position();
+            control[at + C_COMMAND] = c.command();
+            control[at + C_ERROR] = c.error();
+            controlByCycle.put(c.cycle(), controls);
             controls++;
         }
-        else if (kind == ReplayCodes.SAMPLE_CONTROL_INPUT)
+        else if (inputSample.wrap(record))
         {
+            final ControlInputSample in = inputSample;
             if (inputs == inputCycle.length)
             {
                 final int n = inputs * 2;
                 inputCycle = Arrays.copyOf(inputCycle, n);
                 inputSend = Arrays.copyOf(inputSend, n);
                 inputState = Arrays.copyOf(inputState, n);
-                input = Arrays.copyOf(input, 6 * n);
+                input = Arrays.copyOf(input, I_WIDTH * n);
             }
-            inputCycle[inputs] = record.cycle();
-            inputSend[inputs] = record.nanos();
-            inputState[inputs] = record.state();
-            for (int i = 0; i < 6; i++)
-            {
-                input[6 * inputs + i] = record.value(i);
-            }
+            inputCycle[inputs] = in.cycle();
+            inputSend[inputs] = in.sendNanos();
+            inputState[inputs] = in.stateId();
+            final int at = I_WIDTH * inputs;
+            input[at + I_INTEGRATOR] = in.integrator();
+            input[at + I_VELOCITY] = in.setpointVelocity();
+            input[at + I_ACCELERATION] = in.setpointAcceleration();
+            input[at + I_JERK] = in.setpointJerk();
+            input[at + I_POSITION] = in.sensorPosition();
+            input[at + I_SENSOR_VELOCITY] = in.sensorVelocity();
             inputs++;
         }
     }
@@ -162,15 +181,17 @@ public final class ControlRerun implements ReplayListener
                 continue;
             }
             compared++;
-            final int at = 6 * i;
-            final double recorded = control[6 * (int)j + 3];
+            final int at = I_WIDTH * i;
+            final int c = C_WIDTH * (int)j;
+            final double recorded = control[c + C_COMMAND];
             final double torque;
             if (inputState[i] == RUNNING)
             {
                 running++;
-                state.set(input[at]);
-                sample.set(inputCycle[i], inputSend[i], input[at + 4], input[at + 5]);
-                setpoint.set(control[6 * (int)j], input[at + 1], input[at + 2], input[at + 3]);
+                state.set(input[at + I_INTEGRATOR]);
+                sample.set(inputCycle[i], inputSend[i], input[at + I_POSITION], input[at + I_SENSOR_VELOCITY]);
+                setpoint.set(control[c + C_SETPOINT], input[at + I_VELOCITY], input[at + I_ACCELERATION],
+                    input[at + I_JERK]);
                 controller.step(state, sample, setpoint, next, command);
                 torque = command.torqueNm();
             }
@@ -212,8 +233,8 @@ public final class ControlRerun implements ReplayListener
         final double period = gains.periodSeconds();
         if (inputs > 0)
         {
-            plant.reset(input[4], input[5]);
-            state.set(input[0]);
+            plant.reset(input[I_POSITION], input[I_SENSOR_VELOCITY]);
+            state.set(input[I_INTEGRATOR]);
         }
         long cycles = 0;
         double squares = 0.0;
@@ -225,9 +246,10 @@ public final class ControlRerun implements ReplayListener
             {
                 continue;
             }
-            final int at = 6 * i;
+            final int at = I_WIDTH * i;
             sample.set(inputCycle[i], inputSend[i], plant.position(), plant.velocity());
-            setpoint.set(control[6 * (int)j], input[at + 1], input[at + 2], input[at + 3]);
+            setpoint.set(control[C_WIDTH * (int)j + C_SETPOINT], input[at + I_VELOCITY], input[at + I_ACCELERATION],
+                input[at + I_JERK]);
             final double torque;
             if (inputState[i] == RUNNING)
             {
@@ -257,9 +279,9 @@ public final class ControlRerun implements ReplayListener
         final double[][] columns = new double[3][controls];
         for (int i = 0; i < controls; i++)
         {
-            columns[0][i] = control[6 * i];
-            columns[1][i] = control[6 * i + 1];
-            columns[2][i] = control[6 * i + 4];
+            columns[0][i] = control[C_WIDTH * i + C_SETPOINT];
+            columns[1][i] = control[C_WIDTH * i + C_POSITION];
+            columns[2][i] = control[C_WIDTH * i + C_ERROR];
         }
         return columns;
     }

@@ -9,11 +9,11 @@ import io.rfmrt.control.ControllerGains;
 import io.rfmrt.control.ControllerState;
 import io.rfmrt.control.SensorSample;
 import io.rfmrt.control.Setpoint;
+import io.rfmrt.control.journal.ControlJournal;
 import io.rfmrt.runtime.journal.Journal;
 import io.rfmrt.runtime.journal.JournalConfig;
 import io.rfmrt.runtime.journal.JournalWriter;
 import io.rfmrt.runtime.replay.Replay;
-import io.rfmrt.runtime.replay.ReplayCodes;
 import io.rfmrt.runtime.replay.ReplayFilter;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
@@ -81,10 +81,10 @@ public class ControlRerunTest
                 final long seq = k + 1;
                 retry(() -> w.frame(seq, 1, 0, 0, send, send + 20_000, send + 22_000, send + 25_000, send + 40_000,
                     payload, 0, 32));
-                final int axis = k < 20 ? AxisState.STARTING.id() : AxisState.RUNNING.id();
+                final int axis = ControlJournal.stateId(k < 20 ? AxisState.STARTING : AxisState.RUNNING);
                 final double integrator = state.integratorNm();
                 final double torque;
-                if (axis == AxisState.RUNNING.id())
+                if (axis == ControlJournal.stateId(AxisState.RUNNING))
                 {
                     controller.step(state, sample, setpoint, state, command);
                     torque = command.torqueNm();
@@ -97,9 +97,9 @@ public class ControlRerunTest
                 final long cycle = k;
                 final double pos = sample.position();
                 final double vel = sample.velocity();
-                retry(() -> w.sample(ReplayCodes.SAMPLE_CONTROL_INPUT, send, cycle, axis, integrator, v, a,
+                retry(() -> w.sample(ControlJournal.SAMPLE_CONTROL_INPUT, send, cycle, axis, integrator, v, a,
                     setpoint.jerk(), pos, vel));
-                retry(() -> w.sample(ReplayCodes.SAMPLE_CONTROL, send + 40_000, cycle, axis, p, pos, vel, torque,
+                retry(() -> w.sample(ControlJournal.SAMPLE_CONTROL, send + 40_000, cycle, axis, p, pos, vel, torque,
                     p - pos, 40.0));
                 plant.step(torque, gains.periodSeconds());
             }
@@ -112,7 +112,7 @@ public class ControlRerunTest
         final Path dir = temp.resolve("journal").resolve("node-2");
         writeControlJournal(dir);
         final ControlRerun rerun = new ControlRerun();
-        Replay.run(temp, ReplayFilter.ALL, List.of(rerun));
+        Replay.run(temp, ReplayFilter.ALL, ControlJournal.vocabulary(), List.of(rerun));
         assertThat(rerun.inputCycles()).isEqualTo(CYCLES);
 
         final ControlRerun.Comparison same = rerun.compare(ControllerGains.standard());
@@ -145,13 +145,5 @@ public class ControlRerunTest
         assertThatThrownBy(() -> GainsFile.load(bad, ControllerGains.standard()))
             .isInstanceOf(IllegalArgumentException.class)
             .hasMessageContaining("unknown key 'kp'").hasMessageContaining("velocityGainNmSPerRad 'fast'");
-    }
-
-    @Test
-    void shouldKeepTheReplayCodesEqualToTheControlEnums()
-    {
-        assertThat(ReplayCodes.STATE_RUNNING).isEqualTo(AxisState.RUNNING.id());
-        assertThat(ReplayCodes.STATE_SAFE).isEqualTo(AxisState.SAFE.id());
-        assertThat(ReplayCodes.STATE_RECOVERING).isEqualTo(AxisState.RECOVERING.id());
     }
 }

@@ -124,9 +124,9 @@ public final class JournalReader implements AutoCloseable
 
     private String[] writerNames = new String[0];
     private boolean headerSeen;
-    private long firstEpochMillis;
-    private long firstNanos;
-    private boolean clockSeen;
+    private JournalHeader firstHeader;
+    private JournalHeader lastHeader;
+    private long headers;
     private long index = -1;
     private long documents;
     private boolean closed;
@@ -246,27 +246,32 @@ public final class JournalReader implements AutoCloseable
     }
 
     /**
-     * @return whether a journal header has been read (so that {@link #clockEpochMillis()} means something).
+     * The first journal header of the journal: its clock reading maps the node's {@code System.nanoTime()} stamps to
+     * wall-clock time, and it is where a replay starts. {@link #open} reads it, so it is there from the start unless
+     * the journal's first records are damaged.
+     *
+     * @return the first journal header read, or {@code null} when none has been read.
      */
-    public boolean hasClock()
+    public JournalHeader header()
     {
-        return clockSeen;
+        return firstHeader;
     }
 
     /**
-     * @return wall-clock milliseconds of the first journal header's clock reading.
+     * @return the journal header read most recently (its writer list includes writers added since the first), or
+     *         {@code null} when none has been read.
      */
-    public long clockEpochMillis()
+    public JournalHeader lastHeader()
     {
-        return firstEpochMillis;
+        return lastHeader;
     }
 
     /**
-     * @return {@code System.nanoTime()} of the first journal header's clock reading.
+     * @return journal headers read so far (one per session, writer addition and roll cycle).
      */
-    public long clockNanos()
+    public long headerCount()
     {
-        return firstNanos;
+        return headers;
     }
 
     /**
@@ -327,6 +332,9 @@ public final class JournalReader implements AutoCloseable
         damageCount = 0;
         headerSeen = false;
         writerNames = new String[0];
+        firstHeader = null;
+        lastHeader = null;
+        headers = 0;
         endVerifiedAt = -1;
     }
 
@@ -634,7 +642,7 @@ public final class JournalReader implements AutoCloseable
         final int kindId = into.kindId();
         if (kindId == HEADER_KIND_ID)
         {
-            final String why = readHeader(buffer, length);
+            final String why = readHeader(buffer, length, version, into.nodeId(), into.journalNanos());
             return why == null ? HEADER_READ : why;
         }
         final RecordKind kind = RecordKind.fromId(kindId);
@@ -682,7 +690,8 @@ public final class JournalReader implements AutoCloseable
         return body != needed ? "is a " + kind + " record with a body of " + body + " bytes; it has " + needed : null;
     }
 
-    private String readHeader(final UnsafeBuffer buffer, final int length)
+    private String readHeader(final UnsafeBuffer buffer, final int length, final int version, final int nodeId,
+        final long journalNanos)
     {
         final int body = length - RECORD_HEADER_LENGTH;
         if (body < HEADER_WRITERS_OFFSET || buffer.getLong(RECORD_HEADER_LENGTH + HEADER_MAGIC_OFFSET, BYTE_ORDER) !=
@@ -721,12 +730,15 @@ public final class JournalReader implements AutoCloseable
         }
         writerNames = names;
         headerSeen = true;
-        if (!clockSeen)
+        final JournalHeader header = new JournalHeader(version, nodeId, journalNanos,
+            buffer.getLong(RECORD_HEADER_LENGTH + HEADER_EPOCH_MILLIS_OFFSET, BYTE_ORDER),
+            buffer.getLong(RECORD_HEADER_LENGTH + HEADER_NANOS_OFFSET, BYTE_ORDER), java.util.Arrays.asList(names));
+        if (firstHeader == null)
         {
-            clockSeen = true;
-            firstEpochMillis = buffer.getLong(RECORD_HEADER_LENGTH + HEADER_EPOCH_MILLIS_OFFSET, BYTE_ORDER);
-            firstNanos = buffer.getLong(RECORD_HEADER_LENGTH + HEADER_NANOS_OFFSET, BYTE_ORDER);
+            firstHeader = header;
         }
+        lastHeader = header;
+        headers++;
         return null;
     }
 

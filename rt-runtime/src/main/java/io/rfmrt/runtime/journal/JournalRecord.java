@@ -54,6 +54,9 @@ public final class JournalRecord
     private RecordKind kind;
     private String[] writerNames = NO_NAMES;
 
+    /** Values in every SAMPLE record ({@link #value(int)} takes 0 up to one less). */
+    public static final int SAMPLE_VALUES = SAMPLE_VALUE_COUNT;
+
     /**
      * An empty record, to be filled by {@link JournalReader#next}.
      */

@@ -1,8 +1,8 @@
 package io.rfmrt.runtime.replay;
 
+import io.rfmrt.runtime.journal.JournalHeader;
 import io.rfmrt.runtime.journal.JournalReader;
 
-import java.nio.file.Path;
 import java.time.Instant;
 
 /**
@@ -35,29 +35,21 @@ public record JournalClock(long epochMillis, long nanos)
     }
 
     /**
-     * @param reader an open reader.
-     * @return the clock of the first journal header it has read, or {@code null} when it has read none.
+     * @param header a journal header.
+     * @return its clock reading, or {@code null} when {@code header} is {@code null}.
      */
-    public static JournalClock of(final JournalReader reader)
+    public static JournalClock of(final JournalHeader header)
     {
-        return reader.hasClock() ? new JournalClock(reader.clockEpochMillis(), reader.clockNanos()) : null;
+        return header == null ? null : new JournalClock(header.epochMillis(), header.nanos());
     }
 
     /**
-     * Read the first journal header of a journal folder.
-     *
-     * @param dir a journal folder that {@link JournalReader} opened.
-     * @return its clock reading, or {@code null} when the folder's first record is no readable journal header.
+     * @param reader an open reader.
+     * @return the clock of the first journal header it has read ({@link JournalReader#header()}), or {@code null}
+     *         when it has read none.
      */
-    public static JournalClock probe(final Path dir)
+    public static JournalClock of(final JournalReader reader)
     {
-        try (JournalReader reader = JournalReader.open(dir))
-        {
-            return of(reader);
-        }
-        catch (final RuntimeException ex)
-        {
-            return null;
-        }
+        return of(reader.header());
     }
 }

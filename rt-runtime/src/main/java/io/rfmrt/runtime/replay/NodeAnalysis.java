@@ -1,5 +1,7 @@
 package io.rfmrt.runtime.replay;
 
+import io.rfmrt.runtime.journal.JournalHeader;
+import io.rfmrt.runtime.journal.JournalReader;
 import io.rfmrt.runtime.journal.JournalRecord;
 import io.rfmrt.runtime.journal.RecordKind;
 import org.agrona.collections.Int2ObjectHashMap;
@@ -11,10 +13,12 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * Everything a replay learns from one journal (one node), record by record: counts by kind, time span, per-source
- * {@link SourceStats}, faults by code, deadline misses, watchdog trips, the latest counter snapshot, control-sample
- * tracking, the worst frames. Records are fed one at a time ({@link #accept}), so the same object serves a one-pass
- * summary and a {@code --follow} tail.
+ * What a replay learns from one journal (one node) without knowing the application that wrote it, record by record:
+ * counts by kind, time span, per-source {@link SourceStats} (frame latency by stage, losses in seq), faults by code,
+ * state transitions and sample kinds by id, the latest counter snapshot, the worst frames. What the codes mean is
+ * the {@link ReplayVocabulary}'s business, what the application's records add up to its {@link ReplayListener}'s.
+ * Records are fed one at a time ({@link #accept}), so the same object serves a one-pass summary and a
+ * {@code --follow} tail.
  *
  * <p>Threading: one thread at a time.
  */
@@ -24,12 +28,13 @@ public final class NodeAnalysis
 
     private final JournalSet.Entry entry;
     private final ReplayFilter filter;
+    private final JournalHeader header;
     private final JournalClock clock;
     private final long[] kinds = new long[RecordKind.values().length + 1];
     private final Int2ObjectHashMap<SourceStats> sources = new Int2ObjectHashMap<>();
     private final Map<Integer, long[]> faults = new TreeMap<>();
     private final Map<Integer, long[]> sampleKinds = new TreeMap<>();
-    private final Map<String, long[]> transitions = new TreeMap<>();
+    private final Map<Transition, long[]> transitions = new TreeMap<>();
     private final WorstFrames worst;
     private SourceStats lastSource;
     private int nodeId = -1;
@@ -40,35 +45,43 @@ public final class NodeAnalysis
     private long toNanos = Long.MAX_VALUE;
     private long firstNanos = Long.MAX_VALUE;
     private long lastNanos = Long.MIN_VALUE;
-    private long deadlineMisses;
-    private long maxLatenessNanos;
-    private long commandStale;
-    private long trips;
-    private long recoveries;
     private long[] counters;
     private int counterCount;
-    private long controlSamples;
-    private long trackedSamples;
-    private double errorSquares;
-    private double maxError;
-    private double maxCycleLatencyMicros;
     private String problem;
     private List<String> damage = List.of();
     private long damageCount;
     private boolean opened;
 
     /**
+     * A state transition and how often it was kept.
+     *
+     * @param from the state id before.
+     * @param to   the state id after.
+     */
+    public record Transition(int from, int to) implements Comparable<Transition>
+    {
+        @Override
+        public int compareTo(final Transition other)
+        {
+            final int c = Integer.compare(from, other.from);
+            return c != 0 ? c : Integer.compare(to, other.to);
+        }
+    }
+
+    /**
      * @param entry       the journal.
      * @param filter      what to keep.
-     * @param clock       the journal's clock pairing, or {@code null}: then the journal starts at its first record.
+     * @param header      the journal's first header ({@link JournalReader#header()}), or {@code null}: then the
+     *                    journal starts at its first record and has no wall-clock time.
      * @param worstFrames how many worst frames to keep.
      */
-    public NodeAnalysis(final JournalSet.Entry entry, final ReplayFilter filter, final JournalClock clock,
+    public NodeAnalysis(final JournalSet.Entry entry, final ReplayFilter filter, final JournalHeader header,
         final int worstFrames)
     {
         this.entry = entry;
         this.filter = filter;
-        this.clock = clock;
+        this.header = header;
+        this.clock = JournalClock.of(header);
         this.worst = new WorstFrames(worstFrames);
         if (clock != null)
         {
@@ -131,7 +144,7 @@ public final class NodeAnalysis
                 {
                     return false;
                 }
-                fault(record, code);
+                fault(code);
             }
             case STATE -> state(record.from(), record.to());
             case COUNTERS -> counters(record);
@@ -171,33 +184,14 @@ public final class NodeAnalysis
         worst.offer(entry.name(), source, seq, send, woke, validated, consumerStart, handlerEnd);
     }
 
-    private void fault(final JournalRecord record, final int code)
+    private void fault(final int code)
     {
         faults.computeIfAbsent(code, c -> new long[1])[0]++;
-        if (code == ReplayCodes.FAULT_DEADLINE_MISS)
-        {
-            deadlineMisses++;
-            maxLatenessNanos = Math.max(maxLatenessNanos, record.value());
-        }
-        else if (code == ReplayCodes.FAULT_COMMAND_STALE)
-        {
-            commandStale++;
-        }
     }
 
     private void state(final int from, final int to)
     {
-        transitions.computeIfAbsent(ReplayCodes.stateName(from) + " -> " + ReplayCodes.stateName(to),
-            k -> new long[1])[0]++;
-        if (to == ReplayCodes.STATE_SAFE && from != ReplayCodes.STATE_SAFE)
-        {
-            trips++;
-        }
-        else if (to == ReplayCodes.STATE_RUNNING && (from == ReplayCodes.STATE_RECOVERING ||
-            from == ReplayCodes.STATE_SAFE))
-        {
-            recoveries++;
-        }
+        transitions.computeIfAbsent(new Transition(from, to), k -> new long[1])[0]++;
     }
 
     private void counters(final JournalRecord record)
@@ -216,21 +210,7 @@ public final class NodeAnalysis
 
     private void sample(final JournalRecord record)
     {
-        final int sampleKind = record.sampleKind();
-        sampleKinds.computeIfAbsent(sampleKind, k -> new long[1])[0]++;
-        if (sampleKind == ReplayCodes.SAMPLE_CONTROL)
-        {
-            controlSamples++;
-            maxCycleLatencyMicros = Math.max(maxCycleLatencyMicros, record.value(5));
-            // tracking is judged while the controller drives the axis, as the node itself does
-            if (record.state() == ReplayCodes.STATE_RUNNING)
-            {
-                trackedSamples++;
-                final double error = record.value(4);
-                errorSquares += error * error;
-                maxError = Math.max(maxError, Math.abs(error));
-            }
-        }
+        sampleKinds.computeIfAbsent(record.sampleKind(), k -> new long[1])[0]++;
     }
 
     /**
@@ -298,6 +278,15 @@ public final class NodeAnalysis
     public int nodeId()
     {
         return nodeId;
+    }
+
+    /**
+     * @return the journal's first header (node, layout version, writers, clock reading), or {@code null} when the
+     *         journal has none readable.
+     */
+    public JournalHeader header()
+    {
+        return header;
     }
 
     /**
@@ -406,53 +395,13 @@ public final class NodeAnalysis
     }
 
     /**
-     * @return STATE transitions by "FROM -> TO".
+     * @return STATE transitions kept, by (from, to) in id order.
      */
-    public Map<String, Long> transitions()
+    public Map<Transition, Long> transitions()
     {
-        final Map<String, Long> map = new TreeMap<>();
+        final Map<Transition, Long> map = new TreeMap<>();
         transitions.forEach((k, n) -> map.put(k, n[0]));
         return Collections.unmodifiableMap(map);
-    }
-
-    /**
-     * @return control cycles that missed their deadline (fault {@value ReplayCodes#FAULT_DEADLINE_MISS}).
-     */
-    public long deadlineMisses()
-    {
-        return deadlineMisses;
-    }
-
-    /**
-     * @return the largest lateness of a missed deadline, ns.
-     */
-    public long maxLatenessNanos()
-    {
-        return maxLatenessNanos;
-    }
-
-    /**
-     * @return commands the plant found stale (fault {@value ReplayCodes#FAULT_COMMAND_STALE}).
-     */
-    public long commandStale()
-    {
-        return commandStale;
-    }
-
-    /**
-     * @return watchdog trips: transitions into SAFE.
-     */
-    public long trips()
-    {
-        return trips;
-    }
-
-    /**
-     * @return recoveries: transitions from SAFE or RECOVERING into RUNNING.
-     */
-    public long recoveries()
-    {
-        return recoveries;
     }
 
     /**
@@ -469,38 +418,6 @@ public final class NodeAnalysis
     public long journalDrops()
     {
         return counters == null ? -1 : ReplayCodes.journalDrops(counters, counterCount);
-    }
-
-    /**
-     * @return CONTROL samples kept.
-     */
-    public long controlSamples()
-    {
-        return controlSamples;
-    }
-
-    /**
-     * @return RMS of the recorded position error over the CONTROL samples in RUNNING, rad; 0 when none.
-     */
-    public double trackingRms()
-    {
-        return trackedSamples == 0 ? 0.0 : Math.sqrt(errorSquares / trackedSamples);
-    }
-
-    /**
-     * @return largest |position error| over the CONTROL samples in RUNNING, rad.
-     */
-    public double trackingMax()
-    {
-        return maxError;
-    }
-
-    /**
-     * @return largest cycle latency recorded in the CONTROL samples, µs.
-     */
-    public double maxCycleLatencyMicros()
-    {
-        return maxCycleLatencyMicros;
     }
 
     /**

@@ -12,10 +12,12 @@ import java.util.List;
 /**
  * One pass over every journal under a folder: each record that passes the {@link ReplayFilter} is counted in its
  * journal's {@link NodeAnalysis}, matched across journals by (source, seq) when there are several, and handed to
- * the {@link ReplayListener}s (exports, plots, controller re-runs).
+ * the {@link ReplayListener}s by kind (exports, plots, an application's analyses, controller re-runs). What fault
+ * codes, state ids and sample kinds mean comes from a {@link ReplayVocabulary} the caller registers them in.
  * <pre>{@code
- * final ReplaySummary summary = Replay.run(Path.of("rfmrt-demo"), ReplayFilter.ALL, List.of());
- * System.out.print(summary.text());
+ * final ReplayVocabulary vocabulary = ReplayVocabulary.runtime();   // plus the application's codes
+ * final ReplaySummary summary = Replay.run(Path.of("rfmrt-demo"), ReplayFilter.ALL, vocabulary, List.of(listener));
+ * summary.nodes().forEach(node -> System.out.println(node.name() + ": " + node.recordsKept() + " records"));
  * }</pre>
  * A journal that cannot be opened, or whose reading stops on a record the reader does not understand (a newer
  * layout version, a damaged file), is reported in {@link NodeAnalysis#problem()} and the others are still read:
@@ -33,6 +35,8 @@ public final class Replay
     }
 
     /**
+     * A replay with the runtime's vocabulary only ({@link ReplayVocabulary#runtime()}).
+     *
      * @param dir       a journal folder, or a folder with journals below it.
      * @param filter    what to keep.
      * @param listeners told of every record kept.
@@ -41,19 +45,34 @@ public final class Replay
      */
     public static ReplaySummary run(final Path dir, final ReplayFilter filter, final List<ReplayListener> listeners)
     {
-        return run(dir, JournalSet.locate(dir), filter, listeners);
+        return run(dir, filter, ReplayVocabulary.runtime(), listeners);
     }
 
     /**
-     * @param dir       the folder the journals were found under (for the report).
-     * @param entries   the journals.
-     * @param filter    what to keep.
-     * @param listeners told of every record kept.
+     * @param dir        a journal folder, or a folder with journals below it.
+     * @param filter     what to keep.
+     * @param vocabulary what the codes in the records mean.
+     * @param listeners  told of every record kept.
+     * @return the summary.
+     * @throws ReplayException when there is no journal under {@code dir}, or a time bound cannot be resolved.
+     */
+    public static ReplaySummary run(final Path dir, final ReplayFilter filter, final ReplayVocabulary vocabulary,
+        final List<ReplayListener> listeners)
+    {
+        return run(dir, JournalSet.locate(dir), filter, vocabulary, listeners);
+    }
+
+    /**
+     * @param dir        the folder the journals were found under (for the report).
+     * @param entries    the journals.
+     * @param filter     what to keep.
+     * @param vocabulary what the codes in the records mean.
+     * @param listeners  told of every record kept.
      * @return the summary.
      * @throws ReplayException when a time bound cannot be resolved.
      */
     public static ReplaySummary run(final Path dir, final List<JournalSet.Entry> entries, final ReplayFilter filter,
-        final List<ReplayListener> listeners)
+        final ReplayVocabulary vocabulary, final List<ReplayListener> listeners)
     {
         final List<NodeAnalysis> nodes = new ArrayList<>(entries.size());
         final List<String> names = new ArrayList<>();
@@ -79,7 +98,7 @@ public final class Replay
             final NodeAnalysis node;
             try
             {
-                node = new NodeAnalysis(entry, filter, JournalClock.of(reader), WORST_FRAMES);
+                node = new NodeAnalysis(entry, filter, reader.header(), WORST_FRAMES);
             }
             catch (final ReplayException ex)
             {
@@ -88,12 +107,13 @@ public final class Replay
             }
             node.markOpened();
             nodes.add(node);
+            opened(node, all);
             try (reader)
             {
                 read(reader, record, node, i, matcher, all);
             }
         }
-        return new ReplaySummary(dir, filter, nodes, matcher);
+        return new ReplaySummary(dir, filter, vocabulary, nodes, matcher);
     }
 
     /**
@@ -153,10 +173,7 @@ public final class Replay
                     {
                         matcher.frame(index, record.source(), record.seq(), record.handlerEndNanos());
                     }
-                    for (final ReplayListener listener : listeners)
-                    {
-                        listener.record(node, record);
-                    }
+                    dispatch(listeners, node, record);
                 }
             }
         }
@@ -181,6 +198,63 @@ public final class Replay
                 ")");
         }
         return read;
+    }
+
+    static void opened(final NodeAnalysis node, final ReplayListener[] listeners)
+    {
+        for (final ReplayListener listener : listeners)
+        {
+            listener.journal(node);
+        }
+    }
+
+    /**
+     * Hand a kept record to every listener, by kind.
+     */
+    static void dispatch(final ReplayListener[] listeners, final NodeAnalysis node, final JournalRecord record)
+    {
+        switch (record.kind())
+        {
+            case FRAME ->
+            {
+                for (final ReplayListener listener : listeners)
+                {
+                    listener.frame(node, record);
+                }
+            }
+            case FAULT ->
+            {
+                for (final ReplayListener listener : listeners)
+                {
+                    listener.fault(node, record);
+                }
+            }
+            case STATE ->
+            {
+                for (final ReplayListener listener : listeners)
+                {
+                    listener.state(node, record);
+                }
+            }
+            case SAMPLE ->
+            {
+                for (final ReplayListener listener : listeners)
+                {
+                    listener.sample(node, record);
+                }
+            }
+            case COUNTERS ->
+            {
+                for (final ReplayListener listener : listeners)
+                {
+                    listener.counters(node, record);
+                }
+            }
+            default ->
+            {
+                // NodeAnalysis keeps no other kind
+            }
+        }
     }
 
     static String oneLine(final Throwable ex)

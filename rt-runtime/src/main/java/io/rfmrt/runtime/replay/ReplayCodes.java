@@ -7,10 +7,9 @@ import io.rfmrt.rfm.channel.FrameStatus;
 import io.rfmrt.runtime.RuntimeCounter;
 
 /**
- * What the numbers in journal records mean to a replay: fault codes, state ids, sample kinds, and the slots of a
- * counter snapshot. The runtime writes frame faults with {@link FrameStatus#id()}s; the control loop (module
- * control-loop, which this module does not know) writes its faults, watchdog states and samples with the ids below,
- * which must stay equal to its enums' ids ({@code io.rfmrt.control.AxisState#id()}).
+ * The runtime's own journal codes: the faults it writes itself (frame faults by {@link FrameStatus}, a failed thread,
+ * a restarted publisher) and the slots of a counter snapshot. Applications journal faults, states and samples of
+ * their own with codes they register in a {@link ReplayVocabulary}; this module knows none of them.
  *
  * <p>A COUNTERS record is read as a snapshot of cumulative values in this order (a producer that journals counters
  * lays them out so): {@link RuntimeCounter} ids from {@link #COUNTERS_RUNTIME_BASE}, {@link FrameCounter} ids from
@@ -19,33 +18,10 @@ import io.rfmrt.runtime.RuntimeCounter;
  */
 public final class ReplayCodes
 {
-    /** Fault code of a control cycle that missed its deadline: seq = cycle, value = lateness ns. */
-    public static final int FAULT_DEADLINE_MISS = 100;
-    /** Fault code of a command the plant found stale: seq = cycle, value = age ns. */
-    public static final int FAULT_COMMAND_STALE = 101;
     /** Fault code of a runtime thread that failed (the node then stops): seq = thread id, value = errors so far. */
     public static final int FAULT_THREAD_FAILED = 102;
     /** Fault code of a frame from a restarted publisher, taken as its first: seq = its seq, value = source node. */
     public static final int FAULT_PUBLISHER_RESTART = 103;
-    /**
-     * Fault code of a stall a node measured itself, a wake-up later than one period: seq = cycle or frame, value =
-     * duration ns, nanos = when the thread should have run.
-     */
-    public static final int FAULT_STALL = 104;
-
-    /** STATE id of an axis starting (AxisState.STARTING). */
-    public static final int STATE_STARTING = 0;
-    /** STATE id of an axis running (AxisState.RUNNING). */
-    public static final int STATE_RUNNING = 1;
-    /** STATE id of an axis held safe (AxisState.SAFE): a transition to it is a watchdog trip. */
-    public static final int STATE_SAFE = 2;
-    /** STATE id of an axis recovering (AxisState.RECOVERING). */
-    public static final int STATE_RECOVERING = 3;
-
-    /** SAMPLE kind of a control cycle's outputs: setpoint, position, velocity, torque, error, latency µs. */
-    public static final int SAMPLE_CONTROL = 1;
-    /** SAMPLE kind of a control cycle's inputs: integrator, setpoint v/a/j, sensor position, velocity. */
-    public static final int SAMPLE_CONTROL_INPUT = 2;
 
     /** First slot of the runtime counters in a COUNTERS snapshot. */
     public static final int COUNTERS_RUNTIME_BASE = 0;
@@ -58,44 +34,17 @@ public final class ReplayCodes
     /** For the javadoc. */
     static final String COUNTERS_LENGTH_TEXT = "11 + 10 + 128 = 149";
 
-    private static final String[] STATE_NAMES = {"STARTING", "RUNNING", "SAFE", "RECOVERING"};
-
     private ReplayCodes()
     {
     }
 
     /**
-     * @param code a fault code.
-     * @return its name: a {@link FrameStatus} name, {@code DEADLINE_MISS}, {@code COMMAND_STALE} or {@code code N}.
+     * @param status a frame status.
+     * @return the fault code a frame fault of that status is journalled with.
      */
-    public static String faultName(final int code)
+    public static int frameFaultCode(final FrameStatus status)
     {
-        if (code == FAULT_DEADLINE_MISS)
-        {
-            return "DEADLINE_MISS";
-        }
-        if (code == FAULT_COMMAND_STALE)
-        {
-            return "COMMAND_STALE";
-        }
-        if (code == FAULT_THREAD_FAILED)
-        {
-            return "THREAD_FAILED";
-        }
-        if (code == FAULT_PUBLISHER_RESTART)
-        {
-            return "PUBLISHER_RESTART";
-        }
-        if (code == FAULT_STALL)
-        {
-            return "STALL";
-        }
-        final FrameStatus status = FrameStatus.fromId(code);
-        if (status != null && status != FrameStatus.OK)
-        {
-            return status.name();
-        }
-        return "code " + code;
+        return status.id();
     }
 
     /**
@@ -106,15 +55,6 @@ public final class ReplayCodes
     {
         final FrameStatus status = FrameStatus.fromId(code);
         return status != null && status != FrameStatus.OK;
-    }
-
-    /**
-     * @param id a STATE id.
-     * @return its name, or {@code state N}.
-     */
-    public static String stateName(final int id)
-    {
-        return id >= 0 && id < STATE_NAMES.length ? STATE_NAMES[id] : "state " + id;
     }
 
     /**

@@ -2,7 +2,6 @@ package io.rfmrt.runtime.replay;
 
 import io.rfmrt.runtime.Stage;
 import io.rfmrt.runtime.journal.JournalRecord;
-import io.rfmrt.runtime.journal.RecordKind;
 import org.HdrHistogram.Histogram;
 
 import java.io.BufferedWriter;
@@ -66,12 +65,8 @@ public final class ReplayExports
         }
 
         @Override
-        public void record(final NodeAnalysis node, final JournalRecord r)
+        public void frame(final NodeAnalysis node, final JournalRecord r)
         {
-            if (r.kind() != RecordKind.FRAME)
-            {
-                return;
-            }
             final long send = r.sendNanos();
             final long woke = r.wokeNanos();
             final long validated = r.validatedNanos();

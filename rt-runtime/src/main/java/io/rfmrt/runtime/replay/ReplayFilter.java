@@ -3,7 +3,7 @@ package io.rfmrt.runtime.replay;
 /**
  * Which records a replay looks at: a time window (each bound optional) and one source node or all. A record's time
  * is its event time: a FRAME's {@code sendNanos}, every other kind's {@code nanos}. The source filter applies to
- * frames and to frame faults (whose value is the source); control faults, states, counters and samples pass it.
+ * frames and to frame faults (whose value is the source); other faults, states, counters and samples pass it.
  *
  * @param from   earliest time, inclusive, or {@code null}.
  * @param to     latest time, inclusive, or {@code null}.

@@ -1,22 +1,18 @@
 package io.rfmrt.runtime.replay;
 
-import io.rfmrt.runtime.Stage;
 import io.rfmrt.runtime.journal.JournalReader;
 import io.rfmrt.runtime.journal.JournalRecord;
-import io.rfmrt.runtime.journal.RecordKind;
 import org.HdrHistogram.Histogram;
 
-import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.function.BooleanSupplier;
 
 /**
  * Tails journals that are still being written: reads what is there, sleeps {@value #POLL_MS} ms when every journal
- * is at its end, reads on; prints one line per second (frames, e2e percentiles of that second, gaps, faults,
- * misses, trips so far) until told to stop, and returns the summary of everything read.
+ * is at its end, reads on; tells a {@link Progress} once per second (frames and e2e latency of that second, the
+ * analyses so far) until told to stop, and returns the summary of everything read.
  *
  * <p>Threading: the calling thread does the work; {@code stop} may be flipped by any thread (e.g. a SIGINT hook).
  */
@@ -30,16 +26,40 @@ public final class ReplayFollow
     }
 
     /**
-     * @param dir       folder with journals.
-     * @param filter    what to keep.
-     * @param listeners told of every record kept.
-     * @param out       where the lines go.
-     * @param stop      true when it should stop (checked every poll).
+     * What a tail reports as it goes (a terminal line per second, say).
+     */
+    public interface Progress
+    {
+        /**
+         * A journal could not be opened; the others are tailed.
+         *
+         * @param message one line.
+         */
+        void unreadable(String message);
+
+        /**
+         * One second went by.
+         *
+         * @param seconds since the tail started.
+         * @param frames  FRAME records kept in that second.
+         * @param e2e     their end-to-end latency, ns; reset after the call.
+         * @param nodes   the analyses so far, one per journal tailed.
+         */
+        void second(double seconds, long frames, Histogram e2e, List<NodeAnalysis> nodes);
+    }
+
+    /**
+     * @param dir        folder with journals.
+     * @param filter     what to keep.
+     * @param vocabulary what the codes in the records mean.
+     * @param listeners  told of every record kept.
+     * @param progress   told of unreadable journals and of every second.
+     * @param stop       true when it should stop (checked every poll).
      * @return the summary of what was read.
      * @throws ReplayException when no journal is under {@code dir} or none can be opened.
      */
-    public static ReplaySummary follow(final Path dir, final ReplayFilter filter, final List<ReplayListener> listeners,
-        final PrintWriter out, final BooleanSupplier stop)
+    public static ReplaySummary follow(final Path dir, final ReplayFilter filter, final ReplayVocabulary vocabulary,
+        final List<ReplayListener> listeners, final Progress progress, final BooleanSupplier stop)
     {
         final List<JournalSet.Entry> entries = JournalSet.locate(dir);
         final List<JournalReader> readers = new ArrayList<>();
@@ -55,11 +75,11 @@ public final class ReplayFollow
                 }
                 catch (final ReplayException ex)
                 {
-                    out.println(ex.getMessage());
+                    progress.unreadable(ex.getMessage());
                     continue;
                 }
-                final NodeAnalysis node = new NodeAnalysis(entry, filter,
-                    JournalClock.of(readers.get(readers.size() - 1)), Replay.WORST_FRAMES);
+                final NodeAnalysis node = new NodeAnalysis(entry, filter, readers.get(readers.size() - 1).header(),
+                    Replay.WORST_FRAMES);
                 node.markOpened();
                 nodes.add(node);
                 names.add(entry.name());
@@ -72,9 +92,10 @@ public final class ReplayFollow
             final Histogram interval = SourceStats.newHistogram();
             final long[] frames = {0};
             final List<ReplayListener> all = new ArrayList<>(listeners);
-            all.add((node, record) ->
+            all.add(new ReplayListener()
             {
-                if (record.kind() == RecordKind.FRAME)
+                @Override
+                public void frame(final NodeAnalysis node, final JournalRecord record)
                 {
                     frames[0]++;
                     interval.recordValue(Math.max(0, Math.min(SourceStats.HIGHEST_TRACKABLE_NS,
@@ -82,6 +103,7 @@ public final class ReplayFollow
                 }
             });
             final ReplayListener[] array = all.toArray(new ReplayListener[0]);
+            nodes.forEach(node -> Replay.opened(node, array));
             final JournalRecord record = new JournalRecord();
             final long begin = System.nanoTime();
             long nextLine = begin + 1_000_000_000L;
@@ -99,7 +121,7 @@ public final class ReplayFollow
                 final long now = System.nanoTime();
                 if (now >= nextLine)
                 {
-                    line(out, (now - begin) / 1e9, frames[0], interval, nodes);
+                    progress.second((now - begin) / 1e9, frames[0], interval, List.copyOf(nodes));
                     interval.reset();
                     frames[0] = 0;
                     nextLine += 1_000_000_000L;
@@ -118,34 +140,11 @@ public final class ReplayFollow
                 }
             }
             while (!stop.getAsBoolean());
-            return new ReplaySummary(dir, filter, nodes, matcher);
+            return new ReplaySummary(dir, filter, vocabulary, nodes, matcher);
         }
         finally
         {
             readers.forEach(JournalReader::close);
         }
-    }
-
-    private static void line(final PrintWriter out, final double seconds, final long frames, final Histogram e2e,
-        final List<NodeAnalysis> nodes)
-    {
-        long total = 0;
-        long gaps = 0;
-        long faults = 0;
-        long misses = 0;
-        long trips = 0;
-        for (final NodeAnalysis node : nodes)
-        {
-            total += node.count(RecordKind.FRAME);
-            gaps += node.sources().stream().mapToLong(SourceStats::missing).sum();
-            faults += node.count(RecordKind.FAULT);
-            misses += node.deadlineMisses();
-            trips += node.trips();
-        }
-        out.println(String.format(Locale.ROOT, "%6.1f s  %,8d frames/s (%,d total)  %s p50 %.1f p99 %.1f max %.1f µs" +
-            "  gaps %d  faults %d  misses %d  trips %d", seconds, frames, total, Stage.END_TO_END.label(),
-            e2e.getValueAtPercentile(50) / 1e3, e2e.getValueAtPercentile(99) / 1e3, e2e.getMaxValue() / 1e3, gaps,
-            faults, misses, trips));
-        out.flush();
     }
 }

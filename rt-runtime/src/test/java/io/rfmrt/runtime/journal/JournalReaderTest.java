@@ -75,6 +75,50 @@ class JournalReaderTest
     }
 
     @Test
+    void shouldExposeTheJournalHeaderItRead()
+    {
+        final Path dir = temp.resolve("header");
+        final long millisBefore = System.currentTimeMillis();
+        final long nanosBefore = System.nanoTime();
+        try (Journal journal = Journal.start(JournalConfig.of(dir, 7)))
+        {
+            final JournalWriter first = journal.newWriter("consumer");
+            assertThat(first.state(0, 1, 100)).isTrue();
+            // a writer added later: the journal thread writes another header naming both
+            final JournalWriter second = journal.newWriter("watchdog");
+            while (!second.state(1, 2, 200))
+            {
+                Thread.onSpinWait();
+            }
+        }
+        final long nanosAfter = System.nanoTime();
+        final long millisAfter = System.currentTimeMillis();
+        try (JournalReader reader = JournalReader.open(dir))
+        {
+            // open() has read the first header already: it is there before the first record
+            final JournalHeader header = reader.header();
+            assertThat(header).isNotNull();
+            assertThat(header.nodeId()).isEqualTo(7);
+            assertThat(header.version()).isEqualTo(1);
+            assertThat(header.epochMillis()).isBetween(millisBefore, millisAfter);
+            assertThat(header.nanos()).isBetween(nanosBefore, nanosAfter);
+            assertThat(header.journalNanos()).isBetween(nanosBefore, nanosAfter);
+            final JournalRecord record = new JournalRecord();
+            int records = 0;
+            while (reader.next(record))
+            {
+                records++;
+                assertThat(record.writer()).isEqualTo(reader.lastHeader().writers().get(record.writerId()));
+            }
+            assertThat(records).isEqualTo(2);
+            assertThat(reader.header()).isSameAs(header);
+            assertThat(reader.headerCount()).isGreaterThanOrEqualTo(2);
+            assertThat(reader.lastHeader().writers()).containsExactly("consumer", "watchdog");
+            assertThat(reader.lastHeader().nanos()).isGreaterThanOrEqualTo(header.nanos());
+        }
+    }
+
+    @Test
     void shouldEndCleanlyAtARecordThatIsStillBeingWritten()
     {
         final Path dir = journalOfThreeStates();

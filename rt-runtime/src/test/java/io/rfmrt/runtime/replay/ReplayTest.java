@@ -2,6 +2,7 @@ package io.rfmrt.runtime.replay;
 
 import io.rfmrt.runtime.journal.Journal;
 import io.rfmrt.runtime.journal.JournalConfig;
+import io.rfmrt.runtime.journal.JournalRecord;
 import io.rfmrt.runtime.journal.JournalWriter;
 import io.rfmrt.runtime.journal.RecordKind;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -11,19 +12,27 @@ import org.junit.jupiter.api.io.TempDir;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.function.BooleanSupplier;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * Replay counts what was journalled: frames, holes in seq, faults by code, deadline misses, trips; exports CSV and
- * .hgrm; says one clear line for folders without journals.
+ * Replay counts what was journalled without knowing who wrote it: frames, holes in seq, faults by code, state
+ * transitions and samples by id, told to listeners by kind; exports CSV and .hgrm; says one clear line for folders
+ * without journals.
  */
 class ReplayTest
 {
     private static final int FRAMES = 2_000;
     private static final long[] SKIPPED = {100, 101, 102, 500};
+    /** An application's fault code and states, as this test registers them. */
+    static final int FAULT_LATE = 100;
+    static final int RUN = 1;
+    static final int HOLD = 2;
+    static final int RESUME = 3;
+    static final int SAMPLE_HEAT = 7;
 
     @TempDir
     Path temp;
@@ -38,7 +47,7 @@ class ReplayTest
 
     /**
      * Node 2 receives frames 1..FRAMES from source 1 minus {@link #SKIPPED}, two TORN and one CRC fault, three
-     * deadline misses, one trip and recovery.
+     * application faults {@link #FAULT_LATE}, three transitions RUN → HOLD → RESUME → RUN and two samples.
      */
     static void writeJournal(final Path dir, final int nodeId, final long[] skipped)
     {
@@ -68,11 +77,13 @@ class ReplayTest
             for (int i = 0; i < 3; i++)
             {
                 final long at = base + (300 + i) * 1_000_000L;
-                retry(() -> w.fault(ReplayCodes.FAULT_DEADLINE_MISS, 300, 50_000, at));
+                retry(() -> w.fault(FAULT_LATE, 300, 50_000, at));
             }
-            retry(() -> w.state(ReplayCodes.STATE_RUNNING, ReplayCodes.STATE_SAFE, base + 1_000_000_000L));
-            retry(() -> w.state(ReplayCodes.STATE_SAFE, ReplayCodes.STATE_RECOVERING, base + 1_100_000_000L));
-            retry(() -> w.state(ReplayCodes.STATE_RECOVERING, ReplayCodes.STATE_RUNNING, base + 1_200_000_000L));
+            retry(() -> w.state(RUN, HOLD, base + 1_000_000_000L));
+            retry(() -> w.state(HOLD, RESUME, base + 1_100_000_000L));
+            retry(() -> w.state(RESUME, RUN, base + 1_200_000_000L));
+            retry(() -> w.sample(SAMPLE_HEAT, base + 1_300_000_000L, 1, RUN, 20.5, 0.25, 0, 0, 0, 0));
+            retry(() -> w.sample(SAMPLE_HEAT, base + 1_400_000_000L, 2, RUN, 21.5, 0.5, 0, 0, 0, 0));
         }
     }
 
@@ -83,10 +94,14 @@ class ReplayTest
         writeJournal(dir.resolve("journal").resolve("node-2"), 2, SKIPPED);
         final Path csv = temp.resolve("frames.csv");
         final ReplaySummary summary;
+        final ReplayVocabulary vocabulary = ReplayVocabulary.runtime().fault(FAULT_LATE, "LATE")
+            .sample(SAMPLE_HEAT, "HEAT", "temperature", "duty");
+        final Kinds kinds = new Kinds(vocabulary);
         try (ReplayExports.Csv export = new ReplayExports.Csv(csv))
         {
-            summary = Replay.run(dir, ReplayFilter.ALL, List.of(export));
+            summary = Replay.run(dir, ReplayFilter.ALL, vocabulary, List.of(export, kinds));
         }
+        assertThat(summary.vocabulary()).isSameAs(vocabulary);
         assertThat(summary.nodes()).hasSize(1);
         final NodeAnalysis node = summary.nodes().get(0);
         assertThat(node.name()).isEqualTo("journal/node-2");
@@ -95,17 +110,27 @@ class ReplayTest
         assertThat(node.count(RecordKind.FAULT)).isEqualTo(6);
         assertThat(node.faults(1)).isEqualTo(2);
         assertThat(node.faults(2)).isEqualTo(1);
-        assertThat(node.deadlineMisses()).isEqualTo(3);
-        assertThat(node.trips()).isEqualTo(1);
-        assertThat(node.recoveries()).isEqualTo(1);
+        assertThat(node.faults(FAULT_LATE)).isEqualTo(3);
+        assertThat(node.faults()).containsExactly(Map.entry(1, 2L), Map.entry(2, 1L), Map.entry(FAULT_LATE, 3L));
+        assertThat(node.transitions()).containsExactly(
+            Map.entry(new NodeAnalysis.Transition(RUN, HOLD), 1L),
+            Map.entry(new NodeAnalysis.Transition(HOLD, RESUME), 1L),
+            Map.entry(new NodeAnalysis.Transition(RESUME, RUN), 1L));
+        assertThat(node.sampleKinds()).containsExactly(Map.entry(SAMPLE_HEAT, 2L));
         assertThat(node.fifoOverflows()).isEqualTo(-1);
+        assertThat(node.header().nodeId()).isEqualTo(2);
+        assertThat(node.clock().nanos()).isEqualTo(node.header().nanos());
+        // the listener was told of every record kept, by kind, after the journal was opened
+        assertThat(kinds.journals).isEqualTo(1);
+        assertThat(kinds.frames).isEqualTo(FRAMES - SKIPPED.length);
+        assertThat(kinds.faultNames).hasToString("TORN,TORN,CRC_ERROR,LATE,LATE,LATE,");
+        assertThat(kinds.states).isEqualTo(3);
+        assertThat(kinds.duty).isEqualTo(0.75);
         final SourceStats source = node.sources().get(0);
         assertThat(source.missing()).isEqualTo(SKIPPED.length);
         assertThat(source.holes()).isEqualTo(2);
         assertThat(summary.worstFrames().get(0).seq()).isEqualTo(777);
         assertThat(summary.worstFrames()).hasSize(Replay.WORST_FRAMES);
-        assertThat(summary.text()).contains("losses: gaps 4, torn 2, CRC 1, FIFO overflows n/a", "deadline misses 3",
-            "watchdog trips 1");
         final List<String> lines = Files.readAllLines(csv);
         assertThat(lines.get(0)).isEqualTo(ReplayExports.CSV_HEADER);
         assertThat(lines).hasSize(1 + FRAMES - SKIPPED.length);
@@ -120,6 +145,54 @@ class ReplayTest
         final String firstValue = text.lines().filter(l -> l.matches("\\s+[0-9.]+\\s+[0-9.]+\\s+\\d+.*"))
             .findFirst().orElseThrow();
         assertThat(Double.parseDouble(firstValue.trim().split("\\s+")[0])).isBetween(19.9, 20.1);
+    }
+
+    /** Counts what it is told, by kind; names faults and reads sample values by the vocabulary. */
+    static final class Kinds implements ReplayListener
+    {
+        final ReplayVocabulary vocabulary;
+        final StringBuilder faultNames = new StringBuilder();
+        int journals;
+        long frames;
+        long states;
+        double duty;
+
+        Kinds(final ReplayVocabulary vocabulary)
+        {
+            this.vocabulary = vocabulary;
+        }
+
+        @Override
+        public void journal(final NodeAnalysis node)
+        {
+            journals++;
+        }
+
+        @Override
+        public void frame(final NodeAnalysis node, final JournalRecord record)
+        {
+            assertThat(record.kind()).isEqualTo(RecordKind.FRAME);
+            frames++;
+        }
+
+        @Override
+        public void fault(final NodeAnalysis node, final JournalRecord record)
+        {
+            faultNames.append(vocabulary.faultName(record.code())).append(',');
+        }
+
+        @Override
+        public void state(final NodeAnalysis node, final JournalRecord record)
+        {
+            assertThat(record.kind()).isEqualTo(RecordKind.STATE);
+            states++;
+        }
+
+        @Override
+        public void sample(final NodeAnalysis node, final JournalRecord record)
+        {
+            duty += vocabulary.value(record, "duty");
+        }
     }
 
     @Test

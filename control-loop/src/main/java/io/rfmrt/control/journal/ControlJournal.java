@@ -1,0 +1,96 @@
+package io.rfmrt.control.journal;
+
+import io.rfmrt.control.AxisState;
+import io.rfmrt.runtime.replay.ReplayVocabulary;
+
+/**
+ * The control loop's journal codes, in one place:
+ * <ul>
+ *   <li>FAULT {@value #FAULT_DEADLINE_MISS} {@code DEADLINE_MISS}: a control cycle's command was written after the
+ *   deadline (seq = cycle, value = lateness ns);</li>
+ *   <li>FAULT {@value #FAULT_COMMAND_STALE} {@code COMMAND_STALE}: the plant's newest command was too old, it braked
+ *   (seq = cycle, value = age in periods);</li>
+ *   <li>FAULT {@value #FAULT_STALL} {@code STALL}: a thread of the node woke later than one period, a stall it
+ *   measured itself (seq = cycle or frame of the first late wake-up, value = duration ns, nanos = when the thread
+ *   should have run; writers "plant", "controller" and "watchdog");</li>
+ *   <li>STATE: watchdog transitions of the axis, as {@link #stateId(AxisState)} ids ({@link AxisState} names);</li>
+ *   <li>SAMPLE {@value #SAMPLE_CONTROL} {@code CONTROL}: one control cycle ({@link ControlSample}), SAMPLE
+ *   {@value #SAMPLE_CONTROL_INPUT} {@code CONTROL_INPUT}: the controller's inputs of that cycle, for re-runs
+ *   ({@link ControlInputSample}), SAMPLE {@value #SAMPLE_PLANT} {@code PLANT}: the plant's state each period
+ *   ({@link #PLANT_VALUES}; the record's state field is 1 while braking).</li>
+ * </ul>
+ * A replay learns them through {@link #register(ReplayVocabulary)}.
+ */
+public final class ControlJournal
+{
+    /** FAULT code: the command was written after the deadline. */
+    public static final int FAULT_DEADLINE_MISS = 100;
+    /** FAULT code: the plant's newest command was too old; it braked. */
+    public static final int FAULT_COMMAND_STALE = 101;
+    /** FAULT code: a thread of the node woke later than one period (a stall it measured itself). */
+    public static final int FAULT_STALL = 104;
+
+    /** SAMPLE kind: one control cycle. */
+    public static final int SAMPLE_CONTROL = 1;
+    /** SAMPLE kind: the controller's inputs of one cycle, for re-runs. */
+    public static final int SAMPLE_CONTROL_INPUT = 2;
+    /** SAMPLE kind: the plant's state each period (position, velocity, applied torque, braking 0/1). */
+    public static final int SAMPLE_PLANT = 3;
+
+    /** Value names of a {@link #SAMPLE_PLANT} sample, in record order. */
+    public static final String[] PLANT_VALUES = {"position", "velocity", "torque", "braking"};
+
+    private static final AxisState[] STATES = AxisState.values();
+
+    private ControlJournal()
+    {
+    }
+
+    /**
+     * @param state an axis state.
+     * @return the id it is journalled with (STATE records, the state field of control samples).
+     */
+    public static int stateId(final AxisState state)
+    {
+        return state.id();
+    }
+
+    /**
+     * @param id a journalled state id.
+     * @return the axis state, or {@code null} for an id no state has.
+     */
+    public static AxisState state(final int id)
+    {
+        return AxisState.fromId(id);
+    }
+
+    /**
+     * Add the control codes to a replay's vocabulary.
+     *
+     * @param vocabulary the vocabulary.
+     * @return {@code vocabulary}.
+     * @throws IllegalArgumentException when it already gives one of the codes another name.
+     */
+    public static ReplayVocabulary register(final ReplayVocabulary vocabulary)
+    {
+        vocabulary.fault(FAULT_DEADLINE_MISS, "DEADLINE_MISS")
+            .fault(FAULT_COMMAND_STALE, "COMMAND_STALE")
+            .fault(FAULT_STALL, "STALL");
+        for (final AxisState state : STATES)
+        {
+            vocabulary.state(stateId(state), state.name());
+        }
+        vocabulary.sample(SAMPLE_CONTROL, "CONTROL", ControlSample.VALUES)
+            .sample(SAMPLE_CONTROL_INPUT, "CONTROL_INPUT", ControlInputSample.VALUES)
+            .sample(SAMPLE_PLANT, "PLANT", PLANT_VALUES);
+        return vocabulary;
+    }
+
+    /**
+     * @return the runtime's vocabulary with the control codes added.
+     */
+    public static ReplayVocabulary vocabulary()
+    {
+        return register(ReplayVocabulary.runtime());
+    }
+}
