@@ -99,7 +99,7 @@ class JournalReaderTest
             final JournalHeader header = reader.header();
             assertThat(header).isNotNull();
             assertThat(header.nodeId()).isEqualTo(7);
-            assertThat(header.version()).isEqualTo(1);
+            assertThat(header.version()).as("record version").isEqualTo(JournalRecordDescriptor.VERSION);
             assertThat(header.epochMillis()).isBetween(millisBefore, millisAfter);
             assertThat(header.nanos()).isBetween(nanosBefore, nanosAfter);
             assertThat(header.journalNanos()).isBetween(nanosBefore, nanosAfter);
