@@ -8,6 +8,9 @@ import io.rfmrt.rfm.Sizes;
 import io.rfmrt.rfm.channel.ChannelLayout;
 import io.rfmrt.rfm.channel.ChannelSpec;
 import io.rfmrt.rfm.channel.LayoutException;
+import io.rfmrt.runtime.NodeApp;
+import io.rfmrt.runtime.RfmNode;
+import io.rfmrt.runtime.RuntimeConfiguration;
 import io.rfmrt.runtime.WaitStrategy;
 
 import java.io.IOException;
@@ -49,7 +52,11 @@ import java.util.TreeMap;
  *   roll: HOURLY
  *   ringBytes: 1M
  * heartbeat: 1s                      # 0 turns it off
+ * app: none                          # none | controller | plant | {name: controller, ...settings}
+ *                                    #   | {class: com.example.MyLaw, ...settings} (a jar on the classpath)
  * </pre>
+ * {@link #context()} turns it into the {@link RfmNode.Context} the node is composed from; settings not given here
+ * come from {@link RuntimeConfiguration} (system properties override its defaults).
  *
  * @param source        the file, for messages.
  * @param device        device URI.
@@ -62,6 +69,7 @@ import java.util.TreeMap;
  * @param strict        fail on any refused RT step.
  * @param journal       journal settings.
  * @param heartbeatNanos heartbeat period, 0 = off.
+ * @param app           the app the node runs ({@link App#NONE}: none).
  */
 public record NodeConfig(
     String source,
@@ -74,7 +82,8 @@ public record NodeConfig(
     Threads threads,
     boolean strict,
     Journal journal,
-    long heartbeatNanos)
+    long heartbeatNanos,
+    App app)
 {
     /** Placement cpu meaning "choose": the first RT core for RT threads, the housekeeping core for the journal. */
     public static final int CPU_AUTO = -2;
@@ -82,7 +91,7 @@ public record NodeConfig(
     public static final int CPU_NONE = -1;
 
     /** Default heartbeat period: 1 s. */
-    public static final long HEARTBEAT_DEFAULT_NS = 1_000_000_000L;
+    public static final long HEARTBEAT_DEFAULT_NS = RuntimeConfiguration.HEARTBEAT_NS_DEFAULT;
 
     private static final Set<String> KEYS = Set.of(
         "device", "layout", "receive.channels", "receive.event", "receive.wait", "publish.channel", "publish.rateHz",
@@ -98,6 +107,18 @@ public record NodeConfig(
         "HOURLY", "TWO_HOURLY", "FOUR_HOURLY", "SIX_HOURLY", "DAILY", "FAST_HOURLY", "FAST_DAILY");
 
     /**
+     * The app a node runs.
+     *
+     * @param name     {@code none}, a factory's name, or the class name.
+     * @param instance the configured app, null for none.
+     */
+    public record App(String name, NodeApp instance)
+    {
+        /** No app: frames are only journaled (today's plain node). */
+        public static final App NONE = new App("none", null);
+    }
+
+    /**
      * A thread's place.
      *
      * @param cpu      core; {@link #CPU_NONE} = not pinned, {@link #CPU_AUTO} = the first RT core.
@@ -105,6 +126,10 @@ public record NodeConfig(
      */
     public record Placement(int cpu, int priority)
     {
+        io.rfmrt.runtime.Placement toRuntime()
+        {
+            return new io.rfmrt.runtime.Placement(cpu, priority);
+        }
     }
 
     /**
@@ -243,7 +268,7 @@ public record NodeConfig(
         final Reader r = new Reader(values);
         for (final String key : values.keySet())
         {
-            if (!KEYS.contains(key))
+            if (!KEYS.contains(key) && !key.equals("app") && !key.startsWith("app."))
             {
                 r.problems.add("unknown key '" + key + "'");
             }
@@ -314,7 +339,7 @@ public record NodeConfig(
         WaitStrategy wait = WaitStrategy.blocking();
         try
         {
-            wait = WaitStrategy.parse(r.text("receive.wait", "BLOCKING"));
+            wait = WaitStrategy.parse(r.text("receive.wait", RuntimeConfiguration.waitStrategy()));
         }
         catch (final IllegalArgumentException ex)
         {
@@ -361,45 +386,47 @@ public record NodeConfig(
         }
         final Threads threads = new Threads(List.copyOf(cpus),
             new Placement((int)r.number("threads.isr.cpu", CPU_AUTO, -1, 4095),
-                (int)r.number("threads.isr.priority", 80, 0, 99)),
+                (int)r.number("threads.isr.priority", RuntimeConfiguration.isrPriority(), 0, 99)),
             new Placement((int)r.number("threads.consumer.cpu", CPU_AUTO, -1, 4095),
-                (int)r.number("threads.consumer.priority", 70, 0, 99)),
+                (int)r.number("threads.consumer.priority", RuntimeConfiguration.consumerPriority(), 0, 99)),
             new Placement((int)r.number("threads.publisher.cpu", CPU_AUTO, -1, 4095),
-                (int)r.number("threads.publisher.priority", 60, 0, 99)),
+                (int)r.number("threads.publisher.priority", RuntimeConfiguration.publisherPriority(),
+                    0, 99)),
             (int)r.number("threads.housekeeping.cpu", CPU_AUTO, -1, 4095),
-            r.bool("threads.lockMemory", true),
-            r.bool("threads.cpuDmaLatency", false));
-        final boolean strict = r.bool("strict", false);
+            r.bool("threads.lockMemory", RuntimeConfiguration.lockMemory()),
+            r.bool("threads.cpuDmaLatency", RuntimeConfiguration.cpuDmaLatency()));
+        final boolean strict = r.bool("strict", RuntimeConfiguration.strict());
 
-        final String roll = r.text("journal.roll", "HOURLY").toUpperCase(java.util.Locale.ROOT);
+        final String roll = r.text("journal.roll", RuntimeConfiguration.journalRoll()).toUpperCase(java.util.Locale.ROOT);
         if (!ROLLS.contains(roll))
         {
             r.problems.add("journal.roll '" + roll + "' is not one of " + new java.util.TreeSet<>(ROLLS));
         }
-        final long ring = r.size("journal.ringBytes", 1 << 20);
+        final long ring = r.size("journal.ringBytes", RuntimeConfiguration.journalRingBytes());
         if (ring < 4096 || ring > (1 << 30) || Long.bitCount(ring) != 1)
         {
             r.problems.add("journal.ringBytes " + ring + " is not a power of two between 4K and 1G");
         }
-        final Journal journal = new Journal(r.bool("journal.enabled", true),
+        final Journal journal = new Journal(r.bool("journal.enabled", RuntimeConfiguration.journalEnabled()),
             stateDir.resolve(r.text("journal.dir", "journal")).normalize(), roll, (int)Math.min(ring, 1 << 30));
         if (journal.enabled() && Files.exists(journal.dir()) && !Files.isDirectory(journal.dir()))
         {
             r.problems.add("journal.dir " + journal.dir() + " is not a folder");
         }
 
-        long heartbeat = HEARTBEAT_DEFAULT_NS;
+        long heartbeat = RuntimeConfiguration.heartbeatNanos();
         final String beat = r.text("heartbeat", null);
         if (beat != null)
         {
             heartbeat = parseDuration(beat, r.problems);
         }
+        final App app = NodeApps.resolve(root.get("app"), r.problems);
         if (!r.problems.isEmpty())
         {
             throw new ConfigException(source, r.problems);
         }
         return new NodeConfig(source, device, layout, List.copyOf(inputs), event, wait, publish, threads, strict,
-            journal, heartbeat);
+            journal, heartbeat, app);
     }
 
     /**
@@ -413,40 +440,40 @@ public record NodeConfig(
      */
     public void checkDevice(final int nodeId, final long memorySize)
     {
-        final List<String> problems = new ArrayList<>();
-        if (publish != null && publish.channel().node() != nodeId)
+        context().checkDevice(nodeId, memorySize);
+    }
+
+    /**
+     * @return a new, concluded node context of these settings (device URI, layout, placements, journal, app).
+     */
+    public RfmNode.Context context()
+    {
+        final RfmNode.Context ctx = new RfmNode.Context()
+            .source(source)
+            .device(device)
+            .layout(layout)
+            .inputs(inputs)
+            .event(event)
+            .waitStrategy(waitStrategy)
+            .cpus(threads.cpus())
+            .isrPlacement(threads.isr().toRuntime())
+            .consumerPlacement(threads.consumer().toRuntime())
+            .publisherPlacement(threads.publisher().toRuntime())
+            .housekeepingCpu(threads.housekeeping())
+            .lockMemory(threads.lockMemory())
+            .cpuDmaLatency(threads.cpuDmaLatency())
+            .strict(strict)
+            .journalEnabled(journal.enabled())
+            .journalDir(journal.dir())
+            .journalRoll(journal.roll())
+            .journalRingBytes(journal.ringBytes())
+            .heartbeatNanos(heartbeatNanos)
+            .app(app.instance());
+        if (publish != null)
         {
-            problems.add("publish.channel '" + publish.channel().name() + "' is published by node " +
-                publish.channel().node() + " in the layout, not by this node (" + nodeId + ")");
+            ctx.publish(publish.channel(), publish.rateHz(), publish.size());
         }
-        for (final ChannelSpec c : inputs)
-        {
-            if (c.node() == nodeId)
-            {
-                problems.add("receive.channels '" + c.name() + "' is published by this node (" + nodeId +
-                    "); a node does not receive its own frames");
-            }
-        }
-        for (final ChannelSpec c : layout.channels())
-        {
-            if (c.offset() + c.length() > memorySize)
-            {
-                problems.add(String.format("layout: channel '%s' (0x%x + %d bytes) lies outside the %d-byte memory " +
-                    "of the network", c.name(), c.offset(), c.length(), memorySize));
-            }
-        }
-        for (final io.rfmrt.rfm.channel.VariableSpec v : layout.variables())
-        {
-            if (v.offset() + v.type().size() > memorySize)
-            {
-                problems.add(String.format("layout: variable '%s' at 0x%x lies outside the %d-byte memory of the " +
-                    "network", v.name(), v.offset(), memorySize));
-            }
-        }
-        if (!problems.isEmpty())
-        {
-            throw new ConfigException(source + " (against device " + device + ")", problems);
-        }
+        return ctx.conclude();
     }
 
     private static long parseDuration(final String text, final List<String> problems)
