@@ -12,6 +12,6 @@ import org.agrona.concurrent.IdleStrategy;
  * @param idle      what the runner does when {@code doWork} returned 0 (an agent that waits for its own schedule
  *                  inside {@code doWork} takes {@link org.agrona.concurrent.NoOpIdleStrategy}).
  */
-public record NodeAgent(Agent agent, Placement placement, IdleStrategy idle)
+public record NodeAgent(Agent agent, CpuPlacement placement, IdleStrategy idle)
 {
 }

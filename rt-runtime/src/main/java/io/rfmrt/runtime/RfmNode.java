@@ -90,12 +90,12 @@ public final class RfmNode implements AutoCloseable
         private Boolean lockMemory;
         private Boolean cpuDmaLatency;
         private Boolean strict;
-        private Placement isr;
-        private Placement consumer;
-        private Placement publisher;
-        private Placement heartbeat = Placement.HOUSEKEEPING;
-        private Placement app;
-        private int housekeepingCpu = Placement.CPU_AUTO;
+        private CpuPlacement isr;
+        private CpuPlacement consumer;
+        private CpuPlacement publisher;
+        private CpuPlacement heartbeat = CpuPlacement.HOUSEKEEPING;
+        private CpuPlacement app;
+        private int housekeepingCpu = CpuPlacement.CPU_AUTO;
         private Boolean journalEnabled;
         private Path journalDir;
         private Integer journalRingBytes;
@@ -294,14 +294,14 @@ public final class RfmNode implements AutoCloseable
          * @param placement the ISR-wake thread's place.
          * @return this.
          */
-        public Context isrPlacement(final Placement placement)
+        public Context isrPlacement(final CpuPlacement placement)
         {
             this.isr = placement;
             return this;
         }
 
         /** @return the ISR-wake thread's place. */
-        public Placement isrPlacement()
+        public CpuPlacement isrPlacement()
         {
             return isr;
         }
@@ -310,14 +310,14 @@ public final class RfmNode implements AutoCloseable
          * @param placement the consumer (or polling) thread's place.
          * @return this.
          */
-        public Context consumerPlacement(final Placement placement)
+        public Context consumerPlacement(final CpuPlacement placement)
         {
             this.consumer = placement;
             return this;
         }
 
         /** @return the consumer thread's place. */
-        public Placement consumerPlacement()
+        public CpuPlacement consumerPlacement()
         {
             return consumer;
         }
@@ -326,14 +326,14 @@ public final class RfmNode implements AutoCloseable
          * @param placement the built-in publisher's place.
          * @return this.
          */
-        public Context publisherPlacement(final Placement placement)
+        public Context publisherPlacement(final CpuPlacement placement)
         {
             this.publisher = placement;
             return this;
         }
 
         /** @return the built-in publisher's place. */
-        public Placement publisherPlacement()
+        public CpuPlacement publisherPlacement()
         {
             return publisher;
         }
@@ -342,38 +342,38 @@ public final class RfmNode implements AutoCloseable
          * @param placement the heartbeat's place (default: not pinned, SCHED_OTHER).
          * @return this.
          */
-        public Context heartbeatPlacement(final Placement placement)
+        public Context heartbeatPlacement(final CpuPlacement placement)
         {
             this.heartbeat = placement;
             return this;
         }
 
         /** @return the heartbeat's place. */
-        public Placement heartbeatPlacement()
+        public CpuPlacement heartbeatPlacement()
         {
             return heartbeat;
         }
 
         /**
-         * @param placement the place of app agents that ask for {@link Placement#CPU_AUTO} at priority 0 (default: the
+         * @param placement the place of app agents that ask for {@link CpuPlacement#CPU_AUTO} at priority 0 (default: the
          *                  publisher's).
          * @return this.
          */
-        public Context appPlacement(final Placement placement)
+        public Context appPlacement(final CpuPlacement placement)
         {
             this.app = placement;
             return this;
         }
 
         /** @return the default place of app agents. */
-        public Placement appPlacement()
+        public CpuPlacement appPlacement()
         {
             return app;
         }
 
         /**
-         * @param cpu the journal thread's core: {@link Placement#CPU_AUTO} = the first core that is not an RT core,
-         *            {@link Placement#CPU_NONE} = not pinned.
+         * @param cpu the journal thread's core: {@link CpuPlacement#CPU_AUTO} = the first core that is not an RT core,
+         *            {@link CpuPlacement#CPU_NONE} = not pinned.
          * @return this.
          */
         public Context housekeepingCpu(final int cpu)
@@ -558,7 +558,7 @@ public final class RfmNode implements AutoCloseable
          * @param idle      its idle strategy.
          * @return this.
          */
-        public Context agent(final org.agrona.concurrent.Agent agent, final Placement placement,
+        public Context agent(final org.agrona.concurrent.Agent agent, final CpuPlacement placement,
             final org.agrona.concurrent.IdleStrategy idle)
         {
             agents.add(new NodeAgent(agent, placement, idle));
@@ -660,9 +660,9 @@ public final class RfmNode implements AutoCloseable
             lockMemory = lockMemory == null ? RuntimeConfiguration.lockMemory() : lockMemory;
             cpuDmaLatency = cpuDmaLatency == null ? RuntimeConfiguration.cpuDmaLatency() : cpuDmaLatency;
             strict = strict == null ? RuntimeConfiguration.strict() : strict;
-            isr = isr == null ? Placement.auto(RuntimeConfiguration.isrPriority()) : isr;
-            consumer = consumer == null ? Placement.auto(RuntimeConfiguration.consumerPriority()) : consumer;
-            publisher = publisher == null ? Placement.auto(RuntimeConfiguration.publisherPriority()) : publisher;
+            isr = isr == null ? CpuPlacement.auto(RuntimeConfiguration.isrPriority()) : isr;
+            consumer = consumer == null ? CpuPlacement.auto(RuntimeConfiguration.consumerPriority()) : consumer;
+            publisher = publisher == null ? CpuPlacement.auto(RuntimeConfiguration.publisherPriority()) : publisher;
             app = app == null ? publisher : app;
             journalEnabled = journalEnabled == null ? RuntimeConfiguration.journalEnabled() : journalEnabled;
             journalRingBytes = journalRingBytes == null ? RuntimeConfiguration.journalRingBytes() : journalRingBytes;
@@ -695,9 +695,9 @@ public final class RfmNode implements AutoCloseable
             {
                 placement("agent " + a.agent().roleName(), a.placement(), problems);
             }
-            if (housekeepingCpu < Placement.CPU_AUTO || housekeepingCpu > Placement.CPU_MAX)
+            if (housekeepingCpu < CpuPlacement.CPU_AUTO || housekeepingCpu > CpuPlacement.CPU_MAX)
             {
-                problems.add("threads.housekeeping.cpu " + housekeepingCpu + " is not -1.." + Placement.CPU_MAX);
+                problems.add("threads.housekeeping.cpu " + housekeepingCpu + " is not -1.." + CpuPlacement.CPU_MAX);
             }
             journalRoll = journalRoll.toUpperCase(java.util.Locale.ROOT);
             if (!ROLLS.contains(journalRoll))
@@ -740,11 +740,11 @@ public final class RfmNode implements AutoCloseable
             return this;
         }
 
-        private static void placement(final String key, final Placement p, final List<String> problems)
+        private static void placement(final String key, final CpuPlacement p, final List<String> problems)
         {
-            if (p.cpu() < Placement.CPU_AUTO || p.cpu() > Placement.CPU_MAX)
+            if (p.cpu() < CpuPlacement.CPU_AUTO || p.cpu() > CpuPlacement.CPU_MAX)
             {
-                problems.add(key + ".cpu " + p.cpu() + " is not -1.." + Placement.CPU_MAX);
+                problems.add(key + ".cpu " + p.cpu() + " is not -1.." + CpuPlacement.CPU_MAX);
             }
             if (p.priority() < 0 || p.priority() > 99)
             {
@@ -904,13 +904,13 @@ public final class RfmNode implements AutoCloseable
             ctx.checkDevice(device.nodeId(), device.memorySize());
             env = RtEnvironment.prepare(new RtSettings(ctx.cpus, ctx.strict, ctx.lockMemory, ctx.cpuDmaLatency,
                 Path.of("/")), warning -> out.accept("warning: " + warning));
-            final int rtCpu = env.rtCpus().isEmpty() ? Placement.CPU_NONE : env.rtCpus().get(0);
+            final int rtCpu = env.rtCpus().isEmpty() ? CpuPlacement.CPU_NONE : env.rtCpus().get(0);
             JournalWriter isrJournal = null;
             JournalWriter consumerJournal = null;
             JournalWriter errorJournal = null;
             if (ctx.journalEnabled)
             {
-                final int housekeeping = ctx.housekeepingCpu == Placement.CPU_AUTO ? env.housekeepingCpu() :
+                final int housekeeping = ctx.housekeepingCpu == CpuPlacement.CPU_AUTO ? env.housekeepingCpu() :
                     ctx.housekeepingCpu;
                 // the journal thread is placed like every other thread: by the environment's thread factory
                 journal = Journal.start(new JournalConfig(ctx.journalDir, device.nodeId(), ctx.journalRingBytes,

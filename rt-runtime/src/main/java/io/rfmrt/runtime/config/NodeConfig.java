@@ -126,9 +126,9 @@ public record NodeConfig(
      */
     public record Placement(int cpu, int priority)
     {
-        io.rfmrt.runtime.Placement toRuntime()
+        io.rfmrt.runtime.CpuPlacement toRuntime()
         {
-            return new io.rfmrt.runtime.Placement(cpu, priority);
+            return new io.rfmrt.runtime.CpuPlacement(cpu, priority);
         }
     }
 

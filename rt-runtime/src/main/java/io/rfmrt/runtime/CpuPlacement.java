@@ -7,7 +7,7 @@ package io.rfmrt.runtime;
  *                 core for the journal).
  * @param priority SCHED_FIFO 1..99, 0 = SCHED_OTHER.
  */
-public record Placement(int cpu, int priority)
+public record CpuPlacement(int cpu, int priority)
 {
     /** Cpu meaning "choose": the first RT core for RT threads, the housekeeping core for the journal. */
     public static final int CPU_AUTO = -2;
@@ -17,15 +17,15 @@ public record Placement(int cpu, int priority)
     public static final int CPU_MAX = 4095;
 
     /** A housekeeping thread: not pinned, SCHED_OTHER. */
-    public static final Placement HOUSEKEEPING = new Placement(CPU_NONE, 0);
+    public static final CpuPlacement HOUSEKEEPING = new CpuPlacement(CPU_NONE, 0);
 
     /**
      * @param priority SCHED_FIFO priority.
      * @return the first RT core at that priority.
      */
-    public static Placement auto(final int priority)
+    public static CpuPlacement auto(final int priority)
     {
-        return new Placement(CPU_AUTO, priority);
+        return new CpuPlacement(CPU_AUTO, priority);
     }
 
     /**
