@@ -110,6 +110,7 @@ public final class RfmNode implements AutoCloseable
         private NodeApp nodeApp;
         private final List<NodeAgent> agents = new ArrayList<>();
         private Consumer<String> out = line -> { };
+        private Consumer<String> appOut;
         private Runnable onFailure;
         private Runnable terminationHook;
         private Integer warmupFrames;
@@ -585,6 +586,22 @@ public final class RfmNode implements AutoCloseable
         public Consumer<String> out()
         {
             return out;
+        }
+
+        /**
+         * @param appOut where an app's own lines go (its progress; default: {@link #out()}).
+         * @return this.
+         */
+        public Context appOut(final Consumer<String> appOut)
+        {
+            this.appOut = appOut;
+            return this;
+        }
+
+        /** @return where an app's own lines go. */
+        public Consumer<String> appOut()
+        {
+            return appOut == null ? out : appOut;
         }
 
         /**

@@ -406,7 +406,7 @@ public final class ControllerApp implements NodeApp
                 return 0;
             }
             nextReport += TimeUnit.SECONDS.toNanos(1);
-            final Consumer<String> live = node.context().out();
+            final Consumer<String> live = node.context().appOut();
             journalWarned = journalWarned || JournalWarning.warnOnce(node.journal(), live);
             interval = latency.getIntervalHistogram(interval);
             cumulative.add(interval);

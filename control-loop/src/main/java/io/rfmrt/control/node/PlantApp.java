@@ -302,7 +302,7 @@ public final class PlantApp implements NodeApp
         {
             if (!warned)
             {
-                warned = JournalWarning.warnOnce(node.journal(), line -> node.context().out().accept(line));
+                warned = JournalWarning.warnOnce(node.journal(), line -> node.context().appOut().accept(line));
             }
             return 0;
         }
