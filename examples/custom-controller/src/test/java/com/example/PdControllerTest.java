@@ -105,13 +105,13 @@ class PdControllerTest
             """;
         Files.writeString(dir.resolve("controller.yaml"), """
             device: %s
-            receive: {channels: [sensor]}
+            receive: {channels: [axis.sensor]}
             journal: {dir: journal/controller}
             app: {class: com.example.PdController, positionGain: 100}
             """.formatted(ControlFrames.deviceUri("example", ControlFrames.CONTROLLER_NODE)) + common);
         Files.writeString(dir.resolve("plant.yaml"), """
             device: %s
-            receive: {channels: [command]}
+            receive: {channels: [axis.command]}
             journal: {dir: journal/plant}
             app: {name: plant, cycles: 2000}
             """.formatted(ControlFrames.deviceUri("example", ControlFrames.PLANT_NODE)) + common);

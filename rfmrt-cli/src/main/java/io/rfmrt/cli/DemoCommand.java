@@ -446,7 +446,7 @@ final class DemoCommand implements Callable<Integer>
             device: %s
             layout: %s
             receive:
-              channels: [sensor]
+              channels: [axis.sensor]
               wait: %s
             %sjournal:
               enabled: true
@@ -461,7 +461,7 @@ final class DemoCommand implements Callable<Integer>
             device: %s
             layout: %s
             receive:
-              channels: [command]
+              channels: [axis.command]
               wait: BLOCKING
             %sjournal:
               enabled: true

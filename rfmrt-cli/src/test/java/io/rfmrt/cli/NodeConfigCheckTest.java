@@ -88,7 +88,7 @@ class NodeConfigCheckTest
         assertThat(run("rfm", "create", "--network", "small", "--size", "64K").exit()).isZero();
         assertOneLine(node("device: sim:small?node=2\nlayout: layout.yaml\nreceive:\n  channels: [sensor]\n" +
             "journal:\n  enabled: false\n"), 2,
-            "layout: channel 'sensor' (0x10000 + 262144 bytes) lies outside the 65536-byte memory of the network");
+            "layout: channel 'sensor' (0x10000 + 2048 bytes) lies outside the 65536-byte memory of the network");
     }
 
     @Test

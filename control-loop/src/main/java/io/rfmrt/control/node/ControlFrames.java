@@ -40,10 +40,10 @@ public final class ControlFrames
      */
     public static final ChannelLayout LAYOUT = ChannelLayout.parse(LAYOUT_RESOURCE, layoutText());
 
-    /** Sensor frames, plant → controller. */
-    public static final ChannelSpec SENSOR = LAYOUT.channel("sensor").orElseThrow();
-    /** Command frames, controller → plant. */
-    public static final ChannelSpec COMMAND = LAYOUT.channel("command").orElseThrow();
+    /** Sensor frames, plant → controller: the layout's {@code axis.sensor}. */
+    public static final ChannelSpec SENSOR = LAYOUT.channel("axis.sensor").orElseThrow();
+    /** Command frames, controller → plant: the layout's {@code axis.command}. */
+    public static final ChannelSpec COMMAND = LAYOUT.channel("axis.command").orElseThrow();
 
     /** Slots of each channel ring and of each node's DMA ring (the layout's, 2048: see its comment). */
     public static final int RING_SLOTS = SENSOR.slots();

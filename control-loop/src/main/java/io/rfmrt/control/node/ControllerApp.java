@@ -194,8 +194,8 @@ public final class ControllerApp implements NodeApp
         }
         if (!node.context().inputs().equals(List.of(SENSOR)))
         {
-            throw new ConfigException(node.context().source(), List.of("app controller takes the layout's 'sensor' " +
-                "channel as its one input (receive.channels: [sensor])"));
+            throw new ConfigException(node.context().source(), List.of("app controller takes the layout's " +
+                "'axis.sensor' channel as its one input (receive.channels: [axis.sensor])"));
         }
         periodNanos = TimeUnit.SECONDS.toNanos(1) / settings.rateHz();
         dt = 1.0 / settings.rateHz();

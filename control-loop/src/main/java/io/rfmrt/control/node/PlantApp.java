@@ -144,8 +144,8 @@ public final class PlantApp implements NodeApp
         }
         if (!node.context().inputs().equals(List.of(COMMAND)))
         {
-            throw new ConfigException(node.context().source(), List.of("app plant takes the layout's 'command' " +
-                "channel as its one input (receive.channels: [command])"));
+            throw new ConfigException(node.context().source(), List.of("app plant takes the layout's " +
+                "'axis.command' channel as its one input (receive.channels: [axis.command])"));
         }
         plantJournal = node.journal().newWriter("plant");
         final JournalWriter j = plantJournal;
