@@ -1,5 +1,9 @@
 package io.rfmrt.runtime.config;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
@@ -105,6 +109,92 @@ public record NodeConfig(
 
     private static final Set<String> ROLLS = Set.of("MINUTELY", "FIVE_MINUTELY", "TEN_MINUTELY", "HALF_HOURLY",
         "HOURLY", "TWO_HOURLY", "FOUR_HOURLY", "SIX_HOURLY", "DAILY", "FAST_HOURLY", "FAST_DAILY");
+
+    /**
+     * The file as written, bound by Jackson: scalars as text (each is checked and converted with the key it came
+     * from, so that every bad value is reported, not only the first), lists and the app's settings as trees.
+     *
+     * @param device    {@code device}.
+     * @param layout    {@code layout}.
+     * @param receive   {@code receive}.
+     * @param publish   {@code publish}.
+     * @param threads   {@code threads}.
+     * @param strict    {@code strict}.
+     * @param journal   {@code journal}.
+     * @param heartbeat {@code heartbeat}.
+     * @param app       {@code app}.
+     */
+    record Yaml(String device, String layout, ReceiveYaml receive, PublishYaml publish, ThreadsYaml threads,
+        String strict, JournalYaml journal, String heartbeat, JsonNode app)
+    {
+        Yaml
+        {
+            receive = receive == null ? new ReceiveYaml(null, null, null) : receive;
+            publish = publish == null ? new PublishYaml(null, null, null) : publish;
+            threads = threads == null ? new ThreadsYaml(null, null, null, null, null, null, null) : threads;
+            journal = journal == null ? new JournalYaml(null, null, null, null) : journal;
+        }
+    }
+
+    /**
+     * @param channels     {@code receive.channels}: a list or a comma-separated string.
+     * @param event        {@code receive.event}.
+     * @param waitStrategy {@code receive.wait}.
+     */
+    record ReceiveYaml(JsonNode channels, String event, @JsonProperty("wait") String waitStrategy)
+    {
+    }
+
+    /**
+     * @param channel {@code publish.channel}.
+     * @param rateHz  {@code publish.rateHz}.
+     * @param size    {@code publish.size}.
+     */
+    record PublishYaml(String channel, String rateHz, String size)
+    {
+    }
+
+    /**
+     * @param cpu      {@code .cpu}.
+     * @param priority {@code .priority}.
+     */
+    record PlacementYaml(String cpu, String priority)
+    {
+    }
+
+    /**
+     * @param cpus          {@code threads.cpus}.
+     * @param isr           {@code threads.isr}.
+     * @param consumer      {@code threads.consumer}.
+     * @param publisher     {@code threads.publisher}.
+     * @param housekeeping  {@code threads.housekeeping}.
+     * @param lockMemory    {@code threads.lockMemory}.
+     * @param cpuDmaLatency {@code threads.cpuDmaLatency}.
+     */
+    record ThreadsYaml(JsonNode cpus, PlacementYaml isr, PlacementYaml consumer, PlacementYaml publisher,
+        PlacementYaml housekeeping, String lockMemory, String cpuDmaLatency)
+    {
+        ThreadsYaml
+        {
+            isr = isr == null ? new PlacementYaml(null, null) : isr;
+            consumer = consumer == null ? new PlacementYaml(null, null) : consumer;
+            publisher = publisher == null ? new PlacementYaml(null, null) : publisher;
+            housekeeping = housekeeping == null ? new PlacementYaml(null, null) : housekeeping;
+        }
+    }
+
+    /**
+     * @param enabled   {@code journal.enabled}.
+     * @param dir       {@code journal.dir}.
+     * @param roll      {@code journal.roll}.
+     * @param ringBytes {@code journal.ringBytes}.
+     */
+    record JournalYaml(String enabled, String dir, String roll, String ringBytes)
+    {
+    }
+
+    private static final ObjectMapper BINDER = new ObjectMapper()
+        .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
 
     /**
      * The app a node runs.
@@ -265,7 +355,7 @@ public record NodeConfig(
         }
         final Map<String, JsonNode> values = new TreeMap<>();
         flatten("", root, values);
-        final Reader r = new Reader(values);
+        final Reader r = new Reader();
         for (final String key : values.keySet())
         {
             if (!KEYS.contains(key) && !key.equals("app") && !key.startsWith("app."))
@@ -273,13 +363,31 @@ public record NodeConfig(
                 r.problems.add("unknown key '" + key + "'");
             }
         }
+        final Yaml y;
+        try
+        {
+            y = BINDER.treeToValue(root, Yaml.class);
+        }
+        catch (final JsonProcessingException ex)
+        {
+            // a scalar where a mapping belongs (or the other way round): named once, with the unknown keys
+            final String key = ex instanceof JsonMappingException m ? m.getPath().stream()
+                .map(ref -> ref.getFieldName() == null ? "[" + ref.getIndex() + "]" : ref.getFieldName())
+                .reduce((a, b) -> a + "." + b).orElse("") : "";
+            if (r.problems.stream().noneMatch(p -> p.startsWith("unknown key '" + key)))
+            {
+                r.problems.add(key + ": " + (values.containsKey(key) ? "'" + values.get(key).asText() +
+                    "' is not a mapping of settings" : "is a mapping, not one value"));
+            }
+            throw new ConfigException(source, r.problems);
+        }
 
-        final String device = r.text("device", null);
+        final String device = r.text("device", y.device(), null);
         if (device == null)
         {
             r.problems.add("missing 'device' (e.g. sim:lab1?node=2)");
         }
-        final String layoutName = r.text("layout", null);
+        final String layoutName = r.text("layout", y.layout(), null);
         ChannelLayout layout = null;
         if (layoutName == null)
         {
@@ -298,7 +406,7 @@ public record NodeConfig(
         }
 
         final List<ChannelSpec> inputs = new ArrayList<>();
-        for (final String name : r.list("receive.channels"))
+        for (final String name : r.list(y.receive().channels()))
         {
             if (layout != null)
             {
@@ -307,7 +415,7 @@ public record NodeConfig(
             }
         }
         EventType event = inputs.isEmpty() ? EventType.INTR1 : inputs.get(0).event();
-        final String eventText = r.text("receive.event", null);
+        final String eventText = r.text("receive.event", y.receive().event(), null);
         if (eventText != null)
         {
             try
@@ -339,7 +447,7 @@ public record NodeConfig(
         WaitStrategy wait = WaitStrategy.blocking();
         try
         {
-            wait = WaitStrategy.parse(r.text("receive.wait", RuntimeConfiguration.waitStrategy()));
+            wait = WaitStrategy.parse(r.text("receive.wait", y.receive().waitStrategy(), RuntimeConfiguration.waitStrategy()));
         }
         catch (final IllegalArgumentException ex)
         {
@@ -347,7 +455,7 @@ public record NodeConfig(
         }
 
         Publish publish = null;
-        final String publishChannel = r.text("publish.channel", null);
+        final String publishChannel = r.text("publish.channel", y.publish().channel(), null);
         if (publishChannel != null && layout != null)
         {
             final ChannelSpec out = layout.channel(publishChannel).orElse(null);
@@ -355,11 +463,11 @@ public record NodeConfig(
             {
                 r.problems.add("publish.channel '" + publishChannel + "' is not a channel of the layout");
             }
-            final int rate = (int)r.number("publish.rateHz", 1000, 1, 100_000);
-            final int size = (int)r.number("publish.size", 64, 16, out == null ? 1 << 20 : out.maxPayload());
+            final int rate = (int)r.number("publish.rateHz", y.publish().rateHz(), 1000, 1, 100_000);
+            final int size = (int)r.number("publish.size", y.publish().size(), 64, 16, out == null ? 1 << 20 : out.maxPayload());
             publish = out == null ? null : new Publish(out, rate, size);
         }
-        else if (values.keySet().stream().anyMatch(k -> k.startsWith("publish.")))
+        else if (values.keySet().stream().anyMatch(k -> k.startsWith("publish.") || k.equals("publish")))
         {
             if (publishChannel == null)
             {
@@ -368,7 +476,7 @@ public record NodeConfig(
         }
 
         final List<Integer> cpus = new ArrayList<>();
-        for (final String cpu : r.list("threads.cpus"))
+        for (final String cpu : r.list(y.threads().cpus()))
         {
             try
             {
@@ -385,42 +493,42 @@ public record NodeConfig(
             }
         }
         final Threads threads = new Threads(List.copyOf(cpus),
-            new Placement((int)r.number("threads.isr.cpu", CPU_AUTO, -1, 4095),
-                (int)r.number("threads.isr.priority", RuntimeConfiguration.isrPriority(), 0, 99)),
-            new Placement((int)r.number("threads.consumer.cpu", CPU_AUTO, -1, 4095),
-                (int)r.number("threads.consumer.priority", RuntimeConfiguration.consumerPriority(), 0, 99)),
-            new Placement((int)r.number("threads.publisher.cpu", CPU_AUTO, -1, 4095),
-                (int)r.number("threads.publisher.priority", RuntimeConfiguration.publisherPriority(),
+            new Placement((int)r.number("threads.isr.cpu", y.threads().isr().cpu(), CPU_AUTO, -1, 4095),
+                (int)r.number("threads.isr.priority", y.threads().isr().priority(), RuntimeConfiguration.isrPriority(), 0, 99)),
+            new Placement((int)r.number("threads.consumer.cpu", y.threads().consumer().cpu(), CPU_AUTO, -1, 4095),
+                (int)r.number("threads.consumer.priority", y.threads().consumer().priority(), RuntimeConfiguration.consumerPriority(), 0, 99)),
+            new Placement((int)r.number("threads.publisher.cpu", y.threads().publisher().cpu(), CPU_AUTO, -1, 4095),
+                (int)r.number("threads.publisher.priority", y.threads().publisher().priority(), RuntimeConfiguration.publisherPriority(),
                     0, 99)),
-            (int)r.number("threads.housekeeping.cpu", CPU_AUTO, -1, 4095),
-            r.bool("threads.lockMemory", RuntimeConfiguration.lockMemory()),
-            r.bool("threads.cpuDmaLatency", RuntimeConfiguration.cpuDmaLatency()));
-        final boolean strict = r.bool("strict", RuntimeConfiguration.strict());
+            (int)r.number("threads.housekeeping.cpu", y.threads().housekeeping().cpu(), CPU_AUTO, -1, 4095),
+            r.bool("threads.lockMemory", y.threads().lockMemory(), RuntimeConfiguration.lockMemory()),
+            r.bool("threads.cpuDmaLatency", y.threads().cpuDmaLatency(), RuntimeConfiguration.cpuDmaLatency()));
+        final boolean strict = r.bool("strict", y.strict(), RuntimeConfiguration.strict());
 
-        final String roll = r.text("journal.roll", RuntimeConfiguration.journalRoll()).toUpperCase(java.util.Locale.ROOT);
+        final String roll = r.text("journal.roll", y.journal().roll(), RuntimeConfiguration.journalRoll()).toUpperCase(java.util.Locale.ROOT);
         if (!ROLLS.contains(roll))
         {
             r.problems.add("journal.roll '" + roll + "' is not one of " + new java.util.TreeSet<>(ROLLS));
         }
-        final long ring = r.size("journal.ringBytes", RuntimeConfiguration.journalRingBytes());
+        final long ring = r.size("journal.ringBytes", y.journal().ringBytes(), RuntimeConfiguration.journalRingBytes());
         if (ring < 4096 || ring > (1 << 30) || Long.bitCount(ring) != 1)
         {
             r.problems.add("journal.ringBytes " + ring + " is not a power of two between 4K and 1G");
         }
-        final Journal journal = new Journal(r.bool("journal.enabled", RuntimeConfiguration.journalEnabled()),
-            stateDir.resolve(r.text("journal.dir", "journal")).normalize(), roll, (int)Math.min(ring, 1 << 30));
+        final Journal journal = new Journal(r.bool("journal.enabled", y.journal().enabled(), RuntimeConfiguration.journalEnabled()),
+            stateDir.resolve(r.text("journal.dir", y.journal().dir(), "journal")).normalize(), roll, (int)Math.min(ring, 1 << 30));
         if (journal.enabled() && Files.exists(journal.dir()) && !Files.isDirectory(journal.dir()))
         {
             r.problems.add("journal.dir " + journal.dir() + " is not a folder");
         }
 
         long heartbeat = RuntimeConfiguration.heartbeatNanos();
-        final String beat = r.text("heartbeat", null);
+        final String beat = r.text("heartbeat", y.heartbeat(), null);
         if (beat != null)
         {
             heartbeat = parseDuration(beat, r.problems);
         }
-        final App app = NodeApps.resolve(root.get("app"), r.problems);
+        final App app = NodeApps.resolve(y.app(), r.problems);
         if (!r.problems.isEmpty())
         {
             throw new ConfigException(source, r.problems);
@@ -516,26 +624,18 @@ public record NodeConfig(
         }
     }
 
-    /** Typed reads of flattened keys, collecting problems. */
+    /** Typed reads of the bound values, each named by its key, collecting problems. */
     private static final class Reader
     {
-        final Map<String, JsonNode> values;
         final List<String> problems = new ArrayList<>();
 
-        Reader(final Map<String, JsonNode> values)
+        String text(final String key, final String value, final String fallback)
         {
-            this.values = values;
+            return value == null || value.isBlank() ? fallback : value.trim();
         }
 
-        String text(final String key, final String fallback)
+        List<String> list(final JsonNode v)
         {
-            final JsonNode v = values.get(key);
-            return v == null || v.isNull() || v.asText().isBlank() ? fallback : v.asText().trim();
-        }
-
-        List<String> list(final String key)
-        {
-            final JsonNode v = values.get(key);
             final List<String> items = new ArrayList<>();
             if (v == null || v.isNull())
             {
@@ -558,22 +658,22 @@ public record NodeConfig(
             return items;
         }
 
-        long number(final String key, final long fallback, final long min, final long max)
+        long number(final String key, final String value, final long fallback, final long min, final long max)
         {
-            final String t = text(key, null);
+            final String t = text(key, value, null);
             if (t == null)
             {
                 return fallback;
             }
             try
             {
-                final long value = Sizes.parseNumber(t);
-                if (value < min || value > max)
+                final long n = Sizes.parseNumber(t);
+                if (n < min || n > max)
                 {
-                    problems.add(key + " " + value + " is not " + min + ".." + max);
+                    problems.add(key + " " + n + " is not " + min + ".." + max);
                     return fallback;
                 }
-                return value;
+                return n;
             }
             catch (final NumberFormatException ex)
             {
@@ -582,9 +682,9 @@ public record NodeConfig(
             }
         }
 
-        long size(final String key, final long fallback)
+        long size(final String key, final String value, final long fallback)
         {
-            final String t = text(key, null);
+            final String t = text(key, value, null);
             if (t == null)
             {
                 return fallback;
@@ -600,9 +700,9 @@ public record NodeConfig(
             }
         }
 
-        boolean bool(final String key, final boolean fallback)
+        boolean bool(final String key, final String value, final boolean fallback)
         {
-            final String t = text(key, null);
+            final String t = text(key, value, null);
             if (t == null)
             {
                 return fallback;
