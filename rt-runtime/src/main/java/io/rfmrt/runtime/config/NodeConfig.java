@@ -366,19 +366,10 @@ public record NodeConfig(
         final Yaml y;
         try
         {
-            y = BINDER.treeToValue(root, Yaml.class);
+            y = bind((com.fasterxml.jackson.databind.node.ObjectNode)root.deepCopy(), values, r.problems);
         }
-        catch (final JsonProcessingException ex)
+        catch (final ConfigException ex)
         {
-            // a scalar where a mapping belongs (or the other way round): named once, with the unknown keys
-            final String key = ex instanceof JsonMappingException m ? m.getPath().stream()
-                .map(ref -> ref.getFieldName() == null ? "[" + ref.getIndex() + "]" : ref.getFieldName())
-                .reduce((a, b) -> a + "." + b).orElse("") : "";
-            if (r.problems.stream().noneMatch(p -> p.startsWith("unknown key '" + key)))
-            {
-                r.problems.add(key + ": " + (values.containsKey(key) ? "'" + values.get(key).asText() +
-                    "' is not a mapping of settings" : "is a mapping, not one value"));
-            }
             throw new ConfigException(source, r.problems);
         }
 
@@ -582,6 +573,56 @@ public record NodeConfig(
             ctx.publish(publish.channel(), publish.rateHz(), publish.size());
         }
         return ctx.conclude();
+    }
+
+    /**
+     * Bind the file to {@link Yaml}. A value of the wrong shape (a scalar where a mapping belongs, a list where one
+     * value belongs) is named once and left out, and binding goes on, so that every such key is reported.
+     */
+    private static Yaml bind(final com.fasterxml.jackson.databind.node.ObjectNode tree,
+        final Map<String, JsonNode> values, final List<String> problems)
+    {
+        for (int attempt = 0; attempt < 64; attempt++)
+        {
+            try
+            {
+                return BINDER.treeToValue(tree, Yaml.class);
+            }
+            catch (final JsonProcessingException ex)
+            {
+                final List<String> path = new ArrayList<>();
+                if (ex instanceof JsonMappingException m)
+                {
+                    for (final JsonMappingException.Reference ref : m.getPath())
+                    {
+                        if (ref.getFieldName() == null)
+                        {
+                            break;
+                        }
+                        path.add(ref.getFieldName());
+                    }
+                }
+                final String key = String.join(".", path);
+                if (problems.stream().noneMatch(p -> p.startsWith("unknown key '" + key)))
+                {
+                    final JsonNode value = values.get(key);
+                    problems.add(key + ": " + (value == null ? "is a mapping, not one value" :
+                        value.isArray() ? value + " is a list, not one value" :
+                            "'" + value.asText() + "' is not a mapping of settings"));
+                }
+                JsonNode parent = tree;
+                for (int i = 0; i < path.size() - 1 && parent != null; i++)
+                {
+                    parent = parent.get(path.get(i));
+                }
+                if (path.isEmpty() || !(parent instanceof com.fasterxml.jackson.databind.node.ObjectNode o) ||
+                    o.remove(path.get(path.size() - 1)) == null)
+                {
+                    break;
+                }
+            }
+        }
+        throw new ConfigException("", problems);
     }
 
     private static long parseDuration(final String text, final List<String> problems)

@@ -132,6 +132,17 @@ class NodeAppConfigTest
     }
 
     @Test
+    void shouldNameEveryValueOfTheWrongShape()
+    {
+        assertThatThrownBy(() -> parse("device: sim:lab1?node=2\nlayout: layout.yaml\nreceive: 5\n" +
+            "threads: {isr: {priority: [1]}}\nstrict: maybe\n"))
+            .satisfies(e -> assertThat(((ConfigException)e).problems()).containsExactly(
+                "unknown key 'receive'",
+                "threads.isr.priority: [1] is a list, not one value",
+                "strict 'maybe' is not true or false"));
+    }
+
+    @Test
     void shouldFillDefaultsFromTheConfigurationAndReportEveryProblemOfAContext()
     {
         final RfmNode.Context ctx = new RfmNode.Context().device("sim:x?node=1")
