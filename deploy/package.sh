@@ -29,7 +29,7 @@ name="rfmrt-$version"
 stage="$(mktemp -d)"
 trap 'rm -rf "$stage"' EXIT
 
-mkdir -p "$stage/$name"/{bin,lib,conf,systemd}
+mkdir -p "$stage/$name"/{bin,lib,conf,conf/lib,systemd}
 cp "$root/deploy/bin/rfmrt" "$stage/$name/bin/"
 cp "${jars[0]}" "$target"/lib/*.jar "$stage/$name/lib/"
 cp "$target/launcher/jvm.options" "$stage/$name/conf/"

@@ -1,9 +1,7 @@
 package io.rfmrt.control;
 
-import com.sun.management.ThreadMXBean;
+import io.rfmrt.runtime.ZeroAllocation;
 import org.junit.jupiter.api.Test;
-
-import java.lang.management.ManagementFactory;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -22,25 +20,12 @@ class ControlZeroAllocationTest
     @Test
     void shouldNotAllocateInSteadyState()
     {
-        final ThreadMXBean threads = (ThreadMXBean)ManagementFactory.getThreadMXBean();
-        assertThat(threads.isThreadAllocatedMemorySupported()).isTrue();
-        threads.setThreadAllocatedMemoryEnabled(true);
-
+        assertThat(ZeroAllocation.supported()).isTrue();
         final Loop loop = new Loop();
-        loop.cycles(0, WARMUP);
-        // steady state: once the JIT has settled a whole window allocates nothing; on a loaded machine compilation
-        // can finish late (a few hundred bytes once), so up to WINDOWS windows are measured and all are reported
-        final long tid = Thread.currentThread().getId();
-        threads.getThreadAllocatedBytes(tid);
-        final long[] windows = new long[WINDOWS];
-        int measured = 0;
-        do
-        {
-            final long before = threads.getThreadAllocatedBytes(tid);
-            loop.cycles(WARMUP + measured * CYCLES, CYCLES);
-            windows[measured] = threads.getThreadAllocatedBytes(tid) - before;
-        }
-        while (windows[measured++] != 0 && measured < WINDOWS);
+        // the project's reusable proof (docs/extending.md): a warm-up, then windows until one allocates nothing
+        final ZeroAllocation.Result r = ZeroAllocation.measure((first, count) -> loop.cycles((int)first, count),
+            WARMUP, CYCLES, WINDOWS);
+        final int measured = r.windowBytes().length;
 
         assertThat(loop.watchdog.state()).isEqualTo(AxisState.RUNNING);
         assertThat(loop.deadlines.cycles()).isEqualTo(WARMUP + (long)measured * CYCLES);
@@ -48,8 +33,7 @@ class ControlZeroAllocationTest
         // a stall every 1000 cycles, beyond the 64 kept: the not-kept branch ran too
         assertThat(loop.lateness.stalls()).isEqualTo(loop.stallsSunk).isGreaterThan(64);
         assertThat(loop.lateness.stallsNotKept()).isPositive();
-        assertThat(windows[measured - 1]).as("bytes allocated per window of %d cycles: %s", CYCLES,
-            java.util.Arrays.toString(java.util.Arrays.copyOf(windows, measured))).isZero();
+        assertThat(r.lastWindowBytes()).as(r.toString()).isZero();
     }
 
     /** Everything preallocated; {@link #cycles} is the measured code. */

@@ -331,8 +331,7 @@ final class BenchCompare implements Callable<Integer>
                 {
                     r.put("journal_records", journal.stats().recordsWritten());
                 }
-                System.out.println("result " + new ObjectMapper().writeValueAsString(r));
-                System.out.flush();
+                ChildResult.write(System.out, r);
                 if (failure != null)
                 {
                     System.err.println("bench-receiver: " + failure);

@@ -454,7 +454,7 @@ final class BenchPeers implements Callable<Integer>
                         () -> send(sender, traffic, control, sent, senderFailure));
                     thread.join(TimeUnit.SECONDS.toMillis(traffic.seconds() + 600L));
                 }
-                final String line = protocolLine(lines, "result ", receiver);
+                final String line = protocolLine(lines, ChildResult.PREFIX, receiver);
                 final boolean ended = receiver.waitFor(60, TimeUnit.SECONDS);
                 m.put("sent", sent[0]);
                 m.put("send_rate_hz", sent[1] <= 0 ? 0 : Math.round(sent[0] * 1e9 / sent[1]));
@@ -467,7 +467,7 @@ final class BenchPeers implements Callable<Integer>
                     m.put("valid", false);
                     return m;
                 }
-                final JsonNode r = new ObjectMapper().readTree(line.substring("result ".length()));
+                final JsonNode r = ChildResult.tree(line);
                 BenchRun.putFigures(m, r, sent[0]);
                 String failure = r.get("failure").isNull() ? senderFailure.get() : r.get("failure").asText();
                 if (failure == null && ended && receiver.exitValue() != 0)
@@ -738,8 +738,7 @@ final class BenchPeers implements Callable<Integer>
                     Math.round(1000.0 * (cpu1 - cpu0) / wall) / 10.0);
                 r.put("failure", failure.get());
                 r.put("histogram", Histograms.encode(histogram));
-                System.out.println("result " + new ObjectMapper().writeValueAsString(r));
-                System.out.flush();
+                ChildResult.write(System.out, r);
                 if (failure.get() != null)
                 {
                     System.err.println("bench-peer-receiver: " + failure.get());

@@ -179,14 +179,14 @@ final class BenchRun
             m.put("sender", traffic.sender());
             m.put("sent", sent[0]);
             m.put("send_rate_hz", sent[1] <= 0 ? 0 : Math.round(sent[0] * 1e9 / sent[1]));
-            if (line == null || !line.startsWith("result "))
+            if (!ChildResult.is(line))
             {
                 m.put("failure", "the receiver process ended without a result (exit " +
                     (ended ? Integer.toString(receiver.exitValue()) : "none: killed") + ")");
                 m.put("valid", false);
                 return m;
             }
-            final JsonNode r = new ObjectMapper().readTree(line.substring("result ".length()));
+            final JsonNode r = ChildResult.tree(line);
             putFigures(m, r, sent[0]);
             for (final String key : List.of("gaps", "gaps_in_warmup", "dma_dropped_in_warmup", "torn", "dma_missing",
                 "fifo_overflows", "dma_dropped",

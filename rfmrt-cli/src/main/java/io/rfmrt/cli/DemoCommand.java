@@ -1,18 +1,18 @@
 package io.rfmrt.cli;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import io.rfmrt.control.StallMatcher;
 import io.rfmrt.control.node.ControlFrames;
-import io.rfmrt.control.node.ControllerNode;
-import io.rfmrt.control.node.PlantNode;
+import io.rfmrt.control.node.ControllerApp;
+import io.rfmrt.control.node.NodeResults.ControllerResult;
+import io.rfmrt.control.node.NodeResults.Lateness;
+import io.rfmrt.control.node.NodeResults.PlantResult;
+import io.rfmrt.control.node.PlantApp;
 import io.rfmrt.rfm.EventType;
 import io.rfmrt.rfm.sim.SimNetwork;
-import io.rfmrt.runtime.WaitStrategy;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
@@ -34,7 +34,10 @@ import java.util.concurrent.atomic.AtomicReference;
  * {@code rfmrt demo}: the main job. A closed motion-control loop across two processes on a fresh emulated RFM
  * network — the plant node publishes sensor frames on an absolute schedule, the controller node runs the control
  * law on the interrupt path and writes commands back — with a live line per second, a summary table,
- * {@code DIR/summary.json}, journals under {@code DIR/journal/} and plots under {@code DIR/plots/}.
+ * {@code DIR/summary.json}, journals under {@code DIR/journal/} and plots under {@code DIR/plots/}. Each node is an
+ * {@code rfmrt node --child} process run from a configuration it writes first ({@code DIR/controller.yaml},
+ * {@code DIR/plant.yaml}, beside the control layout {@code DIR/layout.yaml}): what runs here runs from the same
+ * files as a production node.
  */
 @Command(name = "demo", mixinStandardHelpOptions = true,
     description = "Closed-loop motion control across two processes over interrupt + DMA on an emulated RFM network.")
@@ -111,14 +114,14 @@ final class DemoCommand implements Callable<Integer>
                 fault == null ? "" : String.format(", sensor dropout at %.1f-%.1f s", dropFrom / (double)rate,
                     dropTo / (double)rate));
             console.flush();
-            final Process controller = ChildJvm.start("demo-controller", network,
-                journals.resolve("controller").toString(), Integer.toString(rate), wait);
+            final Path controllerYaml = writeConfigs(outDir, network, journals, rate, cycles, dropFrom, dropTo, wait);
+            final Process controller = ChildJvm.start("node", "--child", "--config", controllerYaml.toString());
             children.add(controller);
             final AtomicReference<String> controllerResult = new AtomicReference<>();
             final Thread relay = relay(controller, console, controllerResult);
             awaitReady(network, controller);
-            final Process plant = ChildJvm.start("demo-plant", network, journals.resolve("plant").toString(),
-                Long.toString(cycles), Integer.toString(rate), Long.toString(dropFrom), Long.toString(dropTo));
+            final Process plant = ChildJvm.start("node", "--child", "--config",
+                outDir.resolve(PLANT_CONFIG).toString());
             children.add(plant);
             if (interrupted.get() != null)
             {
@@ -141,40 +144,47 @@ final class DemoCommand implements Callable<Integer>
                     " process failed (exit codes: controller " + controller.exitValue() + ", plant " +
                     plant.exitValue() + "); see its line above");
             }
-            final ObjectMapper mapper = new ObjectMapper();
-            final JsonNode c = mapper.readTree(controllerResult.get());
-            final JsonNode p = mapper.readTree(plantResult.get());
+            final ObjectMapper mapper = ChildResult.MAPPER;
+            final ControllerResult c = ChildResult.read(controllerResult.get(), ControllerResult.class);
+            final PlantResult p = ChildResult.read(plantResult.get(), PlantResult.class);
             final Map<String, Object> stalls = matchStalls(c, p, TimeUnit.SECONDS.toNanos(1) / rate);
             final Map<String, Object> summary = new LinkedHashMap<>();
-            for (final String key : List.of("cycles", "lost_frames", "deadline_misses", "watchdog_trips",
-                "watchdog_recoveries", "tracking_rms", "tracking_max", "move_distance", "e2e_p50_us", "e2e_p99_us",
-                "e2e_max_us", "deadline_us", "tracked_cycles", "torn_frames", "journal_drops", "journal_write_errors",
-                "journal_records", "threads_after_warmup"))
-            {
-                summary.put(key, mapper.treeToValue(c.get(key), Object.class));
-                if ("watchdog_recoveries".equals(key))
-                {
-                    summary.putAll(stalls);
-                    summary.put("lost_frame_causes", mapper.treeToValue(c.get("lost_frame_causes"), Map.class));
-                }
-            }
+            summary.put("cycles", c.cycles());
+            summary.put("lost_frames", c.lostFrames());
+            summary.put("deadline_misses", c.deadlineMisses());
+            summary.put("watchdog_trips", c.watchdogTrips());
+            summary.put("watchdog_recoveries", c.watchdogRecoveries());
+            summary.putAll(stalls);
+            summary.put("lost_frame_causes", mapper.convertValue(c.lostFrameCauses(), Map.class));
+            summary.put("tracking_rms", c.trackingRms());
+            summary.put("tracking_max", c.trackingMax());
+            summary.put("move_distance", c.moveDistance());
+            summary.put("e2e_p50_us", c.e2eP50Us());
+            summary.put("e2e_p99_us", c.e2eP99Us());
+            summary.put("e2e_max_us", c.e2eMaxUs());
+            summary.put("deadline_us", c.deadlineUs());
+            summary.put("tracked_cycles", c.trackedCycles());
+            summary.put("torn_frames", c.tornFrames());
+            summary.put("journal_drops", c.journalDrops());
+            summary.put("journal_write_errors", c.journalWriteErrors());
+            summary.put("journal_records", c.journalRecords());
+            summary.put("threads_after_warmup", mapper.convertValue(c.threadsAfterWarmup(), List.class));
             // a run too short to leave the first dwell commanded no move: no error relative to one (and no NaN)
-            final double moved = c.get("move_distance").asDouble();
-            summary.put("tracking_rms_pct_of_move", moved > 0 ? 100.0 * c.get("tracking_rms").asDouble() / moved : 0.0);
+            final double moved = c.moveDistance();
+            summary.put("tracking_rms_pct_of_move", moved > 0 ? 100.0 * c.trackingRms() / moved : 0.0);
             summary.put("interrupted", interrupted.get() == null ? "no" : interrupted.get());
             summary.put("rate_hz", rate);
             summary.put("seconds", seconds);
             summary.put("fault", fault == null ? "none" : fault);
             summary.put("wait", wait);
-            final Map<?, ?> plantFigures = mapper.treeToValue(p, Map.class);
+            final Map<?, ?> plantFigures = mapper.convertValue(p, LinkedHashMap.class);
             // the stall times went into the matching above; the summary keeps the plant's counts
             plantFigures.remove("stall_start");
             plantFigures.remove("stall_end");
             summary.put("plant", plantFigures);
             summary.put("journals", Map.of("controller", journals.resolve("controller").toString(),
                 "plant", journals.resolve("plant").toString()));
-            final long lost = c.get("journal_write_errors").asLong() + c.get("journal_drops").asLong() +
-                p.path("journal_write_errors").asLong() + p.path("journal_drops").asLong();
+            final long lost = c.journalWriteErrors() + c.journalDrops() + p.journalWriteErrors() + p.journalDrops();
             if (lost > 0)
             {
                 console.printf("rfmrt demo: warning: the journals lost %d records (write errors or full rings); " +
@@ -184,7 +194,7 @@ final class DemoCommand implements Callable<Integer>
             try
             {
                 plots = DemoPlots.write(journals.resolve("controller"), outDir.resolve("plots"), rate,
-                    c.get("deadline_us").asDouble());
+                    c.deadlineUs());
             }
             catch (final RuntimeException | java.io.IOException ex)
             {
@@ -207,7 +217,7 @@ final class DemoCommand implements Callable<Integer>
             }
             else
             {
-                printSummary(out, summary, c.get("placement").asText());
+                printSummary(out, summary, c.placement());
             }
             if (interrupted.get() != null)
             {
@@ -268,60 +278,39 @@ final class DemoCommand implements Callable<Integer>
      * @param periodNanos the loop period.
      * @return the summary's stall figures, in order.
      */
-    static Map<String, Object> matchStalls(final JsonNode c, final JsonNode p, final long periodNanos)
+    static Map<String, Object> matchStalls(final ControllerResult c, final PlantResult p, final long periodNanos)
     {
-        final long[] starts = concat(longs(c.path("stall_start")), longs(p.path("stall_start")));
-        final long[] ends = concat(longs(c.path("stall_end")), longs(p.path("stall_end")));
+        final long[] starts = concat(c.stallStart(), p.stallStart());
+        final long[] ends = concat(c.stallEnd(), p.stallEnd());
         final StallMatcher matcher = new StallMatcher(starts, ends, starts.length, periodNanos);
-        final long[] missFrom = longs(c.path("miss_from"));
-        final long[] tripFrom = longs(c.path("trip_from"));
-        final long missesMatched = matcher.matched(missFrom, longs(c.path("miss_to")), missFrom.length);
-        final long tripsMatched = matcher.matched(tripFrom, longs(c.path("trip_to")), tripFrom.length);
+        final long missesMatched = matcher.matched(c.missFrom(), c.missTo(), c.missFrom().length);
+        final long tripsMatched = matcher.matched(c.tripFrom(), c.tripTo(), c.tripFrom().length);
         final Map<String, Object> m = new LinkedHashMap<>();
         m.put("misses_matched", missesMatched);
-        m.put("misses_unexplained", missFrom.length - missesMatched);
+        m.put("misses_unexplained", c.missFrom().length - missesMatched);
         // beyond what the controller kept with times (very long runs): neither matched nor unexplained
-        m.put("misses_unchecked", c.path("misses_not_kept").asLong());
-        m.put("misses_late_wake", c.path("deadline_misses_late_wake").asLong());
+        m.put("misses_unchecked", c.missesNotKept());
+        m.put("misses_late_wake", c.deadlineMissesLateWake());
         m.put("trips_matched", tripsMatched);
-        m.put("trips_unexplained", tripFrom.length - tripsMatched);
-        m.put("trips_unchecked", c.path("trips_not_kept").asLong());
+        m.put("trips_unexplained", c.tripFrom().length - tripsMatched);
+        m.put("trips_unchecked", c.tripsNotKept());
+        final Map<String, Lateness> threads = new LinkedHashMap<>();
+        threads.put("plant", p.lateness());
+        threads.put("controller", c.lateness());
+        threads.put("watchdog_timer", c.watchdogTimerLateness());
         final Map<String, Object> lateness = new LinkedHashMap<>();
-        lateness.put("plant", figures(p.path("lateness")));
-        lateness.put("controller", figures(c.path("lateness")));
-        lateness.put("watchdog_timer", figures(c.path("watchdog_timer_lateness")));
         long count = 0;
         double longest = 0;
-        for (final Object l : lateness.values())
+        for (final Map.Entry<String, Lateness> e : threads.entrySet())
         {
-            count += ((Number)((Map<?, ?>)l).get("stalls")).longValue();
-            longest = Math.max(longest, ((Number)((Map<?, ?>)l).get("longest_stall_us")).doubleValue());
+            count += e.getValue().stalls();
+            longest = Math.max(longest, e.getValue().longestStallUs());
+            lateness.put(e.getKey(), ChildResult.MAPPER.convertValue(e.getValue(), LinkedHashMap.class));
         }
         m.put("stalls", count);
         m.put("longest_stall_us", longest);
         m.put("lateness", lateness);
         return m;
-    }
-
-    private static Map<String, Object> figures(final JsonNode n)
-    {
-        final Map<String, Object> m = new LinkedHashMap<>();
-        for (final String key : List.of("wakes", "stalls", "stalls_not_kept", "longest_stall_us", "p50_us", "p99_us",
-            "max_us"))
-        {
-            m.put(key, n.path(key).isIntegralNumber() ? (Object)n.path(key).asLong() : (Object)n.path(key).asDouble());
-        }
-        return m;
-    }
-
-    private static long[] longs(final JsonNode array)
-    {
-        final long[] out = new long[array.size()];
-        for (int i = 0; i < out.length; i++)
-        {
-            out[i] = array.get(i).asLong();
-        }
-        return out;
     }
 
     private static long[] concat(final long[] a, final long[] b)
@@ -403,9 +392,9 @@ final class DemoCommand implements Callable<Integer>
                 String line;
                 while ((line = lines.readLine()) != null)
                 {
-                    if (line.startsWith("result "))
+                    if (ChildResult.is(line))
                     {
-                        result.set(line.substring("result ".length()));
+                        result.set(line);
                     }
                     else
                     {
@@ -424,75 +413,72 @@ final class DemoCommand implements Callable<Integer>
         return t;
     }
 
+    /** The controller's configuration, written into the demo's folder. */
+    static final String CONTROLLER_CONFIG = "controller.yaml";
+    /** The plant's configuration, written into the demo's folder. */
+    static final String PLANT_CONFIG = "plant.yaml";
+    /** The control layout, written beside them. */
+    static final String LAYOUT_CONFIG = "layout.yaml";
+
     /**
-     * The controller node of the demo, in its own process.
+     * Write the two nodes' configurations and the control layout into the demo's folder: the demo runs what a
+     * production deployment would run from deploy/conf/controller.yaml and plant.yaml, on its own network.
+     *
+     * @return the controller's configuration.
      */
-    @Command(name = "demo-controller", hidden = true)
-    static final class Controller implements Callable<Integer>
+    static Path writeConfigs(final Path out, final String network, final Path journals, final int rate,
+        final long cycles, final long dropFrom, final long dropTo, final String wait) throws java.io.IOException
     {
-        @Parameters(index = "0")
-        String network;
-
-        @Parameters(index = "1")
-        Path journal;
-
-        @Parameters(index = "2")
-        int rate;
-
-        @Parameters(index = "3", defaultValue = "BLOCKING")
-        String wait;
-
-        @Override
-        public Integer call() throws Exception
-        {
-            final ControllerNode node = new ControllerNode(rate, WaitStrategy.parse(wait));
-            // the plant stops first on a signal and tells the controller; this is the fallback
-            ChildJvm.onParentGoneOrSignal(() -> ChildJvm.later(2_000, node::requestStop));
-            final Map<String, Object> r = node.run(network, journal, line ->
-            {
-                System.out.println(line);
-                System.out.flush();
-            }, warning -> System.err.println("controller: " + warning));
-            System.out.println("result " + new ObjectMapper().writeValueAsString(r));
-            System.out.flush();
-            return Main.EXIT_OK;
-        }
+        Files.writeString(out.resolve(LAYOUT_CONFIG), ControlFrames.layoutText());
+        final String threads = """
+            threads:
+              cpus: []                  # the isolated cores, else best effort
+              isr:       {priority: 80}
+              consumer:  {priority: 70}
+              lockMemory: true
+              cpuDmaLatency: true
+            strict: false
+            heartbeat: 0
+            """;
+        final Path controller = out.resolve(CONTROLLER_CONFIG);
+        Files.writeString(controller, """
+            # written by rfmrt demo: the controller node (deploy/conf/controller.yaml, on the demo's network)
+            device: %s
+            layout: %s
+            receive:
+              channels: [axis.sensor]
+              wait: %s
+            %sjournal:
+              enabled: true
+              dir: %s
+            app:
+              name: %s
+              rateHz: %d
+            """.formatted(ControlFrames.deviceUri(network, ControlFrames.CONTROLLER_NODE), LAYOUT_CONFIG, wait,
+            threads, yamlString(journals.resolve("controller").toString()), ControllerApp.NAME, rate));
+        Files.writeString(out.resolve(PLANT_CONFIG), """
+            # written by rfmrt demo: the plant node (deploy/conf/plant.yaml, on the demo's network)
+            device: %s
+            layout: %s
+            receive:
+              channels: [axis.command]
+              wait: BLOCKING
+            %sjournal:
+              enabled: true
+              dir: %s
+            app:
+              name: %s
+              rateHz: %d
+              cycles: %d
+              dropoutFrom: %d
+              dropoutTo: %d
+            """.formatted(ControlFrames.deviceUri(network, ControlFrames.PLANT_NODE), LAYOUT_CONFIG, threads,
+            yamlString(journals.resolve("plant").toString()), PlantApp.NAME, rate, cycles, dropFrom, dropTo));
+        return controller;
     }
 
-    /**
-     * The plant node of the demo, in its own process.
-     */
-    @Command(name = "demo-plant", hidden = true)
-    static final class Plant implements Callable<Integer>
+    private static String yamlString(final String text)
     {
-        @Parameters(index = "0")
-        String network;
-
-        @Parameters(index = "1")
-        Path journal;
-
-        @Parameters(index = "2")
-        long cycles;
-
-        @Parameters(index = "3")
-        int rate;
-
-        @Parameters(index = "4")
-        long dropFrom;
-
-        @Parameters(index = "5")
-        long dropTo;
-
-        @Override
-        public Integer call() throws Exception
-        {
-            final PlantNode node = new PlantNode();
-            ChildJvm.onParentGoneOrSignal(node::requestStop);
-            final Map<String, Object> r = node.run(network, journal, cycles, rate, dropFrom, dropTo,
-                warning -> System.err.println("plant: " + warning));
-            System.out.println("result " + new ObjectMapper().writeValueAsString(r));
-            System.out.flush();
-            return Main.EXIT_OK;
-        }
+        return "'" + text.replace("'", "''") + "'";
     }
 }

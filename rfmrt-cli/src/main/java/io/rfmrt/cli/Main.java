@@ -21,8 +21,7 @@ import java.io.PrintWriter;
     subcommands = {RfmCommand.class, DemoCommand.class, NodeCommand.class, StatCommand.class, ReplayCommand.class,
         BenchCommand.class,
         CheckCommand.class, ReplayBench.class,
-        BenchCommand.Peer.class, BenchCompare.Receiver.class, BenchPeers.Receiver.class, DemoCommand.Controller.class,
-        DemoCommand.Plant.class,
+        BenchCommand.Peer.class, BenchCompare.Receiver.class, BenchPeers.Receiver.class,
         CommandLine.HelpCommand.class})
 public final class Main
 {

@@ -1,5 +1,6 @@
 package io.rfmrt.cli;
 
+import io.rfmrt.runtime.NodeApp;
 import io.rfmrt.runtime.RfmNode;
 import io.rfmrt.runtime.config.ConfigException;
 import io.rfmrt.runtime.config.NodeConfig;
@@ -14,11 +15,14 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import java.util.function.Consumer;
 
 /**
- * {@code rfmrt node --config FILE}: run one node until SIGTERM or SIGINT, then stop its threads, flush its journal,
- * release its node id and exit 0. When one of its threads fails, the node stops in the same order, names the thread
- * on stderr and exits 1 (the systemd unit restarts it). What the systemd unit runs.
+ * {@code rfmrt node --config FILE}: run one node until SIGTERM or SIGINT (or until its app is done, e.g. the plant
+ * after its cycles), then stop its threads, flush its journal, release its node id and exit 0; an app's figures go
+ * out as one {@code result <json>} line ({@link ChildResult}). When one of its threads fails, the node stops in the
+ * same order, names the thread on stderr and exits 1 (the systemd unit restarts it). What the systemd unit runs, and
+ * what {@code rfmrt demo} starts twice.
  */
 @Command(name = "node", mixinStandardHelpOptions = true,
     description = "Run one node from a configuration file until SIGTERM/SIGINT.")
@@ -38,10 +42,16 @@ final class NodeCommand implements Callable<Integer>
         description = "Load and validate the configuration (and its layout), print one line, exit 0; start nothing.")
     boolean checkConfig;
 
+    @Option(names = "--child",
+        description = "Run as another rfmrt process's child: stop when its stdin closes (the parent went away), " +
+            "print only the app's own lines and its result line on stdout, warnings on stderr.")
+    boolean child;
+
     @Override
     public Integer call() throws Exception
     {
         final PrintWriter out = spec.commandLine().getOut();
+        final PrintWriter err = spec.commandLine().getErr();
         if (seconds < 0)
         {
             throw new Main.UsageException("--seconds " + seconds + " is negative (0: run until a signal)");
@@ -57,18 +67,43 @@ final class NodeCommand implements Callable<Integer>
         }
         if (checkConfig)
         {
-            out.println("rfmrt node: " + config + " is valid (device " + nodeConfig.device() + ")");
+            out.println("rfmrt node: " + config + " is valid (device " + nodeConfig.device() + ")" +
+                (nodeConfig.app().instance() == null ? "" : ", app " + nodeConfig.app().name()));
             return Main.EXIT_OK;
         }
-        final CountDownLatch stop = new CountDownLatch(1);
-        Signal.handle(new Signal("TERM"), signal -> stop.countDown());
-        Signal.handle(new Signal("INT"), signal -> stop.countDown());
-        final String failure;
-        try (RfmNode node = new RfmNode(nodeConfig, line ->
+        final Consumer<String> console = line ->
         {
             out.println(line);
             out.flush();
-        }).onFailure(stop::countDown))
+        };
+        final String name = nodeConfig.app().name();
+        // a child's parent shows its own start-up lines: only warnings, on stderr, named by the app
+        final Consumer<String> nodeLines = !child ? console : line ->
+        {
+            if (line.startsWith("warning: "))
+            {
+                err.println(name + ": " + line);
+                err.flush();
+            }
+        };
+        final CountDownLatch stop = new CountDownLatch(1);
+        if (child)
+        {
+            ChildJvm.onParentGoneOrSignal(stop::countDown);
+        }
+        else
+        {
+            Signal.handle(new Signal("TERM"), signal -> stop.countDown());
+            Signal.handle(new Signal("INT"), signal -> stop.countDown());
+        }
+        final RfmNode.Context ctx = nodeConfig.context()
+            .out(nodeLines)
+            .appOut(console)
+            .onFailure(stop::countDown)
+            .terminationHook(stop::countDown);
+        final String failure;
+        final NodeApp app = ctx.app();
+        try (RfmNode node = new RfmNode(ctx))
         {
             try
             {
@@ -90,11 +125,14 @@ final class NodeCommand implements Callable<Integer>
             failure = node.failure();
             if (failure != null)
             {
-                spec.commandLine().getErr().println("rfmrt node: " + failure + "; stopping the node");
-                spec.commandLine().getErr().flush();
+                err.println("rfmrt node: " + failure + "; stopping the node");
+                err.flush();
             }
-            out.println("stopping: closing threads, flushing the journal, releasing the node");
-            out.flush();
+            if (!child)
+            {
+                out.println("stopping: closing threads, flushing the journal, releasing the node");
+                out.flush();
+            }
         }
         finally
         {
@@ -102,10 +140,20 @@ final class NodeCommand implements Callable<Integer>
         }
         if (failure != null)
         {
-            out.println("stopped after a thread failed");
+            if (!child)
+            {
+                out.println("stopped after a thread failed");
+            }
             return Main.EXIT_ERROR;
         }
-        out.println("stopped");
+        if (app != null && app.result() != null)
+        {
+            ChildResult.write(out, app.result());
+        }
+        if (!child)
+        {
+            out.println("stopped");
+        }
         return Main.EXIT_OK;
     }
 }

@@ -10,6 +10,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.UUID;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -73,6 +74,28 @@ class NodeConfigCheckTest
         assertThat(r.out()).as("no thread was placed").doesNotContain("process:", "rfmrt-publisher");
         final CliRun status = run("rfm", "status", "--network", "cfg");
         assertThat(status.out()).as("the node id was released").doesNotContain(" live ");
+    }
+
+    @Test
+    void shouldValidateTheShippedControlNodesAndRefuseBadAppSettingsOnOneLine() throws IOException
+    {
+        for (final String name : List.of("controller.yaml", "plant.yaml"))
+        {
+            Files.copy(Path.of("..", "deploy", "conf", name), dir.resolve(name));
+            final CliRun r = run("node", "--check-config", "--config", dir.resolve(name).toString());
+            assertThat(r.exit()).as(r.err()).isZero();
+            assertThat(r.out()).contains("is valid").contains(", app " + name.replace(".yaml", ""));
+        }
+        assertOneLine(node("device: sim:cfg?node=2\nlayout: layout.yaml\nreceive: {channels: [axis.sensor]}\n" +
+            "app: {name: controller, rateHz: 5}\n"), 2, "node.yaml: app: rateHz 5 is not 100..10000");
+        assertOneLine(node("device: sim:cfg?node=2\nlayout: layout.yaml\napp: {class: com.example.Missing}\n"), 2,
+            "app.class 'com.example.Missing' is not on the node's classpath (put its jar in conf/lib/ of the release)");
+        assertOneLine(node("device: sim:cfg?node=2\nlayout: layout.yaml\napp: {class: java.lang.Thread}\n"), 2,
+            "app.class 'java.lang.Thread' implements neither io.rfmrt.runtime.NodeApp nor " +
+                "io.rfmrt.runtime.FrameHandler");
+        // the controller refuses, before any thread starts, a node that does not give it its input
+        assertOneLine(node("device: sim:cfg?node=2\nlayout: layout.yaml\njournal: {enabled: true, dir: j}\n" +
+            "app: controller\n"), 2, "app controller takes the layout's 'axis.sensor' channel as its one input");
     }
 
     @Test

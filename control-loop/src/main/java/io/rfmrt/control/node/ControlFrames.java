@@ -1,7 +1,7 @@
 package io.rfmrt.control.node;
 
 import io.rfmrt.control.journal.ControlJournal;
-import io.rfmrt.rfm.EventType;
+import io.rfmrt.rfm.channel.ChannelLayout;
 import io.rfmrt.rfm.channel.ChannelSpec;
 
 import static org.agrona.BitUtil.SIZE_OF_DOUBLE;
@@ -24,25 +24,24 @@ public final class ControlFrames
     /** Controller node id. */
     public static final int CONTROLLER_NODE = 2;
 
-    /**
-     * Slots of each channel ring and of each node's DMA ring. A node that is held up receives nothing: if the whole
-     * node stalls (its ISR-wake thread too) only the channel ring in reflective memory holds the frames published
-     * meanwhile, and if only the consumer stalls the DMA ring fills first and then the channel ring. Both are sized
-     * from the worst stall the demo measured itself (docs/control.md, "Stalls"): about 55 ms on a loaded 2-vCPU VM
-     * without an RT kernel, 550 frames at the highest rate (10 kHz). 2048 slots are four times that: 205 ms at
-     * 10 kHz, 2 s at 1 kHz. The cost is memory only: 256 KiB of each ring (128-byte slots) in the network image and in
-     * the DMA buffers; 16 slots (1.6 ms at 10 kHz) and a 64-slot DMA ring (6.4 ms) lost frames at the first stall.
-     */
-    public static final int RING_SLOTS = 2048;
-    /** Bytes per slot: the 32-byte header and a 32-byte payload, rounded up. */
-    public static final int SLOT_SIZE = 128;
+    /** Name of the layout resource beside this class: deploy/conf/layout.yaml, packaged by the build. */
+    public static final String LAYOUT_RESOURCE = "layout.yaml";
 
-    /** Sensor frames, plant → controller. */
-    public static final ChannelSpec SENSOR = new ChannelSpec("sensor", PLANT_NODE, 0x10000, RING_SLOTS, SLOT_SIZE,
-        EventType.INTR1, CONTROLLER_NODE);
-    /** Command frames, controller → plant (right after the sensor ring). */
-    public static final ChannelSpec COMMAND = new ChannelSpec("command", CONTROLLER_NODE,
-        0x10000 + (long)RING_SLOTS * SLOT_SIZE, RING_SLOTS, SLOT_SIZE, EventType.INTR2, PLANT_NODE);
+    /**
+     * The control layout, read from deploy/conf/layout.yaml (packaged beside this class): the one source of the
+     * channels below. The ring sizes (2048 slots, chosen for 10 kHz) and their reasons are in that file.
+     */
+    public static final ChannelLayout LAYOUT = ChannelLayout.parse(LAYOUT_RESOURCE, layoutText());
+
+    /** Sensor frames, plant → controller: the layout's {@code axis.sensor}. */
+    public static final ChannelSpec SENSOR = LAYOUT.channel("axis.sensor").orElseThrow();
+    /** Command frames, controller → plant: the layout's {@code axis.command}. */
+    public static final ChannelSpec COMMAND = LAYOUT.channel("axis.command").orElseThrow();
+
+    /** Slots of each channel ring and of each node's DMA ring (the layout's, 2048: see its comment). */
+    public static final int RING_SLOTS = SENSOR.slots();
+    /** Bytes per slot: the 32-byte header and a 32-byte payload, rounded up. */
+    public static final int SLOT_SIZE = SENSOR.slotSize();
 
     /**
      * @param network the emulated network.
@@ -79,8 +78,28 @@ public final class ControlFrames
     /** SAMPLE kind: the plant's state each period (position, velocity, applied torque, braking 0/1). */
     public static final int SAMPLE_PLANT = ControlJournal.SAMPLE_PLANT;
 
-    /** Offset of a word the plant sets when it has published its last frame (cycle count). */
-    public static final int PLANT_DONE_OFFSET = 0x200;
+    /** Offset of a word the plant sets when it has published its last frame (cycle count): layout variable
+     * {@code plant.done}. */
+    public static final int PLANT_DONE_OFFSET = (int)LAYOUT.variable("plant.done").orElseThrow().offset();
+
+    /**
+     * @return the text of the control layout (deploy/conf/layout.yaml as packaged), to write beside node configs.
+     */
+    public static String layoutText()
+    {
+        try (java.io.InputStream in = ControlFrames.class.getResourceAsStream(LAYOUT_RESOURCE))
+        {
+            if (in == null)
+            {
+                throw new IllegalStateException("the control layout " + LAYOUT_RESOURCE + " is not packaged");
+            }
+            return new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        }
+        catch (final java.io.IOException ex)
+        {
+            throw new java.io.UncheckedIOException(ex);
+        }
+    }
 
     private ControlFrames()
     {

@@ -32,8 +32,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * A node's thread that is really held up (it sleeps once) shows up as a stall it measured itself: the plant's tick
- * loop ({@link PlantNode#awaitTick}, lateness = wake − scheduled tick) and the controller's handler on a real receive
- * path (lateness = handler start − the frame's publish stamp, as {@link ControllerNode} measures it).
+ * loop ({@link PlantApp#awaitTick}, lateness = wake − scheduled tick) and the controller's handler on a real receive
+ * path (lateness = handler start − the frame's publish stamp, as {@link ControllerApp} measures it).
  */
 class NodeLatenessTest
 {
@@ -89,7 +89,7 @@ class NodeLatenessTest
             long next = System.nanoTime() + PERIOD;
             for (long cycle = 1; cycle <= 200; cycle++)
             {
-                lateness.wake(cycle, next, PlantNode.awaitTick(next));
+                lateness.wake(cycle, next, PlantApp.awaitTick(next));
                 next += PERIOD;
                 if (cycle == 50)
                 {
@@ -141,7 +141,7 @@ class NodeLatenessTest
             long next = System.nanoTime() + PERIOD;
             for (int k = 1; k <= frames; k++)
             {
-                PlantNode.awaitTick(next);
+                PlantApp.awaitTick(next);
                 next += PERIOD;
                 payload.putLong(ControlFrames.SENSOR_CYCLE_OFFSET, k);
                 publisher.publish(payload, 0, ControlFrames.SENSOR_LENGTH, 0);

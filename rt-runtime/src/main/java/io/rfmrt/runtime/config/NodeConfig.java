@@ -1,5 +1,9 @@
 package io.rfmrt.runtime.config;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
@@ -8,6 +12,9 @@ import io.rfmrt.rfm.Sizes;
 import io.rfmrt.rfm.channel.ChannelLayout;
 import io.rfmrt.rfm.channel.ChannelSpec;
 import io.rfmrt.rfm.channel.LayoutException;
+import io.rfmrt.runtime.NodeApp;
+import io.rfmrt.runtime.RfmNode;
+import io.rfmrt.runtime.RuntimeConfiguration;
 import io.rfmrt.runtime.WaitStrategy;
 
 import java.io.IOException;
@@ -49,7 +56,11 @@ import java.util.TreeMap;
  *   roll: HOURLY
  *   ringBytes: 1M
  * heartbeat: 1s                      # 0 turns it off
+ * app: none                          # none | controller | plant | {name: controller, ...settings}
+ *                                    #   | {class: com.example.MyLaw, ...settings} (a jar on the classpath)
  * </pre>
+ * {@link #context()} turns it into the {@link RfmNode.Context} the node is composed from; settings not given here
+ * come from {@link RuntimeConfiguration} (system properties override its defaults).
  *
  * @param source        the file, for messages.
  * @param device        device URI.
@@ -62,6 +73,7 @@ import java.util.TreeMap;
  * @param strict        fail on any refused RT step.
  * @param journal       journal settings.
  * @param heartbeatNanos heartbeat period, 0 = off.
+ * @param app           the app the node runs ({@link App#NONE}: none).
  */
 public record NodeConfig(
     String source,
@@ -74,7 +86,8 @@ public record NodeConfig(
     Threads threads,
     boolean strict,
     Journal journal,
-    long heartbeatNanos)
+    long heartbeatNanos,
+    App app)
 {
     /** Placement cpu meaning "choose": the first RT core for RT threads, the housekeeping core for the journal. */
     public static final int CPU_AUTO = -2;
@@ -82,7 +95,7 @@ public record NodeConfig(
     public static final int CPU_NONE = -1;
 
     /** Default heartbeat period: 1 s. */
-    public static final long HEARTBEAT_DEFAULT_NS = 1_000_000_000L;
+    public static final long HEARTBEAT_DEFAULT_NS = RuntimeConfiguration.HEARTBEAT_NS_DEFAULT;
 
     private static final Set<String> KEYS = Set.of(
         "device", "layout", "receive.channels", "receive.event", "receive.wait", "publish.channel", "publish.rateHz",
@@ -98,6 +111,104 @@ public record NodeConfig(
         "HOURLY", "TWO_HOURLY", "FOUR_HOURLY", "SIX_HOURLY", "DAILY", "FAST_HOURLY", "FAST_DAILY");
 
     /**
+     * The file as written, bound by Jackson: scalars as text (each is checked and converted with the key it came
+     * from, so that every bad value is reported, not only the first), lists and the app's settings as trees.
+     *
+     * @param device    {@code device}.
+     * @param layout    {@code layout}.
+     * @param receive   {@code receive}.
+     * @param publish   {@code publish}.
+     * @param threads   {@code threads}.
+     * @param strict    {@code strict}.
+     * @param journal   {@code journal}.
+     * @param heartbeat {@code heartbeat}.
+     * @param app       {@code app}.
+     */
+    record Yaml(String device, String layout, ReceiveYaml receive, PublishYaml publish, ThreadsYaml threads,
+        String strict, JournalYaml journal, String heartbeat, JsonNode app)
+    {
+        Yaml
+        {
+            receive = receive == null ? new ReceiveYaml(null, null, null) : receive;
+            publish = publish == null ? new PublishYaml(null, null, null) : publish;
+            threads = threads == null ? new ThreadsYaml(null, null, null, null, null, null, null) : threads;
+            journal = journal == null ? new JournalYaml(null, null, null, null) : journal;
+        }
+    }
+
+    /**
+     * @param channels     {@code receive.channels}: a list or a comma-separated string.
+     * @param event        {@code receive.event}.
+     * @param waitStrategy {@code receive.wait}.
+     */
+    record ReceiveYaml(JsonNode channels, String event, @JsonProperty("wait") String waitStrategy)
+    {
+    }
+
+    /**
+     * @param channel {@code publish.channel}.
+     * @param rateHz  {@code publish.rateHz}.
+     * @param size    {@code publish.size}.
+     */
+    record PublishYaml(String channel, String rateHz, String size)
+    {
+    }
+
+    /**
+     * @param cpu      {@code .cpu}.
+     * @param priority {@code .priority}.
+     */
+    record PlacementYaml(String cpu, String priority)
+    {
+    }
+
+    /**
+     * @param cpus          {@code threads.cpus}.
+     * @param isr           {@code threads.isr}.
+     * @param consumer      {@code threads.consumer}.
+     * @param publisher     {@code threads.publisher}.
+     * @param housekeeping  {@code threads.housekeeping}.
+     * @param lockMemory    {@code threads.lockMemory}.
+     * @param cpuDmaLatency {@code threads.cpuDmaLatency}.
+     */
+    record ThreadsYaml(JsonNode cpus, PlacementYaml isr, PlacementYaml consumer, PlacementYaml publisher,
+        PlacementYaml housekeeping, String lockMemory, String cpuDmaLatency)
+    {
+        ThreadsYaml
+        {
+            isr = isr == null ? new PlacementYaml(null, null) : isr;
+            consumer = consumer == null ? new PlacementYaml(null, null) : consumer;
+            publisher = publisher == null ? new PlacementYaml(null, null) : publisher;
+            housekeeping = housekeeping == null ? new PlacementYaml(null, null) : housekeeping;
+        }
+    }
+
+    /**
+     * @param enabled   {@code journal.enabled}.
+     * @param dir       {@code journal.dir}.
+     * @param roll      {@code journal.roll}.
+     * @param ringBytes {@code journal.ringBytes}.
+     */
+    record JournalYaml(String enabled, String dir, String roll, String ringBytes)
+    {
+    }
+
+    private static final ObjectMapper BINDER = new ObjectMapper()
+        .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
+
+    /**
+     * The app a node runs.
+     *
+     * @param name     {@code none}, a factory's name, or the class name.
+     * @param instance the configured app, null for none.
+     */
+    public record App(String name, NodeApp instance)
+    {
+        /** No app: frames are only journaled (today's plain node). */
+        public static final App NONE = new App("none", null);
+    }
+
+    /**
      * A thread's place.
      *
      * @param cpu      core; {@link #CPU_NONE} = not pinned, {@link #CPU_AUTO} = the first RT core.
@@ -105,6 +216,10 @@ public record NodeConfig(
      */
     public record Placement(int cpu, int priority)
     {
+        io.rfmrt.runtime.CpuPlacement toRuntime()
+        {
+            return new io.rfmrt.runtime.CpuPlacement(cpu, priority);
+        }
     }
 
     /**
@@ -240,21 +355,30 @@ public record NodeConfig(
         }
         final Map<String, JsonNode> values = new TreeMap<>();
         flatten("", root, values);
-        final Reader r = new Reader(values);
+        final Reader r = new Reader();
         for (final String key : values.keySet())
         {
-            if (!KEYS.contains(key))
+            if (!KEYS.contains(key) && !key.equals("app") && !key.startsWith("app."))
             {
                 r.problems.add("unknown key '" + key + "'");
             }
         }
+        final Yaml y;
+        try
+        {
+            y = bind((com.fasterxml.jackson.databind.node.ObjectNode)root.deepCopy(), values, r.problems);
+        }
+        catch (final ConfigException ex)
+        {
+            throw new ConfigException(source, r.problems);
+        }
 
-        final String device = r.text("device", null);
+        final String device = r.text("device", y.device(), null);
         if (device == null)
         {
             r.problems.add("missing 'device' (e.g. sim:lab1?node=2)");
         }
-        final String layoutName = r.text("layout", null);
+        final String layoutName = r.text("layout", y.layout(), null);
         ChannelLayout layout = null;
         if (layoutName == null)
         {
@@ -273,7 +397,7 @@ public record NodeConfig(
         }
 
         final List<ChannelSpec> inputs = new ArrayList<>();
-        for (final String name : r.list("receive.channels"))
+        for (final String name : r.list(y.receive().channels()))
         {
             if (layout != null)
             {
@@ -282,7 +406,7 @@ public record NodeConfig(
             }
         }
         EventType event = inputs.isEmpty() ? EventType.INTR1 : inputs.get(0).event();
-        final String eventText = r.text("receive.event", null);
+        final String eventText = r.text("receive.event", y.receive().event(), null);
         if (eventText != null)
         {
             try
@@ -314,7 +438,7 @@ public record NodeConfig(
         WaitStrategy wait = WaitStrategy.blocking();
         try
         {
-            wait = WaitStrategy.parse(r.text("receive.wait", "BLOCKING"));
+            wait = WaitStrategy.parse(r.text("receive.wait", y.receive().waitStrategy(), RuntimeConfiguration.waitStrategy()));
         }
         catch (final IllegalArgumentException ex)
         {
@@ -322,7 +446,7 @@ public record NodeConfig(
         }
 
         Publish publish = null;
-        final String publishChannel = r.text("publish.channel", null);
+        final String publishChannel = r.text("publish.channel", y.publish().channel(), null);
         if (publishChannel != null && layout != null)
         {
             final ChannelSpec out = layout.channel(publishChannel).orElse(null);
@@ -330,11 +454,11 @@ public record NodeConfig(
             {
                 r.problems.add("publish.channel '" + publishChannel + "' is not a channel of the layout");
             }
-            final int rate = (int)r.number("publish.rateHz", 1000, 1, 100_000);
-            final int size = (int)r.number("publish.size", 64, 16, out == null ? 1 << 20 : out.maxPayload());
+            final int rate = (int)r.number("publish.rateHz", y.publish().rateHz(), 1000, 1, 100_000);
+            final int size = (int)r.number("publish.size", y.publish().size(), 64, 16, out == null ? 1 << 20 : out.maxPayload());
             publish = out == null ? null : new Publish(out, rate, size);
         }
-        else if (values.keySet().stream().anyMatch(k -> k.startsWith("publish.")))
+        else if (values.keySet().stream().anyMatch(k -> k.startsWith("publish.") || k.equals("publish")))
         {
             if (publishChannel == null)
             {
@@ -343,7 +467,7 @@ public record NodeConfig(
         }
 
         final List<Integer> cpus = new ArrayList<>();
-        for (final String cpu : r.list("threads.cpus"))
+        for (final String cpu : r.list(y.threads().cpus()))
         {
             try
             {
@@ -360,46 +484,48 @@ public record NodeConfig(
             }
         }
         final Threads threads = new Threads(List.copyOf(cpus),
-            new Placement((int)r.number("threads.isr.cpu", CPU_AUTO, -1, 4095),
-                (int)r.number("threads.isr.priority", 80, 0, 99)),
-            new Placement((int)r.number("threads.consumer.cpu", CPU_AUTO, -1, 4095),
-                (int)r.number("threads.consumer.priority", 70, 0, 99)),
-            new Placement((int)r.number("threads.publisher.cpu", CPU_AUTO, -1, 4095),
-                (int)r.number("threads.publisher.priority", 60, 0, 99)),
-            (int)r.number("threads.housekeeping.cpu", CPU_AUTO, -1, 4095),
-            r.bool("threads.lockMemory", true),
-            r.bool("threads.cpuDmaLatency", false));
-        final boolean strict = r.bool("strict", false);
+            new Placement((int)r.number("threads.isr.cpu", y.threads().isr().cpu(), CPU_AUTO, -1, 4095),
+                (int)r.number("threads.isr.priority", y.threads().isr().priority(), RuntimeConfiguration.isrPriority(), 0, 99)),
+            new Placement((int)r.number("threads.consumer.cpu", y.threads().consumer().cpu(), CPU_AUTO, -1, 4095),
+                (int)r.number("threads.consumer.priority", y.threads().consumer().priority(), RuntimeConfiguration.consumerPriority(), 0, 99)),
+            new Placement((int)r.number("threads.publisher.cpu", y.threads().publisher().cpu(), CPU_AUTO, -1, 4095),
+                (int)r.number("threads.publisher.priority", y.threads().publisher().priority(), RuntimeConfiguration.publisherPriority(),
+                    0, 99)),
+            (int)r.number("threads.housekeeping.cpu", y.threads().housekeeping().cpu(), CPU_AUTO, -1, 4095),
+            r.bool("threads.lockMemory", y.threads().lockMemory(), RuntimeConfiguration.lockMemory()),
+            r.bool("threads.cpuDmaLatency", y.threads().cpuDmaLatency(), RuntimeConfiguration.cpuDmaLatency()));
+        final boolean strict = r.bool("strict", y.strict(), RuntimeConfiguration.strict());
 
-        final String roll = r.text("journal.roll", "HOURLY").toUpperCase(java.util.Locale.ROOT);
+        final String roll = r.text("journal.roll", y.journal().roll(), RuntimeConfiguration.journalRoll()).toUpperCase(java.util.Locale.ROOT);
         if (!ROLLS.contains(roll))
         {
             r.problems.add("journal.roll '" + roll + "' is not one of " + new java.util.TreeSet<>(ROLLS));
         }
-        final long ring = r.size("journal.ringBytes", 1 << 20);
+        final long ring = r.size("journal.ringBytes", y.journal().ringBytes(), RuntimeConfiguration.journalRingBytes());
         if (ring < 4096 || ring > (1 << 30) || Long.bitCount(ring) != 1)
         {
             r.problems.add("journal.ringBytes " + ring + " is not a power of two between 4K and 1G");
         }
-        final Journal journal = new Journal(r.bool("journal.enabled", true),
-            stateDir.resolve(r.text("journal.dir", "journal")).normalize(), roll, (int)Math.min(ring, 1 << 30));
+        final Journal journal = new Journal(r.bool("journal.enabled", y.journal().enabled(), RuntimeConfiguration.journalEnabled()),
+            stateDir.resolve(r.text("journal.dir", y.journal().dir(), "journal")).normalize(), roll, (int)Math.min(ring, 1 << 30));
         if (journal.enabled() && Files.exists(journal.dir()) && !Files.isDirectory(journal.dir()))
         {
             r.problems.add("journal.dir " + journal.dir() + " is not a folder");
         }
 
-        long heartbeat = HEARTBEAT_DEFAULT_NS;
-        final String beat = r.text("heartbeat", null);
+        long heartbeat = RuntimeConfiguration.heartbeatNanos();
+        final String beat = r.text("heartbeat", y.heartbeat(), null);
         if (beat != null)
         {
             heartbeat = parseDuration(beat, r.problems);
         }
+        final App app = NodeApps.resolve(y.app(), r.problems);
         if (!r.problems.isEmpty())
         {
             throw new ConfigException(source, r.problems);
         }
         return new NodeConfig(source, device, layout, List.copyOf(inputs), event, wait, publish, threads, strict,
-            journal, heartbeat);
+            journal, heartbeat, app);
     }
 
     /**
@@ -413,40 +539,90 @@ public record NodeConfig(
      */
     public void checkDevice(final int nodeId, final long memorySize)
     {
-        final List<String> problems = new ArrayList<>();
-        if (publish != null && publish.channel().node() != nodeId)
+        context().checkDevice(nodeId, memorySize);
+    }
+
+    /**
+     * @return a new, concluded node context of these settings (device URI, layout, placements, journal, app).
+     */
+    public RfmNode.Context context()
+    {
+        final RfmNode.Context ctx = new RfmNode.Context()
+            .source(source)
+            .device(device)
+            .layout(layout)
+            .inputs(inputs)
+            .event(event)
+            .waitStrategy(waitStrategy)
+            .cpus(threads.cpus())
+            .isrPlacement(threads.isr().toRuntime())
+            .consumerPlacement(threads.consumer().toRuntime())
+            .publisherPlacement(threads.publisher().toRuntime())
+            .housekeepingCpu(threads.housekeeping())
+            .lockMemory(threads.lockMemory())
+            .cpuDmaLatency(threads.cpuDmaLatency())
+            .strict(strict)
+            .journalEnabled(journal.enabled())
+            .journalDir(journal.dir())
+            .journalRoll(journal.roll())
+            .journalRingBytes(journal.ringBytes())
+            .heartbeatNanos(heartbeatNanos)
+            .app(app.instance());
+        if (publish != null)
         {
-            problems.add("publish.channel '" + publish.channel().name() + "' is published by node " +
-                publish.channel().node() + " in the layout, not by this node (" + nodeId + ")");
+            ctx.publish(publish.channel(), publish.rateHz(), publish.size());
         }
-        for (final ChannelSpec c : inputs)
+        return ctx.conclude();
+    }
+
+    /**
+     * Bind the file to {@link Yaml}. A value of the wrong shape (a scalar where a mapping belongs, a list where one
+     * value belongs) is named once and left out, and binding goes on, so that every such key is reported.
+     */
+    private static Yaml bind(final com.fasterxml.jackson.databind.node.ObjectNode tree,
+        final Map<String, JsonNode> values, final List<String> problems)
+    {
+        for (int attempt = 0; attempt < 64; attempt++)
         {
-            if (c.node() == nodeId)
+            try
             {
-                problems.add("receive.channels '" + c.name() + "' is published by this node (" + nodeId +
-                    "); a node does not receive its own frames");
+                return BINDER.treeToValue(tree, Yaml.class);
+            }
+            catch (final JsonProcessingException ex)
+            {
+                final List<String> path = new ArrayList<>();
+                if (ex instanceof JsonMappingException m)
+                {
+                    for (final JsonMappingException.Reference ref : m.getPath())
+                    {
+                        if (ref.getFieldName() == null)
+                        {
+                            break;
+                        }
+                        path.add(ref.getFieldName());
+                    }
+                }
+                final String key = String.join(".", path);
+                if (problems.stream().noneMatch(p -> p.startsWith("unknown key '" + key)))
+                {
+                    final JsonNode value = values.get(key);
+                    problems.add(key + ": " + (value == null ? "is a mapping, not one value" :
+                        value.isArray() ? value + " is a list, not one value" :
+                            "'" + value.asText() + "' is not a mapping of settings"));
+                }
+                JsonNode parent = tree;
+                for (int i = 0; i < path.size() - 1 && parent != null; i++)
+                {
+                    parent = parent.get(path.get(i));
+                }
+                if (path.isEmpty() || !(parent instanceof com.fasterxml.jackson.databind.node.ObjectNode o) ||
+                    o.remove(path.get(path.size() - 1)) == null)
+                {
+                    break;
+                }
             }
         }
-        for (final ChannelSpec c : layout.channels())
-        {
-            if (c.offset() + c.length() > memorySize)
-            {
-                problems.add(String.format("layout: channel '%s' (0x%x + %d bytes) lies outside the %d-byte memory " +
-                    "of the network", c.name(), c.offset(), c.length(), memorySize));
-            }
-        }
-        for (final io.rfmrt.rfm.channel.VariableSpec v : layout.variables())
-        {
-            if (v.offset() + v.type().size() > memorySize)
-            {
-                problems.add(String.format("layout: variable '%s' at 0x%x lies outside the %d-byte memory of the " +
-                    "network", v.name(), v.offset(), memorySize));
-            }
-        }
-        if (!problems.isEmpty())
-        {
-            throw new ConfigException(source + " (against device " + device + ")", problems);
-        }
+        throw new ConfigException("", problems);
     }
 
     private static long parseDuration(final String text, final List<String> problems)
@@ -489,26 +665,18 @@ public record NodeConfig(
         }
     }
 
-    /** Typed reads of flattened keys, collecting problems. */
+    /** Typed reads of the bound values, each named by its key, collecting problems. */
     private static final class Reader
     {
-        final Map<String, JsonNode> values;
         final List<String> problems = new ArrayList<>();
 
-        Reader(final Map<String, JsonNode> values)
+        String text(final String key, final String value, final String fallback)
         {
-            this.values = values;
+            return value == null || value.isBlank() ? fallback : value.trim();
         }
 
-        String text(final String key, final String fallback)
+        List<String> list(final JsonNode v)
         {
-            final JsonNode v = values.get(key);
-            return v == null || v.isNull() || v.asText().isBlank() ? fallback : v.asText().trim();
-        }
-
-        List<String> list(final String key)
-        {
-            final JsonNode v = values.get(key);
             final List<String> items = new ArrayList<>();
             if (v == null || v.isNull())
             {
@@ -531,22 +699,22 @@ public record NodeConfig(
             return items;
         }
 
-        long number(final String key, final long fallback, final long min, final long max)
+        long number(final String key, final String value, final long fallback, final long min, final long max)
         {
-            final String t = text(key, null);
+            final String t = text(key, value, null);
             if (t == null)
             {
                 return fallback;
             }
             try
             {
-                final long value = Sizes.parseNumber(t);
-                if (value < min || value > max)
+                final long n = Sizes.parseNumber(t);
+                if (n < min || n > max)
                 {
-                    problems.add(key + " " + value + " is not " + min + ".." + max);
+                    problems.add(key + " " + n + " is not " + min + ".." + max);
                     return fallback;
                 }
-                return value;
+                return n;
             }
             catch (final NumberFormatException ex)
             {
@@ -555,9 +723,9 @@ public record NodeConfig(
             }
         }
 
-        long size(final String key, final long fallback)
+        long size(final String key, final String value, final long fallback)
         {
-            final String t = text(key, null);
+            final String t = text(key, value, null);
             if (t == null)
             {
                 return fallback;
@@ -573,9 +741,9 @@ public record NodeConfig(
             }
         }
 
-        boolean bool(final String key, final boolean fallback)
+        boolean bool(final String key, final String value, final boolean fallback)
         {
-            final String t = text(key, null);
+            final String t = text(key, value, null);
             if (t == null)
             {
                 return fallback;

@@ -1,0 +1,339 @@
+package io.rfmrt.control.node;
+
+import io.rfmrt.control.AxisParameters;
+import io.rfmrt.control.AxisPlant;
+import io.rfmrt.control.WakeLateness;
+import io.rfmrt.control.node.NodeResults.Lateness;
+import io.rfmrt.control.node.NodeResults.LossCauses;
+import io.rfmrt.control.node.NodeResults.PlantResult;
+import io.rfmrt.rfm.channel.FrameCounter;
+import io.rfmrt.rfm.channel.FramePublisher;
+import io.rfmrt.rfm.channel.FrameView;
+import io.rfmrt.runtime.CpuPlacement;
+import io.rfmrt.runtime.FrameHandler;
+import io.rfmrt.runtime.NodeAgent;
+import io.rfmrt.runtime.NodeApp;
+import io.rfmrt.runtime.NodeAppFactory;
+import io.rfmrt.runtime.ReceivePath;
+import io.rfmrt.runtime.RfmNode;
+import io.rfmrt.runtime.RuntimeCounter;
+import io.rfmrt.runtime.StageStamps;
+import io.rfmrt.runtime.config.AppSettings;
+import io.rfmrt.runtime.config.ConfigException;
+import io.rfmrt.runtime.journal.Journal;
+import io.rfmrt.runtime.journal.JournalWriter;
+import org.agrona.concurrent.Agent;
+import org.agrona.concurrent.NoOpIdleStrategy;
+import org.agrona.concurrent.SleepingMillisIdleStrategy;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+
+import static io.rfmrt.control.node.ControlFrames.*;
+
+/**
+ * The plant ({@code app: plant}): its loop agent ({@code rfmrt-plant}) simulates the axis on a drift-free absolute
+ * schedule (deadline += period; park to just before it, spin the tail), publishes a sensor frame each period, and
+ * applies the newest command the node's receive path handed it ({@link #handler()}, zero-order hold). A command
+ * older than {@link #STALE_PERIODS} periods makes it brake, counted and journaled. Sensor frames can be withheld for
+ * a window of cycles (the sensor-dropout fault). When its cycles are done (or the node stops) it tells the
+ * controller through the layout's {@code plant.done} word; when done it stops its node.
+ * <pre>
+ * app:
+ *   name: plant
+ *   rateHz: 1000        # loop rate, 1..100000
+ *   cycles: 10000       # periods to run, 0 = until the node is stopped
+ *   dropoutFrom: 0      # first cycle whose sensor frame is withheld (0 = no dropout)
+ *   dropoutTo: 0        # first cycle published again
+ *   priority: 60        # SCHED_FIFO priority of the loop (on the first RT core)
+ * </pre>
+ */
+public final class PlantApp implements NodeApp
+{
+    /** The name {@code app:} gives. */
+    public static final String NAME = "plant";
+    /** Name of the plant loop's thread. */
+    public static final String LOOP_THREAD = "rfmrt-plant";
+    /** A command older than this many periods is stale: the plant brakes. */
+    public static final int STALE_PERIODS = 5;
+
+    /**
+     * The plant's settings.
+     *
+     * @param rateHz      loop rate (default 1000).
+     * @param cycles      periods to run (default 0: until stopped).
+     * @param dropoutFrom first withheld cycle (0 = none).
+     * @param dropoutTo   first cycle published again.
+     * @param priority    the loop's SCHED_FIFO priority (default 60).
+     */
+    public record Settings(Integer rateHz, Long cycles, Long dropoutFrom, Long dropoutTo, Integer priority)
+    {
+        /** Defaults and ranges. */
+        public Settings
+        {
+            rateHz = rateHz == null ? 1000 : rateHz;
+            cycles = cycles == null ? 0 : cycles;
+            dropoutFrom = dropoutFrom == null ? 0 : dropoutFrom;
+            dropoutTo = dropoutTo == null ? 0 : dropoutTo;
+            priority = priority == null ? 60 : priority;
+            if (rateHz < 1 || rateHz > 100_000)
+            {
+                throw new IllegalArgumentException("rateHz " + rateHz + " is not 1..100000");
+            }
+            if (cycles < 0 || dropoutFrom < 0 || dropoutTo < dropoutFrom)
+            {
+                throw new IllegalArgumentException("cycles, dropoutFrom and dropoutTo must be >= 0, dropoutTo >= " +
+                    "dropoutFrom (got " + cycles + ", " + dropoutFrom + ", " + dropoutTo + ")");
+            }
+            if (priority < 0 || priority > 99)
+            {
+                throw new IllegalArgumentException("priority " + priority + " is not 0..99");
+            }
+        }
+    }
+
+    /** {@code app: plant}. */
+    public static final class Factory implements NodeAppFactory
+    {
+        @Override
+        public String name()
+        {
+            return NAME;
+        }
+
+        @Override
+        public NodeApp create()
+        {
+            return new PlantApp();
+        }
+    }
+
+    private Settings settings = new Settings(null, null, null, null, null);
+    private final AtomicLong newestCycle = new AtomicLong();
+    private final AtomicLong newestTorqueBits = new AtomicLong();
+    /** cycles, sensor frames, stale command cycles, withheld sensor frames; written by the loop only. */
+    private final long[] counts = new long[4];
+    private volatile boolean finished;
+    private RfmNode node;
+    private JournalWriter plantJournal;
+    private WakeLateness lateness;
+    private long[] cardWarm;
+    private PlantResult result;
+
+    @Override
+    public void configure(final AppSettings given)
+    {
+        final Settings s = given.bind(Settings.class);
+        if (s != null)
+        {
+            settings = s;
+        }
+    }
+
+    @Override
+    public void onStart(final RfmNode node)
+    {
+        this.node = node;
+        if (node.journal() == null)
+        {
+            throw new ConfigException(node.context().source(), List.of("app plant journals every period: " +
+                "journal.enabled must be true"));
+        }
+        if (!node.context().inputs().equals(List.of(COMMAND)))
+        {
+            throw new ConfigException(node.context().source(), List.of("app plant takes the layout's " +
+                "'axis.command' channel as its one input (receive.channels: [axis.command])"));
+        }
+        plantJournal = node.journal().newWriter("plant");
+        final JournalWriter j = plantJournal;
+        lateness = new WakeLateness(TimeUnit.SECONDS.toNanos(1) / settings.rateHz(), WakeLateness.CAPACITY_DEFAULT,
+            (seq, startNanos, durationNanos) -> j.fault(FAULT_STALL, seq, durationNanos, startNanos));
+        cardWarm = NodeResults.cardCounters(node.device(), COMMAND.event());
+    }
+
+    @Override
+    public FrameHandler handler()
+    {
+        return this::onCommand;
+    }
+
+    private void onCommand(final FrameView frame, final StageStamps stamps)
+    {
+        final int p = frame.payloadOffset();
+        newestTorqueBits.setRelease(Double.doubleToRawLongBits(frame.buffer().getDouble(p + COMMAND_TORQUE_OFFSET)));
+        newestCycle.setRelease(frame.buffer().getLong(p + COMMAND_CYCLE_OFFSET));
+    }
+
+    @Override
+    public List<NodeAgent> agents()
+    {
+        return List.of(
+            new NodeAgent(new LoopAgent(), CpuPlacement.auto(settings.priority()), new NoOpIdleStrategy()),
+            new NodeAgent(new WarningAgent(), CpuPlacement.HOUSEKEEPING, new SleepingMillisIdleStrategy(100)));
+    }
+
+    /**
+     * The plant's wait for its next tick: park to just before it, spin the tail.
+     *
+     * @param next the tick, {@link System#nanoTime()}.
+     * @return the time it returned (the tick or later).
+     */
+    static long awaitTick(final long next)
+    {
+        final long park = next - System.nanoTime() - 60_000;
+        if (park > 0)
+        {
+            LockSupport.parkNanos(park);
+        }
+        long now;
+        while ((now = System.nanoTime()) < next)
+        {
+            Thread.onSpinWait();
+        }
+        return now;
+    }
+
+    /** One period per {@code doWork}. */
+    private final class LoopAgent implements Agent
+    {
+        private final AxisPlant plant = new AxisPlant(AxisParameters.standard());
+        private final FramePublisher publisher = new FramePublisher(node.device(), SENSOR);
+        private final UnsafeBuffer payload = new UnsafeBuffer(new byte[SENSOR_LENGTH]);
+        private final long period = TimeUnit.SECONDS.toNanos(1) / settings.rateHz();
+        private final double dt = 1.0 / settings.rateHz();
+        private long next;
+        private long cycle;
+
+        @Override
+        public void onStart()
+        {
+            plant.reset(0, 0);
+            next = System.nanoTime() + period;
+        }
+
+        @Override
+        public int doWork()
+        {
+            if (finished)
+            {
+                LockSupport.parkNanos(period);
+                return 0;
+            }
+            cycle++;
+            final long now = awaitTick(next);
+            lateness.wake(cycle, next, now);
+            next += period;
+
+            // the command that answers cycle k is due before tick k + 1
+            final long commandCycle = newestCycle.getAcquire();
+            final long age = cycle - 1 - commandCycle;
+            final boolean braking = commandCycle == 0 || age > STALE_PERIODS;
+            if (braking)
+            {
+                plant.brake(dt);
+                if (commandCycle != 0)
+                {
+                    counts[2]++;
+                    plantJournal.fault(FAULT_COMMAND_STALE, cycle, age, now);
+                }
+            }
+            else
+            {
+                plant.step(Double.longBitsToDouble(newestTorqueBits.getAcquire()), dt);
+            }
+            if (settings.dropoutFrom() > 0 && cycle >= settings.dropoutFrom() && cycle < settings.dropoutTo())
+            {
+                counts[3]++;
+            }
+            else
+            {
+                payload.putDouble(SENSOR_POSITION_OFFSET, plant.position());
+                payload.putDouble(SENSOR_VELOCITY_OFFSET, plant.velocity());
+                payload.putLong(SENSOR_CYCLE_OFFSET, cycle);
+                payload.putLong(SENSOR_SEND_NANOS_OFFSET, now);
+                publisher.publish(payload, 0, SENSOR_LENGTH, 0);
+                counts[1]++;
+            }
+            plantJournal.sample(SAMPLE_PLANT, now, cycle, braking ? 1 : 0, plant.position(), plant.velocity(),
+                plant.torque(), braking ? 1 : 0, 0, 0);
+            counts[0] = cycle;
+            if (settings.cycles() > 0 && cycle >= settings.cycles())
+            {
+                finish();
+                node.terminate();
+            }
+            return 1;
+        }
+
+        @Override
+        public void onClose()
+        {
+            // stopped by the node (a signal) before its cycles were done: the controller still learns it ended
+            finish();
+        }
+
+        @Override
+        public String roleName()
+        {
+            return LOOP_THREAD;
+        }
+    }
+
+    private void finish()
+    {
+        if (!finished)
+        {
+            finished = true;
+            // the controller ends when this is non-zero; a stopped plant says how far it got
+            node.device().window().putLongRelease(PLANT_DONE_OFFSET, Math.max(1, counts[0]));
+        }
+    }
+
+    /** The one warning when the journal starts losing records. */
+    private final class WarningAgent implements Agent
+    {
+        private boolean warned;
+
+        @Override
+        public int doWork()
+        {
+            if (!warned)
+            {
+                warned = JournalWarning.warnOnce(node.journal(), line -> node.context().appOut().accept(line));
+            }
+            return 0;
+        }
+
+        @Override
+        public String roleName()
+        {
+            return "rfmrt-plant-monitor";
+        }
+    }
+
+    @Override
+    public void onStop(final RfmNode node)
+    {
+        final ReceivePath commands = node.receivePath();
+        if (commands == null || lateness == null)
+        {
+            return;
+        }
+        lateness.finish();
+        final Journal journal = node.journal();
+        result = new PlantResult(counts[0], settings.cycles() == 0 || counts[0] < settings.cycles(), counts[1],
+            counts[2], counts[3], commands.counter(RuntimeCounter.FRAMES_HANDLED), commands.counter(FrameCounter.GAPS),
+            LossCauses.of(commands, node.device(), COMMAND.event(), cardWarm), journal.stats().droppedRingFull(),
+            journal.stats().writeErrors(), journal.stats().recordsWritten(), Lateness.of(lateness),
+            NodeResults.concat(lateness, null, true), NodeResults.concat(lateness, null, false));
+    }
+
+    @Override
+    public PlantResult result()
+    {
+        return result;
+    }
+}

@@ -1,0 +1,67 @@
+package io.rfmrt.runtime;
+
+import io.rfmrt.runtime.config.AppSettings;
+
+import java.util.List;
+
+/**
+ * An application a node runs: a {@link FrameHandler} on the receive path and any agents of its own (a control
+ * loop's timer, a plant's schedule), started and stopped with the node. {@code app:} in a node's YAML names one:
+ * {@code controller}, {@code plant} (found through {@link NodeAppFactory}) or {@code {class: com.example.MyLaw}} (a
+ * public class with a public no-argument constructor, from a jar on the node's classpath).
+ * <p>
+ * The order: {@link #configure} (while the configuration is read, before anything opens), {@link #onStart} (device,
+ * RT environment and journal are open, no thread runs yet), {@link #handler} and {@link #agents} (each asked once),
+ * the threads run, {@link #onStop} (every thread has stopped, the journal is still open), {@link #result}.
+ */
+public interface NodeApp
+{
+    /**
+     * Read the settings given under {@code app:} (every key besides {@code name}/{@code class}); report problems
+     * through {@code settings}, do not throw.
+     *
+     * @param settings the settings.
+     */
+    default void configure(final AppSettings settings)
+    {
+        settings.bind(NoSettings.class);
+    }
+
+    /**
+     * @param node the node: {@link RfmNode#device()}, {@link RfmNode#journal()}, {@link RfmNode#environment()}.
+     */
+    void onStart(RfmNode node);
+
+    /**
+     * @return the handler of the node's input frames (null: frames are only journaled).
+     */
+    FrameHandler handler();
+
+    /**
+     * @return the app's own threads, started after the receive path.
+     */
+    default List<NodeAgent> agents()
+    {
+        return List.of();
+    }
+
+    /**
+     * @param node the node, its threads stopped.
+     */
+    default void onStop(final RfmNode node)
+    {
+    }
+
+    /**
+     * @return the run's figures as a record (written as one JSON line when the node stops), or null.
+     */
+    default Object result()
+    {
+        return null;
+    }
+
+    /** The settings of an app that takes none. */
+    record NoSettings()
+    {
+    }
+}

@@ -1,0 +1,154 @@
+package io.rfmrt.runtime.config;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.rfmrt.runtime.FrameHandler;
+import io.rfmrt.runtime.NodeApp;
+import io.rfmrt.runtime.NodeAppFactory;
+import io.rfmrt.runtime.RfmNode;
+
+import java.lang.reflect.Constructor;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Modifier;
+import java.util.List;
+import java.util.ServiceLoader;
+import java.util.TreeMap;
+
+/**
+ * Reads a node YAML's {@code app:} key: {@code none}, the name of an app a module ships ({@link NodeAppFactory}),
+ * {@code {name: NAME, ...settings}} or {@code {class: com.example.MyLaw, ...settings}} (a user's class from a jar on
+ * the node's classpath — the release's {@code conf/lib/}). Every refusal is one line naming the key and the value.
+ */
+public final class NodeApps
+{
+    /** Where the release looks for users' jars (relative to its folder), for the refusal of a missing class. */
+    public static final String USER_LIB = "conf/lib/";
+
+    private NodeApps()
+    {
+    }
+
+    /**
+     * @return the apps modules on the classpath ship, by name.
+     */
+    public static TreeMap<String, NodeAppFactory> factories()
+    {
+        final TreeMap<String, NodeAppFactory> byName = new TreeMap<>();
+        for (final NodeAppFactory f : ServiceLoader.load(NodeAppFactory.class, loader()))
+        {
+            byName.put(f.name(), f);
+        }
+        return byName;
+    }
+
+    /**
+     * @param node     the {@code app:} value, or null.
+     * @param problems where problems go.
+     * @return the configured app ({@link NodeConfig.App#NONE} when none or on a problem).
+     */
+    public static NodeConfig.App resolve(final JsonNode node, final List<String> problems)
+    {
+        if (node == null || node.isNull() || node.isValueNode() && "none".equals(node.asText().trim()))
+        {
+            return NodeConfig.App.NONE;
+        }
+        if (node.isValueNode())
+        {
+            return named(node.asText().trim(), null, problems);
+        }
+        if (!node.isObject())
+        {
+            problems.add("app " + node + " is not none, an app's name or a mapping with 'name' or 'class'");
+            return NodeConfig.App.NONE;
+        }
+        final ObjectNode settings = ((ObjectNode)node).deepCopy();
+        final JsonNode name = settings.remove("name");
+        final JsonNode type = settings.remove("class");
+        if ((name == null) == (type == null))
+        {
+            problems.add("app: give either 'name' (" + String.join(", ", factories().keySet()) + ") or 'class' " +
+                "(a FrameHandler or NodeApp class), not " + (name == null ? "neither" : "both"));
+            return NodeConfig.App.NONE;
+        }
+        if (name != null)
+        {
+            return "none".equals(name.asText().trim()) && settings.isEmpty() ? NodeConfig.App.NONE :
+                named(name.asText().trim(), settings, problems);
+        }
+        return ofClass(type.asText().trim(), settings, problems);
+    }
+
+    private static NodeConfig.App named(final String name, final ObjectNode settings, final List<String> problems)
+    {
+        final TreeMap<String, NodeAppFactory> factories = factories();
+        final NodeAppFactory factory = factories.get(name);
+        if (factory == null)
+        {
+            problems.add("app '" + name + "' is not none" + (factories.isEmpty() ? "" : ", " +
+                String.join(", ", factories.keySet())) + " or a mapping {class: ...}");
+            return NodeConfig.App.NONE;
+        }
+        final NodeApp app = factory.create();
+        app.configure(new AppSettings("app", settings, problems));
+        return new NodeConfig.App(name, app);
+    }
+
+    private static NodeConfig.App ofClass(final String name, final ObjectNode settings, final List<String> problems)
+    {
+        final Class<?> type;
+        try
+        {
+            type = Class.forName(name, true, loader());
+        }
+        catch (final ClassNotFoundException | LinkageError ex)
+        {
+            problems.add("app.class '" + name + "' is not on the node's classpath (put its jar in " + USER_LIB +
+                " of the release)" + (ex instanceof LinkageError ? ": " + ex : ""));
+            return NodeConfig.App.NONE;
+        }
+        if (!NodeApp.class.isAssignableFrom(type) && !FrameHandler.class.isAssignableFrom(type))
+        {
+            problems.add("app.class '" + name + "' implements neither " + NodeApp.class.getName() + " nor " +
+                FrameHandler.class.getName());
+            return NodeConfig.App.NONE;
+        }
+        final Object instance;
+        try
+        {
+            final Constructor<?> constructor = type.getConstructor();
+            if (!Modifier.isPublic(type.getModifiers()) || Modifier.isAbstract(type.getModifiers()))
+            {
+                throw new NoSuchMethodException();
+            }
+            instance = constructor.newInstance();
+        }
+        catch (final NoSuchMethodException | IllegalAccessException | InstantiationException ex)
+        {
+            problems.add("app.class '" + name + "' is not a public class with a public no-argument constructor");
+            return NodeConfig.App.NONE;
+        }
+        catch (final InvocationTargetException ex)
+        {
+            problems.add("app.class '" + name + "': its constructor failed: " + ex.getCause());
+            return NodeConfig.App.NONE;
+        }
+        final NodeApp app = instance instanceof NodeApp a ? a : new HandlerApp((FrameHandler)instance);
+        app.configure(new AppSettings("app", settings, problems));
+        return new NodeConfig.App(name, app);
+    }
+
+    private static ClassLoader loader()
+    {
+        final ClassLoader context = Thread.currentThread().getContextClassLoader();
+        return context != null ? context : NodeApps.class.getClassLoader();
+    }
+
+    /** A plain frame handler as an app: no settings, no agents. */
+    private record HandlerApp(FrameHandler handler) implements NodeApp
+    {
+        @Override
+        public void onStart(final RfmNode node)
+        {
+        }
+    }
+}
