@@ -25,7 +25,7 @@ final class BenchBurst implements Callable<Integer>
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--frames", defaultValue = "2000", description = "Frames per burst, 1..4000 " +
+    @Option(names = "--frames", defaultValue = "2000", description = "Frames per burst, 1..16288 " +
         "(default ${DEFAULT-VALUE}).")
     int frames;
 

@@ -129,18 +129,14 @@ final class DemoCommand implements Callable<Integer>
             }
             final AtomicReference<String> plantResult = new AtomicReference<>();
             final Thread plantRelay = relay(plant, console, plantResult);
-            if (!plant.waitFor(seconds + 120L, TimeUnit.SECONDS) || !controller.waitFor(60, TimeUnit.SECONDS))
-            {
-                plant.destroyForcibly();
-                controller.destroyForcibly();
-                throw new IllegalStateException("the demo processes did not finish");
-            }
+            final String failed = awaitChildren(plant, controller, seconds + 120L, children);
             relay.join(5_000);
             plantRelay.join(5_000);
-            if (controllerResult.get() == null || plantResult.get() == null)
+            if (failed != null && interrupted.get() == null || controllerResult.get() == null || plantResult.get() == null)
             {
                 // the process named its failed thread on stderr; the run is a failure, not a count of lost frames
-                throw new IllegalStateException("the " + (controllerResult.get() == null ? "controller" : "plant") +
+                throw new IllegalStateException("the " + (failed != null ? failed :
+                    controllerResult.get() == null ? "controller" : "plant") +
                     " process failed (exit codes: controller " + controller.exitValue() + ", plant " +
                     plant.exitValue() + "); see its line above");
             }
@@ -324,6 +320,57 @@ final class DemoCommand implements Callable<Integer>
     static final int EXIT_SIGINT = 130;
     /** Exit code of a run stopped by SIGTERM (128 + 15). */
     static final int EXIT_SIGTERM = 143;
+
+    /**
+     * Wait for both children: the plant ends the run, the controller stops after it. When one of them exits with a
+     * failure first, the other is stopped at once (SIGTERM: it closes in order and flushes its journal) instead of
+     * waiting for a plant or a "done" that will not come.
+     *
+     * @return "plant" or "controller", whichever failed first, or null when neither failed.
+     */
+    private static String awaitChildren(final Process plant, final Process controller, final long plantSeconds,
+        final List<Process> children) throws InterruptedException
+    {
+        final long plantDeadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(plantSeconds);
+        long controllerDeadline = Long.MAX_VALUE;
+        String failed = null;
+        while (plant.isAlive() || controller.isAlive())
+        {
+            if (failed == null)
+            {
+                if (!plant.isAlive() && plant.exitValue() != 0)
+                {
+                    failed = "plant";
+                }
+                else if (!controller.isAlive() && controller.exitValue() != 0)
+                {
+                    failed = "controller";
+                }
+                if (failed != null)
+                {
+                    children.forEach(child -> child.toHandle().destroy());
+                    controllerDeadline = Math.min(controllerDeadline, System.nanoTime() + TimeUnit.SECONDS.toNanos(30));
+                }
+            }
+            if (!plant.isAlive() && controllerDeadline == Long.MAX_VALUE)
+            {
+                controllerDeadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            }
+            final long now = System.nanoTime();
+            if (plant.isAlive() && now > plantDeadline || now > controllerDeadline)
+            {
+                plant.destroyForcibly();
+                controller.destroyForcibly();
+                throw new IllegalStateException("the demo processes did not finish");
+            }
+            (plant.isAlive() ? plant : controller).waitFor(50, TimeUnit.MILLISECONDS);
+        }
+        if (failed == null)
+        {
+            failed = plant.exitValue() != 0 ? "plant" : controller.exitValue() != 0 ? "controller" : null;
+        }
+        return failed;
+    }
 
     /**
      * A second run into the same folder starts clean: the files an earlier demo run wrote there (journal queue

@@ -89,6 +89,72 @@ class DemoLifecycleTest
     }
 
     @Test
+    void shouldFailTheRunAtOnceNamingTheChildWhoseThreadFailed(@TempDir final Path out) throws Exception
+    {
+        final Process demo = CliProcesses.start(simRoot, ProcessBuilder.Redirect.PIPE, "demo", "--seconds", "60",
+            "--out", out.toString());
+        final StringBuilder err = new StringBuilder();
+        final Thread errReader = new Thread(() ->
+        {
+            try (BufferedReader e = new BufferedReader(new InputStreamReader(demo.getErrorStream(),
+                StandardCharsets.UTF_8)))
+            {
+                String l;
+                while ((l = e.readLine()) != null)
+                {
+                    synchronized (err)
+                    {
+                        err.append(l).append('\n');
+                    }
+                }
+            }
+            catch (final IOException ignore)
+            {
+                // the demo ended
+            }
+        });
+        errReader.start();
+        final BufferedReader lines = new BufferedReader(new InputStreamReader(demo.getInputStream(),
+            StandardCharsets.UTF_8));
+        final String before = awaitProgress(lines, "2 s");
+        final List<ProcessHandle> children = demo.toHandle().children().toList();
+        assertThat(children).as("plant and controller processes").hasSize(2);
+        // damage what both children map: the controller's DMA ring, which the plant's card writes each frame into;
+        // the thread that touches it next fails (SIGBUS becomes an InternalError), and its node stops with exit 1
+        final Path network;
+        try (var networks = Files.list(simRoot))
+        {
+            network = networks.filter(Files::isDirectory).findFirst().orElseThrow();
+        }
+        try (var ring = new java.io.RandomAccessFile(network.resolve("dma-002").toFile(), "rw"))
+        {
+            ring.setLength(0);
+        }
+        final long damagedAt = System.nanoTime();
+        final StringBuilder rest = new StringBuilder(before);
+        String line;
+        while ((line = lines.readLine()) != null)
+        {
+            rest.append(line).append('\n');
+        }
+        assertThat(demo.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        final double seconds = (System.nanoTime() - damagedAt) / 1e9;
+        errReader.join(5_000);
+        final String errText;
+        synchronized (err)
+        {
+            errText = err.toString();
+        }
+        assertThat(demo.exitValue()).as(rest + errText).isEqualTo(1);
+        assertThat(errText).as(rest.toString()).containsPattern("the (plant|controller) process failed \\(exit codes");
+        assertThat(seconds).as("the demo stops once a child failed, not at its time-outs").isLessThan(30);
+        for (final ProcessHandle child : children)
+        {
+            assertThat(child.onExit().get(30, TimeUnit.SECONDS).isAlive()).as("child " + child.pid()).isFalse();
+        }
+    }
+
+    @Test
     void shouldLeaveNoChildRunningWhenTheDemoIsKilled(@TempDir final Path out) throws Exception
     {
         final Process demo = demo(out, "60");

@@ -627,21 +627,12 @@ public record NodeConfig(
 
     private static long parseDuration(final String text, final List<String> problems)
     {
-        final String t = text.trim().toLowerCase(java.util.Locale.ROOT);
-        final String[][] units = {{"ns", "1"}, {"us", "1000"}, {"ms", "1000000"}, {"s", "1000000000"}};
         try
         {
-            for (final String[] unit : units)
-            {
-                if (t.endsWith(unit[0]))
-                {
-                    return (long)(Double.parseDouble(t.substring(0, t.length() - unit[0].length())) *
-                        Long.parseLong(unit[1]));
-                }
-            }
-            return Long.parseLong(t) * 1_000_000_000L;
+            // the one duration grammar (docs/runtime.md); a bare number is seconds
+            return io.rfmrt.rfm.Units.parseDuration(text, java.util.concurrent.TimeUnit.SECONDS);
         }
-        catch (final NumberFormatException ex)
+        catch (final IllegalArgumentException ex)
         {
             problems.add("heartbeat '" + text + "' is not a duration (e.g. 1s, 500ms, 0)");
             return 0;
