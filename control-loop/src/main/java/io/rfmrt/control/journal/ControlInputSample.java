@@ -1,16 +1,12 @@
 package io.rfmrt.control.journal;
 
-import io.rfmrt.control.AxisState;
-import io.rfmrt.runtime.journal.JournalRecord;
-import io.rfmrt.runtime.journal.RecordKind;
-
 /**
  * A typed view of a CONTROL_INPUT sample ({@link ControlJournal#SAMPLE_CONTROL_INPUT}): what the controller stepped
  * on in one cycle, so that a replay can run the step again bit for bit: the integrator before the step, the
  * setpoint's velocity, acceleration and jerk, the sensor's position and velocity; the record's {@code nanos} is
  * the sensor frame's send time. A flyweight, as {@link ControlSample}.
  */
-public final class ControlInputSample
+public final class ControlInputSample extends SampleView
 {
     /** Index of the integrator before the step, N·m. */
     public static final int INTEGRATOR = 0;
@@ -28,31 +24,10 @@ public final class ControlInputSample
     static final String[] VALUES = {"integrator", "setpoint_velocity", "setpoint_acceleration", "setpoint_jerk",
         "sensor_position", "sensor_velocity"};
 
-    private static final int RUNNING = ControlJournal.stateId(AxisState.RUNNING);
-
-    private JournalRecord record;
-
-    /**
-     * @param record a record.
-     * @return whether it is a CONTROL_INPUT sample; only then does this view read it.
-     */
-    public boolean wrap(final JournalRecord record)
+    /** A view wrapping nothing yet. */
+    public ControlInputSample()
     {
-        if (record.kind() == RecordKind.SAMPLE && record.sampleKind() == ControlJournal.SAMPLE_CONTROL_INPUT)
-        {
-            this.record = record;
-            return true;
-        }
-        this.record = null;
-        return false;
-    }
-
-    /**
-     * @return the control cycle.
-     */
-    public long cycle()
-    {
-        return record().cycle();
+        super(ControlJournal.SAMPLE_CONTROL_INPUT, "CONTROL_INPUT");
     }
 
     /**
@@ -60,23 +35,7 @@ public final class ControlInputSample
      */
     public long sendNanos()
     {
-        return record().nanos();
-    }
-
-    /**
-     * @return the axis state id of the cycle.
-     */
-    public int stateId()
-    {
-        return record().state();
-    }
-
-    /**
-     * @return whether the controller drove the axis in this cycle (RUNNING).
-     */
-    public boolean running()
-    {
-        return record().state() == RUNNING;
+        return recordNanos();
     }
 
     /**
@@ -84,7 +43,7 @@ public final class ControlInputSample
      */
     public double integrator()
     {
-        return record().value(INTEGRATOR);
+        return value(INTEGRATOR);
     }
 
     /**
@@ -92,7 +51,7 @@ public final class ControlInputSample
      */
     public double setpointVelocity()
     {
-        return record().value(SETPOINT_VELOCITY);
+        return value(SETPOINT_VELOCITY);
     }
 
     /**
@@ -100,7 +59,7 @@ public final class ControlInputSample
      */
     public double setpointAcceleration()
     {
-        return record().value(SETPOINT_ACCELERATION);
+        return value(SETPOINT_ACCELERATION);
     }
 
     /**
@@ -108,7 +67,7 @@ public final class ControlInputSample
      */
     public double setpointJerk()
     {
-        return record().value(SETPOINT_JERK);
+        return value(SETPOINT_JERK);
     }
 
     /**
@@ -116,7 +75,7 @@ public final class ControlInputSample
      */
     public double sensorPosition()
     {
-        return record().value(SENSOR_POSITION);
+        return value(SENSOR_POSITION);
     }
 
     /**
@@ -124,15 +83,6 @@ public final class ControlInputSample
      */
     public double sensorVelocity()
     {
-        return record().value(SENSOR_VELOCITY);
-    }
-
-    private JournalRecord record()
-    {
-        if (record == null)
-        {
-            throw new IllegalStateException("no CONTROL_INPUT sample wrapped");
-        }
-        return record;
+        return value(SENSOR_VELOCITY);
     }
 }

@@ -1,9 +1,5 @@
 package io.rfmrt.control.journal;
 
-import io.rfmrt.control.AxisState;
-import io.rfmrt.runtime.journal.JournalRecord;
-import io.rfmrt.runtime.journal.RecordKind;
-
 /**
  * A typed view of a CONTROL sample ({@link ControlJournal#SAMPLE_CONTROL}), one control cycle as the controller
  * journals it: the setpoint position, the measured position and velocity, the torque commanded, the position error
@@ -13,7 +9,7 @@ import io.rfmrt.runtime.journal.RecordKind;
  * if (sample.wrap(record)) { squares += sample.error() * sample.error(); }
  * }</pre>
  */
-public final class ControlSample
+public final class ControlSample extends SampleView
 {
     /** Index of the setpoint position, rad. */
     public static final int SETPOINT = 0;
@@ -30,31 +26,10 @@ public final class ControlSample
     /** Value names in record order, as registered with a replay (index = the constants above). */
     static final String[] VALUES = {"setpoint", "position", "velocity", "command", "error", "latency_us"};
 
-    private static final int RUNNING = ControlJournal.stateId(AxisState.RUNNING);
-
-    private JournalRecord record;
-
-    /**
-     * @param record a record.
-     * @return whether it is a CONTROL sample; only then does this view read it.
-     */
-    public boolean wrap(final JournalRecord record)
+    /** A view wrapping nothing yet. */
+    public ControlSample()
     {
-        if (record.kind() == RecordKind.SAMPLE && record.sampleKind() == ControlJournal.SAMPLE_CONTROL)
-        {
-            this.record = record;
-            return true;
-        }
-        this.record = null;
-        return false;
-    }
-
-    /**
-     * @return the control cycle.
-     */
-    public long cycle()
-    {
-        return record().cycle();
+        super(ControlJournal.SAMPLE_CONTROL, "CONTROL");
     }
 
     /**
@@ -62,23 +37,7 @@ public final class ControlSample
      */
     public long nanos()
     {
-        return record().nanos();
-    }
-
-    /**
-     * @return the axis state id of the cycle ({@link ControlJournal#state(int)}).
-     */
-    public int stateId()
-    {
-        return record().state();
-    }
-
-    /**
-     * @return whether the controller drove the axis in this cycle (RUNNING).
-     */
-    public boolean running()
-    {
-        return record().state() == RUNNING;
+        return recordNanos();
     }
 
     /**
@@ -86,7 +45,7 @@ public final class ControlSample
      */
     public double setpoint()
     {
-        return record().value(SETPOINT);
+        return value(SETPOINT);
     }
 
     /**
@@ -94,7 +53,7 @@ public final class ControlSample
      */
     public double position()
     {
-        return record().value(POSITION);
+        return value(POSITION);
     }
 
     /**
@@ -102,7 +61,7 @@ public final class ControlSample
      */
     public double velocity()
     {
-        return record().value(VELOCITY);
+        return value(VELOCITY);
     }
 
     /**
@@ -110,7 +69,7 @@ public final class ControlSample
      */
     public double command()
     {
-        return record().value(COMMAND);
+        return value(COMMAND);
     }
 
     /**
@@ -118,7 +77,7 @@ public final class ControlSample
      */
     public double error()
     {
-        return record().value(ERROR);
+        return value(ERROR);
     }
 
     /**
@@ -126,15 +85,6 @@ public final class ControlSample
      */
     public double latencyMicros()
     {
-        return record().value(LATENCY);
-    }
-
-    private JournalRecord record()
-    {
-        if (record == null)
-        {
-            throw new IllegalStateException("no CONTROL sample wrapped");
-        }
-        return record;
+        return value(LATENCY);
     }
 }
