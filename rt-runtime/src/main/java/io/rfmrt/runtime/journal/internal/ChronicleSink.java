@@ -232,6 +232,9 @@ public final class ChronicleSink
         {
             lastError = "journal " + dir + ": closing the queue failed: " + describe(ex);
         }
+        // Chronicle tells the store-file listener of a cycle file before it always exists on disk: share every
+        // queue file once more now that the queue is closed
+        JournalFiles.shareQueueFiles(dir);
     }
 
     private void writeHeader(final long now, final byte[][] writerNames)

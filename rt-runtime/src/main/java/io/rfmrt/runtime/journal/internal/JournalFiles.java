@@ -98,6 +98,30 @@ public final class JournalFiles
         }
     }
 
+    /**
+     * Make every queue file of a journal folder group-shared (0660): the cycle files ({@code *.cq4}) and the
+     * metadata ({@code *.cq4t}). Files of other names are left alone; a folder that cannot be listed is ignored.
+     *
+     * @param dir the journal folder.
+     */
+    public static void shareQueueFiles(final Path dir)
+    {
+        try (java.nio.file.DirectoryStream<Path> files = Files.newDirectoryStream(dir, "*.{cq4,cq4t}"))
+        {
+            for (final Path file : files)
+            {
+                if (Files.isRegularFile(file, java.nio.file.LinkOption.NOFOLLOW_LINKS))
+                {
+                    setPermissions(file.toFile());
+                }
+            }
+        }
+        catch (final IOException | java.nio.file.DirectoryIteratorException ignore)
+        {
+            // as for a single file: Chronicle's own permissions stay
+        }
+    }
+
     static void setPermissions(final File file)
     {
         try
