@@ -268,7 +268,10 @@ public final class ControllerApp implements NodeApp
         commandPayload.putDouble(COMMAND_SETPOINT_OFFSET, setpoint.position());
         commandPayload.putLong(COMMAND_STATE_OFFSET, st);
         publisher.publish(commandPayload, 0, COMMAND_LENGTH, 0);
-        final long written = System.nanoTime();
+        // written: the command frame's own send stamp, the moment it is in reflective memory (the same definition as
+        // the sensor frame's publish time). The event's delivery after it (on the emulator the DMA copy and the
+        // receiver's wake-up, done on this thread, which a card does in hardware) is the plant's side: its command age
+        final long written = publisher.lastSendNanos();
 
         final long cycleLatency = written - sendNanos;
         latency.recordValue(cycleLatency < 1 ? 1 : Math.min(cycleLatency, HIGHEST_NS));

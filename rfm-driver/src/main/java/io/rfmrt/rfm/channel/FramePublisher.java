@@ -28,6 +28,7 @@ public final class FramePublisher
     private final CRC32C crc = new CRC32C();
     private final int incarnation = freshIncarnation();
     private long seq;
+    private long lastSendNanos;
 
     /**
      * @param device  the publishing node's device; its node id must be the channel's.
@@ -98,6 +99,15 @@ public final class FramePublisher
     }
 
     /**
+     * @return the {@code sendNanos} written into the last frame published (its header's stamp: the frame is in
+     * memory from then on, before its event is sent), 0 before the first.
+     */
+    public long lastSendNanos()
+    {
+        return lastSendNanos;
+    }
+
+    /**
      * Continue numbering after {@code seq}, e.g. after a restart; the next frame gets {@code seq + 1}.
      *
      * @param seq the last number used.
@@ -140,6 +150,7 @@ public final class FramePublisher
         window.putLong(slot + SEND_NANOS_OFFSET, sendNanos);
         window.putLongRelease(slot + SEQ_OFFSET, next);
         seq = next;
+        lastSendNanos = sendNanos;
         return device.sendEvent(channel.target(), channel.event(), (int)next, slot, transferLength(length));
     }
 }
