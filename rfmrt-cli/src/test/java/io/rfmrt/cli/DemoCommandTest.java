@@ -202,4 +202,16 @@ class DemoCommandTest
         assertThat(exit).isEqualTo(2);
         assertThat(err.toString()).isEqualTo("rfmrt: --fault 'meteor' is not sensor-dropout" + System.lineSeparator());
     }
+    @Test
+    void shouldRefuseARateTheLoopCannotHoldWithOneLine()
+    {
+        final java.io.StringWriter err = new java.io.StringWriter();
+        final int exit = Main.run(new String[]{"demo", "--seconds", "3", "--rate", "100"}, new java.io.PrintWriter(
+            new java.io.StringWriter(), true), new java.io.PrintWriter(err, true));
+        assertThat(exit).isEqualTo(2);
+        assertThat(err.toString()).startsWith("rfmrt: --rate 100: axis.subSteps 10 is too few")
+            .contains("phase margin").contains("unstable").contains("use at least 598 Hz")
+            .endsWith(System.lineSeparator());
+        assertThat(err.toString().lines()).hasSize(1);
+    }
 }

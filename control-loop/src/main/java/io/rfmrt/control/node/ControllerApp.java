@@ -7,6 +7,7 @@ import io.rfmrt.control.ControllerGains;
 import io.rfmrt.control.ControllerState;
 import io.rfmrt.control.DeadlineMonitor;
 import io.rfmrt.control.DemoProfile;
+import io.rfmrt.control.RateCheck;
 import io.rfmrt.control.SensorSample;
 import io.rfmrt.control.Setpoint;
 import io.rfmrt.control.WakeLateness;
@@ -66,7 +67,7 @@ import static io.rfmrt.control.node.ControlFrames.*;
  * <pre>
  * app:
  *   name: controller
- *   rateHz: 1000            # loop rate, 100..10000
+ *   rateHz: 1000            # loop rate, 100..10000, and at least what RateCheck accepts (598 with the defaults)
  *   watchdogPriority: 75    # SCHED_FIFO priority of the watchdog timer (on the first RT core)
  * </pre>
  */
@@ -196,6 +197,12 @@ public final class ControllerApp implements NodeApp
         {
             throw new ConfigException(node.context().source(), List.of("app controller takes the layout's " +
                 "'axis.sensor' channel as its one input (receive.channels: [axis.sensor])"));
+        }
+        final String refused = RateCheck.refusal(settings.rateHz());
+        if (refused != null)
+        {
+            throw new ConfigException(node.context().source(), List.of("app: rateHz " + settings.rateHz() + ": " +
+                refused));
         }
         periodNanos = TimeUnit.SECONDS.toNanos(1) / settings.rateHz();
         dt = 1.0 / settings.rateHz();

@@ -147,6 +147,12 @@ public final class PlantApp implements NodeApp
             throw new ConfigException(node.context().source(), List.of("app plant takes the layout's " +
                 "'axis.command' channel as its one input (receive.channels: [axis.command])"));
         }
+        final java.util.List<String> axisProblems = AxisParameters.standard().problemsFor(1.0 / settings.rateHz());
+        if (!axisProblems.isEmpty())
+        {
+            throw new ConfigException(node.context().source(), List.of("app: rateHz " + settings.rateHz() + ": " +
+                String.join("; ", axisProblems)));
+        }
         plantJournal = node.journal().newWriter("plant");
         final JournalWriter j = plantJournal;
         lateness = new WakeLateness(TimeUnit.SECONDS.toNanos(1) / settings.rateHz(), WakeLateness.CAPACITY_DEFAULT,
