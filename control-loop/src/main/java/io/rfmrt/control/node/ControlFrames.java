@@ -45,7 +45,7 @@ public final class ControlFrames
 
     /** Slots of each channel ring and of each node's DMA ring (the layout's, 2048: see its comment). */
     public static final int RING_SLOTS = SENSOR.slots();
-    /** Bytes per slot: the 32-byte header and a 32-byte payload, rounded up. */
+    /** Bytes per slot: the 32-byte header and a 40-byte payload, rounded up. */
     public static final int SLOT_SIZE = SENSOR.slotSize();
 
     /**
