@@ -215,6 +215,58 @@ public record ControllerGains(
         return this;
     }
 
+    /** The least phase margin {@link #loopProblems} accepts on the velocity loop, degrees. */
+    public static final double MIN_PHASE_MARGIN_DEGREES = 30.0;
+
+    /**
+     * The velocity loop's phase margin on the nominal model: the axis as an inertia J (friction neglected), the PI
+     * at crossover ωc = Kv/J, the zero-order hold (half a period) and {@code delayPeriods} periods of transport delay
+     * (one for a drive that applies the command of sample k at k + 1).
+     *
+     * @param inertiaKgM2  J.
+     * @param delayPeriods transport delay, periods.
+     * @return 90° − atan(Ki/ωc) − ωc·(½ + delay)·Δt, in degrees (negative when the loop is unstable).
+     */
+    public double velocityPhaseMarginDegrees(final double inertiaKgM2, final double delayPeriods)
+    {
+        final double crossover = velocityGainNmSPerRad / inertiaKgM2;
+        final double lag = Math.atan(velocityIntegralGainPerS / crossover) + crossover * (0.5 + delayPeriods) * periodSeconds;
+        return 90.0 - Math.toDegrees(lag);
+    }
+
+    /**
+     * The rate and the gains checked together against the nominal axis (call with the period already set): the
+     * discrete velocity loop with one period of delay, z² − z + Kv·Δt/J, is stable only for Kv·Δt/J &lt; 1, and its
+     * phase margin ({@link #velocityPhaseMarginDegrees}) must be at least {@link #MIN_PHASE_MARGIN_DEGREES}.
+     *
+     * @param inertiaKgM2 the axis's J.
+     * @return one line naming the constraint, the value and the least rate that meets it; empty when usable.
+     */
+    public List<String> loopProblems(final double inertiaKgM2)
+    {
+        final List<String> problems = new ArrayList<>();
+        final double crossover = velocityGainNmSPerRad / inertiaKgM2;
+        if (!(crossover > 0.0) || !Double.isFinite(crossover))
+        {
+            return problems;
+        }
+        final double margin = velocityPhaseMarginDegrees(inertiaKgM2, 1.0);
+        final double k = crossover * periodSeconds;
+        if (k >= 1.0 || margin < MIN_PHASE_MARGIN_DEGREES)
+        {
+            // least rate for the margin: ωc·1.5·Δt <= 90° − atan(Ki/ωc) − margin
+            final double budget = Math.toRadians(90.0 - MIN_PHASE_MARGIN_DEGREES) -
+                Math.atan(velocityIntegralGainPerS / crossover);
+            final long leastHz = budget > 0.0 ? (long)Math.ceil(crossover * 1.5 / budget) : Long.MAX_VALUE;
+            problems.add(String.format(java.util.Locale.ROOT, "rate %.0f Hz is too slow for the velocity loop " +
+                "(Kv/J = %.0f rad/s): phase margin %.1f deg with one period of delay, at least %.0f needed%s; " +
+                "use at least %d Hz or lower controller.velocityGainNmSPerRad", 1.0 / periodSeconds, crossover,
+                margin, MIN_PHASE_MARGIN_DEGREES, k >= 1.0 ? String.format(java.util.Locale.ROOT,
+                    " (Kv*dt/J = %.2f >= 1: unstable)", k) : "", leastHz));
+        }
+        return problems;
+    }
+
     private static void finite(final List<String> problems, final String name, final double value)
     {
         if (!Double.isFinite(value))

@@ -37,7 +37,11 @@ public final class Watchdog
         /** SAFE → RECOVERING: {@link #commandRecovery(long)}. */
         RECOVERY_COMMANDED,
         /** RECOVERING → RUNNING: M good frames. */
-        RECOVERED
+        RECOVERED,
+        /** RUNNING or RECOVERING → SAFE: the sensor cycle jumped by more than K. */
+        SENSOR_CYCLE_GAP,
+        /** RUNNING or RECOVERING → SAFE: a frame older than K periods when seen. */
+        SENSOR_FRAME_STALE
     }
 
     /**
@@ -70,6 +74,12 @@ public final class Watchdog
     private long trips;
     private long recoveries;
     private long commandedStops;
+    private long lastCycle;
+    private long runStartCycle;
+    private long gapTrips;
+    private long staleTrips;
+    private long staleFrames;
+    private final long missedPeriodsToTrip;
 
     /**
      * @param config   the settings; validated here.
@@ -87,22 +97,77 @@ public final class Watchdog
         this.timeoutNanos = config.timeoutNanos();
         this.goodFramesToRecover = config.goodFramesToRecover();
         this.automatic = config.recovery() == WatchdogConfig.Recovery.AUTOMATIC;
+        this.missedPeriodsToTrip = config.missedPeriodsToTrip();
     }
 
     /**
-     * A sensor frame arrived. A gap longer than the timeout since the frame before is handled first (as
-     * {@link #poll(long)} would), so a missed poll still trips.
+     * A frame that carries no cycle number or stamp of its own: it is taken as the next cycle, stamped and seen at
+     * {@code nowNanos} (see {@link #onFrame(long, long, long)}).
      *
-     * @param nowNanos when it arrived, ns.
-     * @return the state after the frame.
+     * @param nowNanos when the frame arrived.
+     * @return the state after it.
      */
     public AxisState onFrame(final long nowNanos)
     {
+        return onFrame(lastCycle + 1, nowNanos, nowNanos);
+    }
+
+    /**
+     * One sensor frame, judged in frame time: its cycle number and the time its sender stamped it.
+     * <ul>
+     * <li>a cycle more than K after the previous frame's is a gap: in RUNNING or RECOVERING a trip
+     * ({@link Reason#SENSOR_CYCLE_GAP}), whatever the arrival times;</li>
+     * <li>a frame older than K periods when it is seen ({@code nowNanos − frameNanos}) is stale: it is not a good
+     * frame, it breaks the run, and in RUNNING or RECOVERING it trips ({@link Reason#SENSOR_FRAME_STALE}). A burst of
+     * frames queued behind a stall therefore cannot end a recovery;</li>
+     * <li>the good-frame run is counted in sensor cycles since its first frame: recovery ends M cycles of frame time
+     * after it started, however fast the frames are handed over;</li>
+     * <li>a cycle not after the previous one (a duplicate or a reordered frame) is ignored.</li>
+     * </ul>
+     *
+     * @param cycle      the frame's sensor cycle.
+     * @param frameNanos the sender's stamp.
+     * @param nowNanos   when the frame was taken (same clock).
+     * @return the state after it.
+     */
+    public AxisState onFrame(final long cycle, final long frameNanos, final long nowNanos)
+    {
+        if (seenFrame && cycle <= lastCycle)
+        {
+            return state;
+        }
         checkTimeout(nowNanos);
         frames++;
-        goodFrames++;
+        if (seenFrame && cycle - lastCycle > missedPeriodsToTrip)
+        {
+            goodFrames = 0;
+            if (state == AxisState.RUNNING || state == AxisState.RECOVERING)
+            {
+                trips++;
+                gapTrips++;
+                transition(AxisState.SAFE, Reason.SENSOR_CYCLE_GAP, nowNanos);
+            }
+        }
         seenFrame = true;
-        lastFrameNanos = nowNanos;
+        lastCycle = cycle;
+        lastFrameNanos = Math.max(lastFrameNanos, frameNanos);
+        if (nowNanos - frameNanos > timeoutNanos)
+        {
+            staleFrames++;
+            goodFrames = 0;
+            if (state == AxisState.RUNNING || state == AxisState.RECOVERING)
+            {
+                trips++;
+                staleTrips++;
+                transition(AxisState.SAFE, Reason.SENSOR_FRAME_STALE, nowNanos);
+            }
+            return state;
+        }
+        if (goodFrames == 0)
+        {
+            runStartCycle = cycle;
+        }
+        goodFrames = cycle - runStartCycle + 1;
         if (state == AxisState.SAFE && automatic && !latched)
         {
             transition(AxisState.RECOVERING, Reason.SENSOR_FRAMES_RETURNED, nowNanos);
@@ -200,6 +265,38 @@ public final class Watchdog
     public long trips()
     {
         return trips;
+    }
+
+    /**
+     * @return trips on a sensor-cycle gap of more than K.
+     */
+    public long gapTrips()
+    {
+        return gapTrips;
+    }
+
+    /**
+     * @return trips on a frame older than K periods when seen.
+     */
+    public long staleTrips()
+    {
+        return staleTrips;
+    }
+
+    /**
+     * @return frames older than K periods when seen (not counted as good).
+     */
+    public long staleFrames()
+    {
+        return staleFrames;
+    }
+
+    /**
+     * @return the last sensor cycle seen.
+     */
+    public long lastCycle()
+    {
+        return lastCycle;
     }
 
     /**

@@ -207,4 +207,70 @@ class WatchdogTest
         assertThatThrownBy(() -> new Watchdog(WatchdogConfig.defaults(PERIOD), null))
             .isInstanceOf(IllegalArgumentException.class);
     }
+    @Test
+    void shouldNotEndARecoveryOnABurstOfQueuedFramesAndLastItsTimeInFrameTime()
+    {
+        // 4 kHz, K = 10, M = 50: frames stamped every 250 us; the handler stalls for 115 ms, then hands over the backlog
+        final long period = 250_000;
+        final List<String> log = new ArrayList<>();
+        final Watchdog w = new Watchdog(WatchdogConfig.defaults(period),
+            (from, to, reason, now) -> log.add(from + ">" + to + ":" + reason + "@" + now));
+        long cycle = 0;
+        for (; cycle < 100; cycle++)
+        {
+            w.onFrame(cycle + 1, (cycle + 1) * period, (cycle + 1) * period + 20_000);
+        }
+        assertThat(w.state()).isEqualTo(AxisState.RUNNING);
+        final long stallEnd = (cycle + 460) * period;
+        w.poll(stallEnd - 100);
+        assertThat(w.state()).as("the timer saw the silence").isEqualTo(AxisState.SAFE);
+        // the backlog: 460 frames, all seen at one instant
+        for (int k = 1; k <= 460; k++)
+        {
+            w.onFrame(cycle + k, (cycle + k) * period, stallEnd);
+        }
+        cycle += 460;
+        assertThat(w.state()).as("no recovery completes at one instant").isEqualTo(AxisState.RECOVERING);
+        assertThat(w.staleFrames()).as("frames older than K periods are not good").isEqualTo(449);
+        // frames then come in real time: RUNNING exactly M cycles after the first fresh one
+        final long firstFresh = cycle - 10;
+        long runningAt = -1;
+        for (long c = cycle + 1; c < cycle + 100 && runningAt < 0; c++)
+        {
+            w.onFrame(c, c * period, c * period + 20_000);
+            if (w.running())
+            {
+                runningAt = c;
+            }
+        }
+        assertThat(runningAt - firstFresh + 1).isEqualTo(50);
+        assertThat(w.recoveries()).isEqualTo(1);
+    }
+
+    @Test
+    void shouldTripOnASensorCycleGapEvenWhenFramesArriveOnTime()
+    {
+        final long period = 250_000;
+        final Watchdog w = new Watchdog(WatchdogConfig.defaults(period), (from, to, reason, now) -> { });
+        for (long c = 1; c <= 3029; c++)
+        {
+            w.onFrame(c, c * period, c * period + 10_000);
+        }
+        assertThat(w.running()).isTrue();
+        // the next frame is cycle 3459, seen one period later by the clock of arrival: 430 cycles missing
+        w.onFrame(3459, 3030 * period, 3030 * period + 10_000);
+        assertThat(w.state()).isEqualTo(AxisState.RECOVERING);
+        assertThat(w.trips()).isEqualTo(1);
+        assertThat(w.gapTrips()).isEqualTo(1);
+        // a gap of exactly K is not a trip
+        final Watchdog k = new Watchdog(WatchdogConfig.defaults(period), (from, to, reason, now) -> { });
+        for (long c = 1; c <= 60; c++)
+        {
+            k.onFrame(c, c * period, c * period);
+        }
+        k.onFrame(70, 61 * period, 61 * period);
+        assertThat(k.trips()).isZero();
+        k.onFrame(81, 62 * period, 62 * period);
+        assertThat(k.trips()).isEqualTo(1);
+    }
 }

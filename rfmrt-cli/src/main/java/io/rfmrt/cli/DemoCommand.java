@@ -75,6 +75,11 @@ final class DemoCommand implements Callable<Integer>
         {
             throw new Main.UsageException("--seconds 1..3600 and --rate 100..10000");
         }
+        final String refused = io.rfmrt.control.RateCheck.refusal(rate);
+        if (refused != null)
+        {
+            throw new Main.UsageException("--rate " + rate + ": " + refused);
+        }
         if (!"BLOCKING".equals(wait) && !"INLINE".equals(wait))
         {
             throw new Main.UsageException("--wait '" + wait + "' is not BLOCKING or INLINE");

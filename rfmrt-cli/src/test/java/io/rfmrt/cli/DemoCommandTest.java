@@ -190,6 +190,7 @@ class DemoCommandTest
         }
         assertThat(sawSafe).as("journal shows the trip").isTrue();
         assertThat(sawBackToRunning).as("journal shows the recovery").isTrue();
+        assertBrakedWhileNotRunning(out);
         assertReplayAgrees(out, s);
     }
 
@@ -201,5 +202,76 @@ class DemoCommandTest
             new java.io.StringWriter(), true), new java.io.PrintWriter(err, true));
         assertThat(exit).isEqualTo(2);
         assertThat(err.toString()).isEqualTo("rfmrt: --fault 'meteor' is not sensor-dropout" + System.lineSeparator());
+    }
+    @Test
+    void shouldRefuseARateTheLoopCannotHoldWithOneLine()
+    {
+        final java.io.StringWriter err = new java.io.StringWriter();
+        final int exit = Main.run(new String[]{"demo", "--seconds", "3", "--rate", "100"}, new java.io.PrintWriter(
+            new java.io.StringWriter(), true), new java.io.PrintWriter(err, true));
+        assertThat(exit).isEqualTo(2);
+        assertThat(err.toString()).startsWith("rfmrt: --rate 100: axis.subSteps 10 is too few")
+            .contains("phase margin").contains("unstable").contains("use at least 598 Hz")
+            .endsWith(System.lineSeparator());
+        assertThat(err.toString().lines()).hasSize(1);
+    }
+    /**
+     * The plant at cycle c + 1 acts on the newest command it has: when the controller answered c and the five cycles
+     * before it outside RUNNING, that command is a shutdown word or stale, so the plant must be braking.
+     */
+    private static void assertBrakedWhileNotRunning(final Path out) throws Exception
+    {
+        final java.util.Map<Long, Integer> controllerState = new java.util.HashMap<>();
+        final java.util.Map<Long, Integer> plantBraking = new java.util.HashMap<>();
+        read(out.resolve("journal/controller"), r ->
+        {
+            if (r.sampleKind() == io.rfmrt.control.node.ControlFrames.SAMPLE_CONTROL)
+            {
+                controllerState.put(r.cycle(), r.state());
+            }
+        });
+        read(out.resolve("journal/plant"), r ->
+        {
+            if (r.sampleKind() == io.rfmrt.control.node.ControlFrames.SAMPLE_PLANT)
+            {
+                plantBraking.put(r.cycle(), r.state());
+            }
+        });
+        long checked = 0;
+        long recovering = 0;
+        for (final java.util.Map.Entry<Long, Integer> e : controllerState.entrySet())
+        {
+            final long c = e.getKey();
+            boolean notRunning = c > 100;
+            for (long k = c - 5; k <= c && notRunning; k++)
+            {
+                final Integer st = controllerState.get(k);
+                notRunning = st != null && st != AxisState.RUNNING.id();
+            }
+            if (notRunning && plantBraking.containsKey(c + 1))
+            {
+                checked++;
+                recovering += e.getValue() == AxisState.RECOVERING.id() ? 1 : 0;
+                assertThat(plantBraking.get(c + 1)).as("plant braking at cycle " + (c + 1)).isEqualTo(1);
+            }
+        }
+        assertThat(recovering).as("RECOVERING cycles checked").isGreaterThan(10);
+        assertThat(checked).isGreaterThanOrEqualTo(recovering);
+    }
+
+    private static void read(final Path journal, final java.util.function.Consumer<JournalRecord> onSample)
+        throws Exception
+    {
+        try (JournalReader reader = JournalReader.open(journal))
+        {
+            final JournalRecord r = new JournalRecord();
+            while (reader.next(r))
+            {
+                if (r.kind() == RecordKind.SAMPLE)
+                {
+                    onSample.accept(r);
+                }
+            }
+        }
     }
 }

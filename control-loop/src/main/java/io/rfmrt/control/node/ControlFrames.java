@@ -5,6 +5,7 @@ import io.rfmrt.rfm.channel.ChannelLayout;
 import io.rfmrt.rfm.channel.ChannelSpec;
 
 import static org.agrona.BitUtil.SIZE_OF_DOUBLE;
+import static org.agrona.BitUtil.SIZE_OF_INT;
 import static org.agrona.BitUtil.SIZE_OF_LONG;
 
 /**
@@ -12,9 +13,13 @@ import static org.agrona.BitUtil.SIZE_OF_LONG;
  * <pre>
  * sensor  frame (plant 1 → controller 2, INTR1)
  *   0 position f64 [rad] |  8 velocity f64 [rad/s] | 16 cycle i64          | 24 plant send nanos i64
+ *  32 status word i32    | 36 payload version i32 (= PAYLOAD_VERSION)
  * command frame (controller 2 → plant 1, INTR2)
  *   0 torque f64 [N·m]   |  8 cycle i64 answered   | 16 setpoint f64 [rad] | 24 state i64 (AxisState id)
+ *  32 control word i32   | 36 payload version i32 (= PAYLOAD_VERSION)
  * </pre>
+ * The control and status words take CiA 402's bits (docs/protocol.md lists them); a frame of another payload version
+ * is not acted on.
  * Journal records: the codes are {@link ControlJournal}'s (repeated here for the nodes that write them).
  */
 public final class ControlFrames
@@ -40,7 +45,7 @@ public final class ControlFrames
 
     /** Slots of each channel ring and of each node's DMA ring (the layout's, 2048: see its comment). */
     public static final int RING_SLOTS = SENSOR.slots();
-    /** Bytes per slot: the 32-byte header and a 32-byte payload, rounded up. */
+    /** Bytes per slot: the 32-byte header and a 40-byte payload, rounded up. */
     public static final int SLOT_SIZE = SENSOR.slotSize();
 
     /**
@@ -57,13 +62,49 @@ public final class ControlFrames
     public static final int SENSOR_VELOCITY_OFFSET = SENSOR_POSITION_OFFSET + SIZE_OF_DOUBLE;
     public static final int SENSOR_CYCLE_OFFSET = SENSOR_VELOCITY_OFFSET + SIZE_OF_DOUBLE;
     public static final int SENSOR_SEND_NANOS_OFFSET = SENSOR_CYCLE_OFFSET + SIZE_OF_LONG;
-    public static final int SENSOR_LENGTH = SENSOR_SEND_NANOS_OFFSET + SIZE_OF_LONG;
+    public static final int SENSOR_STATUS_WORD_OFFSET = SENSOR_SEND_NANOS_OFFSET + SIZE_OF_LONG;
+    public static final int SENSOR_VERSION_OFFSET = SENSOR_STATUS_WORD_OFFSET + SIZE_OF_INT;
+    public static final int SENSOR_LENGTH = SENSOR_VERSION_OFFSET + SIZE_OF_INT;
+
+    /** Version of the two payloads: 1 had no control or status word; 2 added them at offset 32. */
+    public static final int PAYLOAD_VERSION = 2;
+
+    /** Control word bit 0 (CiA 402): switch on. */
+    public static final int CW_SWITCH_ON = 1;
+    /** Control word bit 1: enable voltage. */
+    public static final int CW_ENABLE_VOLTAGE = 1 << 1;
+    /** Control word bit 2: quick stop, active low (0 = quick stop requested). */
+    public static final int CW_QUICK_STOP = 1 << 2;
+    /** Control word bit 3: enable operation. */
+    public static final int CW_ENABLE_OPERATION = 1 << 3;
+    /** Control word bit 7: fault reset (acted on at its rising edge). */
+    public static final int CW_FAULT_RESET = 1 << 7;
+    /** Control word bit 14 (manufacturer specific): release the holding brake. */
+    public static final int CW_BRAKE_RELEASE = 1 << 14;
+    /** The command CiA 402 calls "enable operation", with the brake released: the only word the plant drives on. */
+    public static final int CW_OPERATE = CW_SWITCH_ON | CW_ENABLE_VOLTAGE | CW_QUICK_STOP | CW_ENABLE_OPERATION |
+        CW_BRAKE_RELEASE;
+    /** CiA 402 "shutdown" with the brake engaged: what the controller sends in every state but RUNNING. */
+    public static final int CW_SHUTDOWN = CW_ENABLE_VOLTAGE | CW_QUICK_STOP;
+
+    /** Status word bit 0 (CiA 402): ready to switch on. */
+    public static final int SW_READY_TO_SWITCH_ON = 1;
+    /** Status word bit 1: switched on. */
+    public static final int SW_SWITCHED_ON = 1 << 1;
+    /** Status word bit 2: operation enabled (the drive applies the torque command). */
+    public static final int SW_OPERATION_ENABLED = 1 << 2;
+    /** Status word bit 3: fault. */
+    public static final int SW_FAULT = 1 << 3;
+    /** Status word bit 14 (manufacturer specific): the holding brake is engaged. */
+    public static final int SW_BRAKE_ENGAGED = 1 << 14;
 
     public static final int COMMAND_TORQUE_OFFSET = 0;
     public static final int COMMAND_CYCLE_OFFSET = COMMAND_TORQUE_OFFSET + SIZE_OF_DOUBLE;
     public static final int COMMAND_SETPOINT_OFFSET = COMMAND_CYCLE_OFFSET + SIZE_OF_LONG;
     public static final int COMMAND_STATE_OFFSET = COMMAND_SETPOINT_OFFSET + SIZE_OF_DOUBLE;
-    public static final int COMMAND_LENGTH = COMMAND_STATE_OFFSET + SIZE_OF_LONG;
+    public static final int COMMAND_CONTROL_WORD_OFFSET = COMMAND_STATE_OFFSET + SIZE_OF_LONG;
+    public static final int COMMAND_VERSION_OFFSET = COMMAND_CONTROL_WORD_OFFSET + SIZE_OF_INT;
+    public static final int COMMAND_LENGTH = COMMAND_VERSION_OFFSET + SIZE_OF_INT;
 
     /** FAULT code: the command was written after the deadline. */
     public static final int FAULT_DEADLINE_MISS = ControlJournal.FAULT_DEADLINE_MISS;

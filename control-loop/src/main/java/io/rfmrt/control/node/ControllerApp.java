@@ -7,6 +7,7 @@ import io.rfmrt.control.ControllerGains;
 import io.rfmrt.control.ControllerState;
 import io.rfmrt.control.DeadlineMonitor;
 import io.rfmrt.control.DemoProfile;
+import io.rfmrt.control.RateCheck;
 import io.rfmrt.control.SensorSample;
 import io.rfmrt.control.Setpoint;
 import io.rfmrt.control.WakeLateness;
@@ -66,7 +67,7 @@ import static io.rfmrt.control.node.ControlFrames.*;
  * <pre>
  * app:
  *   name: controller
- *   rateHz: 1000            # loop rate, 100..10000
+ *   rateHz: 1000            # loop rate, 100..10000, and at least what RateCheck accepts (598 with the defaults)
  *   watchdogPriority: 75    # SCHED_FIFO priority of the watchdog timer (on the first RT core)
  * </pre>
  */
@@ -138,6 +139,13 @@ public final class ControllerApp implements NodeApp
     private final SingleWriterRecorder latency = new SingleWriterRecorder(1, HIGHEST_NS, 3);
     private final AtomicInteger axisState = new AtomicInteger(AxisState.STARTING.id());
     private final AtomicLong framesSeen = new AtomicLong();
+    /** Frames handed to the watchdog timer, in order: cycle, sender stamp, handler start (single producer/consumer). */
+    static final int WATCH_SLOTS = 1 << 13;
+    private final long[] watchCycle = new long[WATCH_SLOTS];
+    private final long[] watchStamp = new long[WATCH_SLOTS];
+    private final long[] watchSeen = new long[WATCH_SLOTS];
+    private final AtomicLong watchTaken = new AtomicLong();
+    private long watchDropped;
     private final AtomicLong lastCycle = new AtomicLong();
     private final AtomicLong misses = new AtomicLong();
     private FramePublisher publisher;
@@ -197,6 +205,12 @@ public final class ControllerApp implements NodeApp
             throw new ConfigException(node.context().source(), List.of("app controller takes the layout's " +
                 "'axis.sensor' channel as its one input (receive.channels: [axis.sensor])"));
         }
+        final String refused = RateCheck.refusal(settings.rateHz());
+        if (refused != null)
+        {
+            throw new ConfigException(node.context().source(), List.of("app: rateHz " + settings.rateHz() + ": " +
+                refused));
+        }
         periodNanos = TimeUnit.SECONDS.toNanos(1) / settings.rateHz();
         dt = 1.0 / settings.rateHz();
         controller = new AxisController(ControllerGains.standard().withPeriodSeconds(dt).validate());
@@ -233,13 +247,31 @@ public final class ControllerApp implements NodeApp
     {
         final DirectBuffer b = frame.buffer();
         final int p = frame.payloadOffset();
+        if (b.getInt(p + SENSOR_VERSION_OFFSET) != PAYLOAD_VERSION)
+        {
+            // another payload layout: not read (the watchdog sees the silence)
+            return;
+        }
         final long cycle = b.getLong(p + SENSOR_CYCLE_OFFSET);
         final double position = b.getDouble(p + SENSOR_POSITION_OFFSET);
         final double velocity = b.getDouble(p + SENSOR_VELOCITY_OFFSET);
         final long sendNanos = frame.sendNanos();
         // woken by the frame: it should have run when the frame was published
         final long wakeLateness = lateness.wake(cycle, sendNanos, stamps.consumerStartNanos());
-        framesSeen.setRelease(framesSeen.getPlain() + 1);
+        final long handed = framesSeen.getPlain();
+        if (handed - watchTaken.getAcquire() < WATCH_SLOTS)
+        {
+            final int slot = (int)(handed & (WATCH_SLOTS - 1));
+            watchCycle[slot] = cycle;
+            watchStamp[slot] = sendNanos;
+            watchSeen[slot] = stamps.consumerStartNanos();
+            framesSeen.setRelease(handed + 1);
+        }
+        else
+        {
+            // the timer is held up: the watchdog will see the cycles missing as a gap
+            watchDropped++;
+        }
         lastCycle.setRelease(cycle);
 
         final int st = axisState.getAcquire();
@@ -267,6 +299,9 @@ public final class ControllerApp implements NodeApp
         commandPayload.putLong(COMMAND_CYCLE_OFFSET, cycle);
         commandPayload.putDouble(COMMAND_SETPOINT_OFFSET, setpoint.position());
         commandPayload.putLong(COMMAND_STATE_OFFSET, st);
+        // only RUNNING enables the drive and releases the brake: SAFE, RECOVERING and STARTING hold it on
+        commandPayload.putInt(COMMAND_CONTROL_WORD_OFFSET, st == AxisState.RUNNING.id() ? CW_OPERATE : CW_SHUTDOWN);
+        commandPayload.putInt(COMMAND_VERSION_OFFSET, PAYLOAD_VERSION);
         publisher.publish(commandPayload, 0, COMMAND_LENGTH, 0);
         // written: the command frame's own send stamp, the moment it is in reflective memory (the same definition as
         // the sensor frame's publish time). The event's delivery after it (on the emulator the DMA copy and the
@@ -360,8 +395,11 @@ public final class ControllerApp implements NodeApp
             }
             while (seen < frames)
             {
-                watchdog.onFrame(now);
+                // judged in frame time: the frame's own cycle and stamp, and when the handler took it
+                final int slot = (int)(seen & (WATCH_SLOTS - 1));
+                watchdog.onFrame(watchCycle[slot], watchStamp[slot], watchSeen[slot]);
                 seen++;
+                watchTaken.setRelease(seen);
             }
             transitions[1] = watchdog.trips();
             transitions[2] = watchdog.recoveries();

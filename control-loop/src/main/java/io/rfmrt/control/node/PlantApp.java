@@ -114,6 +114,8 @@ public final class PlantApp implements NodeApp
     private Settings settings = new Settings(null, null, null, null, null);
     private final AtomicLong newestCycle = new AtomicLong();
     private final AtomicLong newestTorqueBits = new AtomicLong();
+    private final java.util.concurrent.atomic.AtomicInteger newestControlWord =
+        new java.util.concurrent.atomic.AtomicInteger();
     /** cycles, sensor frames, stale command cycles, withheld sensor frames; written by the loop only. */
     private final long[] counts = new long[4];
     private volatile boolean finished;
@@ -147,6 +149,12 @@ public final class PlantApp implements NodeApp
             throw new ConfigException(node.context().source(), List.of("app plant takes the layout's " +
                 "'axis.command' channel as its one input (receive.channels: [axis.command])"));
         }
+        final java.util.List<String> axisProblems = AxisParameters.standard().problemsFor(1.0 / settings.rateHz());
+        if (!axisProblems.isEmpty())
+        {
+            throw new ConfigException(node.context().source(), List.of("app: rateHz " + settings.rateHz() + ": " +
+                String.join("; ", axisProblems)));
+        }
         plantJournal = node.journal().newWriter("plant");
         final JournalWriter j = plantJournal;
         lateness = new WakeLateness(TimeUnit.SECONDS.toNanos(1) / settings.rateHz(), WakeLateness.CAPACITY_DEFAULT,
@@ -163,7 +171,13 @@ public final class PlantApp implements NodeApp
     private void onCommand(final FrameView frame, final StageStamps stamps)
     {
         final int p = frame.payloadOffset();
+        if (frame.buffer().getInt(p + COMMAND_VERSION_OFFSET) != PAYLOAD_VERSION)
+        {
+            // another payload layout: not acted on (the plant brakes once the last good command is stale)
+            return;
+        }
         newestTorqueBits.setRelease(Double.doubleToRawLongBits(frame.buffer().getDouble(p + COMMAND_TORQUE_OFFSET)));
+        newestControlWord.setRelease(frame.buffer().getInt(p + COMMAND_CONTROL_WORD_OFFSET));
         newestCycle.setRelease(frame.buffer().getLong(p + COMMAND_CYCLE_OFFSET));
     }
 
@@ -230,11 +244,14 @@ public final class PlantApp implements NodeApp
             // the command that answers cycle k is due before tick k + 1
             final long commandCycle = newestCycle.getAcquire();
             final long age = cycle - 1 - commandCycle;
-            final boolean braking = commandCycle == 0 || age > STALE_PERIODS;
+            final boolean stale = commandCycle != 0 && age > STALE_PERIODS;
+            // the drive runs only on "enable operation" with the brake released; any other word keeps it braked
+            final boolean enabled = (newestControlWord.getAcquire() & CW_OPERATE) == CW_OPERATE;
+            final boolean braking = commandCycle == 0 || stale || !enabled;
             if (braking)
             {
                 plant.brake(dt);
-                if (commandCycle != 0)
+                if (stale)
                 {
                     counts[2]++;
                     plantJournal.fault(FAULT_COMMAND_STALE, cycle, age, now);
@@ -254,6 +271,9 @@ public final class PlantApp implements NodeApp
                 payload.putDouble(SENSOR_VELOCITY_OFFSET, plant.velocity());
                 payload.putLong(SENSOR_CYCLE_OFFSET, cycle);
                 payload.putLong(SENSOR_SEND_NANOS_OFFSET, now);
+                payload.putInt(SENSOR_STATUS_WORD_OFFSET, braking ? SW_READY_TO_SWITCH_ON | SW_BRAKE_ENGAGED :
+                    SW_READY_TO_SWITCH_ON | SW_SWITCHED_ON | SW_OPERATION_ENABLED);
+                payload.putInt(SENSOR_VERSION_OFFSET, PAYLOAD_VERSION);
                 publisher.publish(payload, 0, SENSOR_LENGTH, 0);
                 counts[1]++;
             }
