@@ -303,6 +303,33 @@ bad_input() {
     expect_one_error_line 3 "was written for --sysroot $ROOT"
 }
 
+@test "a restore file path that climbs out with .. is refused and nothing is written" {
+    use_fixture vm-virtio
+    local rf=$BATS_TEST_TMPDIR/climb.restore before
+    mkdir -p "$ROOT/etc"
+    echo original >"$ROOT/etc/hostname"
+    before=$(snapshot)
+    printf '# rfmrt restore file v1\n# sysroot: %s\nfile\t/proc/../etc/hostname\tboom\n' "$ROOT" >"$rf"
+    run $IA --restore "$rf" --sysroot "$ROOT"
+    expect_one_error_line 3 "refusing path '/proc/../etc/hostname'"
+    [ "$(cat "$ROOT/etc/hostname")" = original ]
+    printf '# rfmrt restore file v1\n# sysroot: %s\nmask\t/proc/irq/../../etc/hostname\t0\n' "$ROOT" >"$rf"
+    run $IA --restore "$rf" --sysroot "$ROOT"
+    expect_one_error_line 3 "refusing path '/proc/irq/../../etc/hostname'"
+    [ "$(snapshot)" = "$before" ]
+}
+
+@test "a restore undoes the last change first, so a target changed twice gets its first saved value" {
+    use_fixture vm-virtio
+    local rf=$BATS_TEST_TMPDIR/twice.restore
+    echo 0-1 >"$ROOT/proc/irq/41/smp_affinity_list"
+    # IRQ 41 was 0 originally (saved by the first change), then 1 (saved by the second)
+    printf '# rfmrt restore file v1\n# sysroot: %s\nirq\t41\t0\nirq\t41\t1\n' "$ROOT" >"$rf"
+    run $IA --restore "$rf" --sysroot "$ROOT"
+    expect_status 0
+    [ "$(cat "$ROOT/proc/irq/41/smp_affinity_list")" = 0 ]
+}
+
 @test "a broken restore file is refused as a whole before anything is written" {
     use_fixture vm-virtio
     local rf=$BATS_TEST_TMPDIR/bad.restore before

@@ -8,6 +8,7 @@ import java.nio.file.Path;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 class DmaEngineTest
 {
@@ -52,14 +53,21 @@ class DmaEngineTest
                 assertThat(done.buffer().getLong(i * 8)).isEqualTo(0x1111_0000L + i);
             }
             assertThat(done.buffer().addressOffset() % 4096).isZero();
-            if ("root".equals(System.getProperty("user.name")))
-            {
-                assertThat(((io.rfmrt.rfm.internal.sim.SimDevice)two).dmaBuffersLocked()).as("mlocked").isTrue();
-            }
             assertThat(two.dma().takeCompleted(new DmaCompletion())).isFalse();
             two.dma().release(done);
             assertThat(two.dma().freeIndex()).isEqualTo(1);
             assertThat(two.counter(RfmCounter.DMA_COMPLETED, null)).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void shouldLockTheDmaBuffersWhenRunAsRoot()
+    {
+        assumeTrue("root".equals(System.getProperty("user.name")),
+            "locking the DMA buffers (mlock) is checked only as root, where the memlock limit cannot refuse it");
+        try (RfmDevice two = RfmDevices.open("sim:dma?node=2&size=1M&dma=auto&dmaSlots=4&dmaSlotSize=256"))
+        {
+            assertThat(((io.rfmrt.rfm.internal.sim.SimDevice)two).dmaBuffersLocked()).as("mlocked").isTrue();
         }
     }
 
@@ -142,6 +150,46 @@ class DmaEngineTest
             }
             assertThat(two.counter(RfmCounter.DMA_BACKPRESSURE_STALLS, null)).isEqualTo(1);
             assertThat(two.counter(RfmCounter.DMA_DROPPED, null)).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void shouldTreatTakenButUnreleasedDescriptorsAsInUseAcrossWrapAround()
+    {
+        try (RfmDevice one = RfmDevices.open("sim:dma?node=1&size=1M");
+            RfmDevice two = RfmDevices.open("sim:dma?node=2&size=1M&dmaSlots=4&dmaSlotSize=128"))
+        {
+            two.enableEvent(EventType.INTR1);
+            final DmaCompletion[] held = new DmaCompletion[4];
+            for (int i = 0; i < 4; i++)
+            {
+                one.window().putLong(0x100 * i, 1000 + i);
+                assertThat(one.sendEvent(2, EventType.INTR1, i, 0x100 * i, 64)).isEqualTo(RfmStatus.SUCCESS);
+                held[i] = new DmaCompletion();
+                assertThat(two.dma().takeCompleted(held[i])).isTrue();
+            }
+            // all four taken by the consumer, none given back: the card has no free descriptor
+            assertThat(two.dma().completedIndex()).isEqualTo(4);
+            assertThat(two.dma().freeIndex()).isZero();
+            one.window().putLong(0x800, 5000);
+            one.sendEvent(2, EventType.INTR1, 4, 0x800, 64);
+            assertThat(two.counter(RfmCounter.DMA_DROPPED, null)).isEqualTo(1);
+            assertThat(two.counter(RfmCounter.DMA_COMPLETED, null)).isEqualTo(4);
+            assertThat(held[0].buffer().getLong(0)).as("the consumer's slot 0 is not overwritten").isEqualTo(1000);
+            assertThat(two.dma().takeCompleted(new DmaCompletion())).isFalse();
+
+            // one given back: the next transfer wraps into slot 0, and only one fits
+            two.dma().release(held[0]);
+            one.sendEvent(2, EventType.INTR1, 5, 0x800, 64);
+            one.sendEvent(2, EventType.INTR1, 6, 0x800, 64);
+            assertThat(two.counter(RfmCounter.DMA_COMPLETED, null)).isEqualTo(5);
+            assertThat(two.counter(RfmCounter.DMA_DROPPED, null)).isEqualTo(2);
+            final DmaCompletion wrapped = new DmaCompletion();
+            assertThat(two.dma().takeCompleted(wrapped)).isTrue();
+            assertThat(wrapped.descriptorIndex()).isEqualTo(4);
+            assertThat(wrapped.eventData()).isEqualTo(5);
+            assertThat(wrapped.buffer().getLong(0)).isEqualTo(5000);
+            assertThat(held[1].buffer().getLong(0)).isEqualTo(1001);
         }
     }
 

@@ -148,4 +148,61 @@ class DrainTest
             assertThat(path.counter(FrameCounter.GAPS)).isZero();
         }
     }
+
+    @org.junit.jupiter.api.Test
+    void shouldGiveBackTheDescriptorOfAFrameFromAnUnknownSource()
+    {
+        try (RfmDevice sender = RfmDevices.open("sim:unknown?node=1&size=1M");
+            RfmDevice stranger = RfmDevices.open("sim:unknown?node=3&size=1M");
+            RfmDevice receiver = RfmDevices.open("sim:unknown?node=2&size=1M&dmaSlots=4&dmaSlotSize=128&dma=auto"))
+        {
+            final List<Long> handled = new ArrayList<>();
+            final ReceivePath path = new ReceivePath(receiver, List.of(SENSOR), EventType.INTR1,
+                WaitStrategy.blocking(), (frame, stamps) -> handled.add(frame.seq()), null, null,
+                SystemNanoClock.INSTANCE);
+            receiver.enableEvent(EventType.INTR1);
+            // node 3 publishes no channel here: its transfer lands in the ring all the same
+            stranger.sendEvent(2, EventType.INTR1, 1, 0x10000, 64);
+            assertThat(path.isrAgent().doWork(RfmDevice.NO_WAIT)).isEqualTo(1);
+            consumeAll(path);
+            assertThat(path.counter(RuntimeCounter.UNKNOWN_SOURCE)).isEqualTo(1);
+            assertThat(receiver.dma().freeIndex()).as("descriptor given back").isEqualTo(1);
+            // the ring goes round more than once after it: nothing is held
+            final FramePublisher publisher = new FramePublisher(sender, SENSOR);
+            for (int i = 0; i < 3; i++)
+            {
+                publish(publisher, 3);
+                path.isrAgent().doWork(RfmDevice.NO_WAIT);
+                consumeAll(path);
+            }
+            assertThat(handled).hasSize(9).startsWith(1L).endsWith(9L);
+            assertThat(receiver.dma().freeIndex()).isEqualTo(10);
+            assertThat(receiver.counter(RfmCounter.DMA_DROPPED, null)).isZero();
+        }
+    }
+
+    @org.junit.jupiter.api.Test
+    void shouldCountFramesTheJournalDroppedOnTheConsumer(@org.junit.jupiter.api.io.TempDir final Path journalDir)
+    {
+        try (RfmDevice sender = RfmDevices.open("sim:jdrop?node=1&size=1M");
+            RfmDevice receiver = RfmDevices.open("sim:jdrop?node=2&size=1M&dmaSlots=" + DMA_SLOTS +
+                "&dmaSlotSize=128&dma=auto");
+            io.rfmrt.runtime.journal.Journal journal = io.rfmrt.runtime.journal.Journal.start(
+                io.rfmrt.runtime.journal.JournalConfig.of(journalDir, 2).withRingCapacityBytes(4096)))
+        {
+            final io.rfmrt.runtime.journal.JournalWriter consumer = journal.newWriter("consumer");
+            final ReceivePath path = new ReceivePath(receiver, List.of(SENSOR), EventType.INTR1,
+                WaitStrategy.blocking(), (frame, stamps) -> { }, null, consumer, SystemNanoClock.INSTANCE);
+            receiver.enableEvent(EventType.INTR1);
+            // the journal thread stalls: its 4 KiB ring takes some frame records, the rest are dropped
+            io.rfmrt.runtime.journal.JournalTestSupport.pause(journal);
+            publish(new FramePublisher(sender, SENSOR), 100);
+            path.isrAgent().doWork(RfmDevice.NO_WAIT);
+            consumeAll(path);
+            assertThat(path.counter(RuntimeCounter.FRAMES_HANDLED)).isEqualTo(100);
+            assertThat(consumer.dropped()).isBetween(1L, 99L);
+            assertThat(path.counter(RuntimeCounter.JOURNAL_DROPS)).isEqualTo(consumer.dropped());
+            io.rfmrt.runtime.journal.JournalTestSupport.resume(journal);
+        }
+    }
 }

@@ -264,6 +264,63 @@ class FrameChannelTest
     }
 
     @Test
+    void shouldDeliverAPayloadOfExactlyTheMaximumAndRefuseAHeaderOneByteOver()
+    {
+        open("auto");
+        final FramePublisher publisher = new FramePublisher(sender, SENSOR);
+        final FrameReceiver frames = new FrameReceiver(receiver, SENSOR);
+        final DmaCompletion done = new DmaCompletion();
+        assertThat(SENSOR.maxPayload()).isEqualTo(96);
+        for (int i = 0; i < 96; i++)
+        {
+            payload.putByte(i, (byte)(i + 1));
+        }
+        assertThat(publisher.publish(payload, 0, 96, 0)).isEqualTo(RfmStatus.SUCCESS);
+        assertThat(nextEvent()).isEqualTo(1);
+        assertThat(receiver.dma().takeCompleted(done)).isTrue();
+        assertThat(frames.receiveCompleted(done, view)).isEqualTo(FrameStatus.OK);
+        assertThat(view.length()).isEqualTo(96);
+        assertThat(view.buffer().getByte(view.payloadOffset() + 95)).isEqualTo((byte)96);
+        receiver.dma().release(done);
+        // the same slot read by CPU: 96 bytes is still a valid frame
+        assertThat(frames.receiveFromMemory(1, view)).isEqualTo(FrameStatus.DUPLICATE);
+
+        publisher.publish(payload, 0, 96, 0);
+        nextEvent();
+        assertThat(frames.receiveFromMemory(2, view)).isEqualTo(FrameStatus.OK);
+        assertThat(view.length()).isEqualTo(96);
+
+        // a header announcing 97 bytes in a slot that holds 96 is refused, not read past the slot
+        publisher.publish(payload, 0, 8, 0);
+        nextEvent();
+        sender.window().putInt(SENSOR.slotOffset(3) + FrameHeaderDescriptor.LENGTH_OFFSET, 97);
+        assertThat(frames.receiveFromMemory(3, view)).isEqualTo(FrameStatus.BAD_HEADER);
+        assertThat(frames.counter(FrameCounter.BAD_HEADER)).isEqualTo(1);
+        assertThat(frames.counter(FrameCounter.FRAMES)).isEqualTo(2);
+    }
+
+    @Test
+    void shouldTakeAFirstFrameNumberedAboveOneWithoutCountingAGap()
+    {
+        open("on-demand");
+        final FramePublisher publisher = new FramePublisher(sender, SENSOR);
+        // a publisher that resumes its numbering (after a restart of its node) starts at 42
+        publisher.resumeAfter(41);
+        final FrameReceiver frames = new FrameReceiver(receiver, SENSOR);
+        publish(publisher, 1);
+        assertThat(frames.receiveFromMemory(nextEvent(), view)).isEqualTo(FrameStatus.OK);
+        assertThat(view.seq()).isEqualTo(42);
+        assertThat(frames.counter(FrameCounter.GAPS)).isZero();
+        assertThat(frames.lastSeq(1)).isEqualTo(42);
+        publish(publisher, 2);
+        publish(publisher, 3);
+        nextEvent();
+        assertThat(frames.receiveFromMemory(nextEvent(), view)).isEqualTo(FrameStatus.OK);
+        assertThat(view.seq()).isEqualTo(44);
+        assertThat(frames.counter(FrameCounter.GAPS)).isEqualTo(1);
+    }
+
+    @Test
     void shouldRefuseOversizedPayloadsAndForeignPublishers()
     {
         open("auto");

@@ -3,7 +3,7 @@ package io.rfmrt.runtime.journal;
 /**
  * Helpers shared by the journal tests.
  */
-final class JournalTestSupport
+public final class JournalTestSupport
 {
     private JournalTestSupport()
     {
@@ -24,5 +24,18 @@ final class JournalTestSupport
         {
             throw new AssertionError(ex);
         }
+    }
+
+    /**
+     * Stall the journal thread (for tests outside this package): writers then fill their rings and drop.
+     */
+    public static void pause(final Journal journal)
+    {
+        journal.pauseForTest();
+    }
+
+    public static void resume(final Journal journal)
+    {
+        journal.resumeForTest();
     }
 }
