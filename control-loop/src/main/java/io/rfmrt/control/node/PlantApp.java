@@ -225,7 +225,7 @@ public final class PlantApp implements NodeApp
         public void onStart()
         {
             plant.reset(0, 0);
-            next = System.nanoTime() + period;
+            next = 0;
         }
 
         @Override
@@ -235,6 +235,12 @@ public final class PlantApp implements NodeApp
             {
                 LockSupport.parkNanos(period);
                 return 0;
+            }
+            if (next == 0)
+            {
+                // the schedule starts at the first tick, not when the agent was started: the node may start its
+                // agents before it is done warming up, and a schedule begun then would be behind from the outset
+                next = System.nanoTime() + period;
             }
             cycle++;
             final long now = awaitTick(next);
