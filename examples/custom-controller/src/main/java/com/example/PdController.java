@@ -136,6 +136,9 @@ public final class PdController implements NodeApp
         command.putLong(COMMAND_CYCLE_OFFSET, cycle);
         command.putDouble(COMMAND_SETPOINT_OFFSET, setpoint.position());
         command.putLong(COMMAND_STATE_OFFSET, AxisState.RUNNING.ordinal());
+        // the plant drives only on the operate control word (enable operation, brake released); anything else brakes
+        command.putInt(COMMAND_CONTROL_WORD_OFFSET, CW_OPERATE);
+        command.putInt(COMMAND_VERSION_OFFSET, PAYLOAD_VERSION);
         publisher.publish(command, 0, COMMAND_LENGTH, 0);
         if (journal != null)
         {
