@@ -12,9 +12,14 @@ public enum AxisState
     /** Sensor frames stopped (or a stop was commanded); the axis is held safe: zero torque or hold. */
     SAFE(2),
     /** Sensor frames are back; the axis stays safe until enough good frames in a row have arrived. */
-    RECOVERING(3);
+    RECOVERING(3),
+    /**
+     * The axis faulted (its following error stayed above the limit): the drive is quick-stopped and braked. Latched:
+     * neither frames nor time leave it, only an explicit fault reset ({@link Watchdog#resetFault(long)}).
+     */
+    FAULT(4);
 
-    private static final AxisState[] BY_ID = new AxisState[4];
+    private static final AxisState[] BY_ID = new AxisState[5];
 
     static
     {

@@ -9,7 +9,9 @@ package io.rfmrt.control;
  *                              │ M good frames   frame (AUTOMATIC) or     │  │ no frame for &gt; K periods
  *                              └─────────────── commandRecovery() ◀──────┘  │
  *                                  RECOVERING ──────────────────────────────┘
- *  commandSafe(): any state → SAFE, latched until commandRecovery()
+ *  commandSafe(): any state but FAULT → SAFE, latched until commandRecovery()
+ *  fault():       any state → FAULT, latched: no frame, timeout or recovery leaves it
+ *  resetFault():  FAULT → SAFE, latched until commandRecovery() (a fault reset does not re-enable the axis)
  * </pre>
  * A "good" frame is one that arrives no more than K periods after the frame before it; a longer gap breaks the run.
  * Every transition is reported to the {@link Listener} (synchronously, on the caller's thread) so the node can
@@ -41,7 +43,11 @@ public final class Watchdog
         /** RUNNING or RECOVERING → SAFE: the sensor cycle jumped by more than K. */
         SENSOR_CYCLE_GAP,
         /** RUNNING or RECOVERING → SAFE: a frame older than K periods when seen. */
-        SENSOR_FRAME_STALE
+        SENSOR_FRAME_STALE,
+        /** any → FAULT: {@link #fault(long)} (the following error stayed above its limit). */
+        FOLLOWING_ERROR,
+        /** FAULT → SAFE: {@link #resetFault(long)}. */
+        FAULT_RESET
     }
 
     /**
@@ -74,6 +80,7 @@ public final class Watchdog
     private long trips;
     private long recoveries;
     private long commandedStops;
+    private long faults;
     private long lastCycle;
     private long runStartCycle;
     private long gapTrips;
@@ -228,11 +235,56 @@ public final class Watchdog
     public void commandSafe(final long nowNanos)
     {
         latched = true;
-        if (state != AxisState.SAFE)
+        if (state != AxisState.SAFE && state != AxisState.FAULT)
         {
             commandedStops++;
             transition(AxisState.SAFE, Reason.COMMANDED_SAFE, nowNanos);
         }
+    }
+
+    /**
+     * Fault the axis: FAULT from any state, latched. Frames keep being counted but change nothing; only
+     * {@link #resetFault(long)} leaves it.
+     *
+     * @param nowNanos the time now, ns.
+     * @return whether the state changed (false when already faulted).
+     */
+    public boolean fault(final long nowNanos)
+    {
+        if (state == AxisState.FAULT)
+        {
+            return false;
+        }
+        faults++;
+        transition(AxisState.FAULT, Reason.FOLLOWING_ERROR, nowNanos);
+        return true;
+    }
+
+    /**
+     * The explicit fault reset: FAULT → SAFE, latched there until {@link #commandRecovery(long)}, so a reset alone
+     * never re-enables the axis.
+     *
+     * @param nowNanos the time now, ns.
+     * @return whether the axis was faulted.
+     */
+    public boolean resetFault(final long nowNanos)
+    {
+        if (state != AxisState.FAULT)
+        {
+            return false;
+        }
+        latched = true;
+        goodFrames = 0;
+        transition(AxisState.SAFE, Reason.FAULT_RESET, nowNanos);
+        return true;
+    }
+
+    /**
+     * @return {@link #fault(long)} calls that faulted the axis.
+     */
+    public long faults()
+    {
+        return faults;
     }
 
     /**

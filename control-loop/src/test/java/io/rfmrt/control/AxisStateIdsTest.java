@@ -25,12 +25,13 @@ class AxisStateIdsTest
             assertThat(AxisState.fromId(state.id())).isSameAs(state);
         }
         assertThat(actual).containsExactlyInAnyOrderEntriesOf(Map.of(
-            "STARTING", 0, "RUNNING", 1, "SAFE", 2, "RECOVERING", 3));
-        assertThat(AxisState.fromId(4)).isNull();
+            "STARTING", 0, "RUNNING", 1, "SAFE", 2, "RECOVERING", 3, "FAULT", 4));
+        assertThat(AxisState.fromId(5)).isNull();
         assertThat(AxisState.fromId(-1)).isNull();
         // a replay names the states by these ids
         final ReplayVocabulary vocabulary = ControlJournal.register(ReplayVocabulary.runtime());
         assertThat(vocabulary.stateName(AxisState.SAFE.id())).isEqualTo("SAFE");
         assertThat(vocabulary.stateName(AxisState.RECOVERING.id())).isEqualTo("RECOVERING");
+        assertThat(vocabulary.stateName(AxisState.FAULT.id())).isEqualTo("FAULT");
     }
 }

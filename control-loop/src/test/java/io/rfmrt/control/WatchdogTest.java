@@ -273,4 +273,31 @@ class WatchdogTest
         k.onFrame(81, 62 * period, 62 * period);
         assertThat(k.trips()).isEqualTo(1);
     }
+
+    @Test
+    void shouldLatchAFaultThatNoFrameTimeoutOrStopLeavesAndResetOnlyToALatchedSafe()
+    {
+        final Watchdog watchdog = watchdog(WatchdogConfig.Recovery.AUTOMATIC);
+        frames(watchdog, M);
+        assertThat(watchdog.fault(now)).isTrue();
+        assertThat(watchdog.state()).isEqualTo(AxisState.FAULT);
+        assertThat(watchdog.fault(now)).as("already faulted").isFalse();
+        assertThat(watchdog.faults()).isEqualTo(1);
+
+        assertThat(frames(watchdog, 3 * M)).as("good frames do not re-enable a faulted axis").isEqualTo(AxisState.FAULT);
+        assertThat(silence(watchdog, 3 * K)).as("nor does a timeout move it").isEqualTo(AxisState.FAULT);
+        assertThat(watchdog.trips()).isZero();
+        watchdog.commandSafe(now);
+        assertThat(watchdog.state()).as("a stop does not clear a fault").isEqualTo(AxisState.FAULT);
+        assertThat(watchdog.commandRecovery(now)).isFalse();
+
+        assertThat(watchdog.resetFault(now)).isTrue();
+        assertThat(watchdog.state()).isEqualTo(AxisState.SAFE);
+        assertThat(watchdog.latched()).isTrue();
+        assertThat(frames(watchdog, 3 * M)).as("reset alone does not re-enable").isEqualTo(AxisState.SAFE);
+        assertThat(watchdog.resetFault(now)).as("not faulted").isFalse();
+        assertThat(watchdog.commandRecovery(now)).isTrue();
+        assertThat(frames(watchdog, M)).isEqualTo(AxisState.RUNNING);
+        assertThat(transitions).contains("RUNNING->FAULT FOLLOWING_ERROR @" + M, "FAULT->SAFE FAULT_RESET @" + (4 * M + 3 * K));
+    }
 }

@@ -13,6 +13,12 @@ import io.rfmrt.runtime.replay.ReplayVocabulary;
  *   <li>FAULT {@value #FAULT_STALL} {@code STALL}: a thread of the node woke later than one period, a stall it
  *   measured itself (seq = cycle or frame of the first late wake-up, value = duration ns, nanos = when the thread
  *   should have run; writers "plant", "controller" and "watchdog");</li>
+ *   <li>FAULT {@value #FAULT_FOLLOWING_ERROR} {@code FOLLOWING_ERROR}: the controller's position lag stayed above its
+ *   limit for the filter time; the axis faulted (seq = cycle, value = lag in nrad, nanos = when);</li>
+ *   <li>FAULT {@value #FAULT_MISSED_TICKS} {@code MISSED_TICKS}: the plant woke more than half a period after a tick
+ *   was due and did not take the ticks it missed (seq = first missed tick, value = ticks missed);</li>
+ *   <li>FAULT {@value #FAULT_LATE_COMMAND} {@code LATE_COMMAND}: the plant first saw a command one or more periods
+ *   after it was due (seq = the command's cycle, value = periods late);</li>
  *   <li>STATE: watchdog transitions of the axis, as {@link #stateId(AxisState)} ids ({@link AxisState} names);</li>
  *   <li>SAMPLE {@value #SAMPLE_CONTROL} {@code CONTROL}: one control cycle ({@link ControlSample}), SAMPLE
  *   {@value #SAMPLE_CONTROL_INPUT} {@code CONTROL_INPUT}: the controller's inputs of that cycle, for re-runs
@@ -29,6 +35,12 @@ public final class ControlJournal
     public static final int FAULT_COMMAND_STALE = 101;
     /** FAULT code: a thread of the node woke later than one period (a stall it measured itself). */
     public static final int FAULT_STALL = 104;
+    /** FAULT code: the following error stayed above its limit for the filter time; the axis faulted. */
+    public static final int FAULT_FOLLOWING_ERROR = 105;
+    /** FAULT code: the plant missed ticks (woke too late to take them on time) and did not make them up. */
+    public static final int FAULT_MISSED_TICKS = 106;
+    /** FAULT code: the plant first saw a command one or more periods after it was due. */
+    public static final int FAULT_LATE_COMMAND = 107;
 
     /** SAMPLE kind: one control cycle. */
     public static final int SAMPLE_CONTROL = 1;
@@ -75,7 +87,10 @@ public final class ControlJournal
     {
         vocabulary.fault(FAULT_DEADLINE_MISS, "DEADLINE_MISS")
             .fault(FAULT_COMMAND_STALE, "COMMAND_STALE")
-            .fault(FAULT_STALL, "STALL");
+            .fault(FAULT_STALL, "STALL")
+            .fault(FAULT_FOLLOWING_ERROR, "FOLLOWING_ERROR")
+            .fault(FAULT_MISSED_TICKS, "MISSED_TICKS")
+            .fault(FAULT_LATE_COMMAND, "LATE_COMMAND");
         for (final AxisState state : STATES)
         {
             vocabulary.state(stateId(state), state.name());

@@ -112,6 +112,12 @@ public final class ControlFrames
     public static final int FAULT_COMMAND_STALE = ControlJournal.FAULT_COMMAND_STALE;
     /** FAULT code: a thread of the node woke later than one period (a stall it measured itself). */
     public static final int FAULT_STALL = ControlJournal.FAULT_STALL;
+    /** FAULT code: the axis faulted on its following error. */
+    public static final int FAULT_FOLLOWING_ERROR = ControlJournal.FAULT_FOLLOWING_ERROR;
+    /** FAULT code: the plant missed ticks. */
+    public static final int FAULT_MISSED_TICKS = ControlJournal.FAULT_MISSED_TICKS;
+    /** FAULT code: a command reached the plant late. */
+    public static final int FAULT_LATE_COMMAND = ControlJournal.FAULT_LATE_COMMAND;
     /** SAMPLE kind: one control cycle. */
     public static final int SAMPLE_CONTROL = ControlJournal.SAMPLE_CONTROL;
     /** SAMPLE kind: the controller's inputs of one cycle, for re-runs. */

@@ -138,11 +138,16 @@ public final class NodeResults
     /**
      * The plant's figures.
      *
-     * @param cycles               periods run.
+     * @param cycles               the last tick (periods run, taken or missed).
      * @param interrupted          stopped before its cycles were done.
      * @param sensorFrames         sensor frames published.
      * @param staleCommandCycles   periods it braked on a stale command.
      * @param withheldSensorFrames sensor frames withheld (the dropout fault).
+     * @param ticksTaken           ticks the loop took (sampled, journaled).
+     * @param missedTicks          ticks not taken: the loop woke more than half a period after they were due.
+     * @param missedTickEvents     wake-ups that missed ticks.
+     * @param lateCommands         commands first seen one or more periods after they were due.
+     * @param lateCommandsByPeriods late commands by periods late, 1..5 (the last: 5 or more).
      * @param commandsReceived     command frames handled.
      * @param commandGaps          command frames lost.
      * @param lostFrameCauses      why.
@@ -154,7 +159,8 @@ public final class NodeResults
      * @param stallEnd             their ends.
      */
     public record PlantResult(long cycles, boolean interrupted, long sensorFrames, long staleCommandCycles,
-        long withheldSensorFrames, long commandsReceived, long commandGaps, LossCauses lostFrameCauses,
+        long withheldSensorFrames, long ticksTaken, long missedTicks, long missedTickEvents, long lateCommands,
+        long[] lateCommandsByPeriods, long commandsReceived, long commandGaps, LossCauses lostFrameCauses,
         long journalDrops, long journalWriteErrors, long journalRecords, Lateness lateness, long[] stallStart,
         long[] stallEnd)
     {

@@ -2,6 +2,7 @@ package io.rfmrt.control.node;
 
 import io.rfmrt.control.AxisParameters;
 import io.rfmrt.control.AxisPlant;
+import io.rfmrt.control.TickSchedule;
 import io.rfmrt.control.WakeLateness;
 import io.rfmrt.control.node.NodeResults.Lateness;
 import io.rfmrt.control.node.NodeResults.LossCauses;
@@ -36,11 +37,15 @@ import static io.rfmrt.control.node.ControlFrames.*;
 
 /**
  * The plant ({@code app: plant}): its loop agent ({@code rfmrt-plant}) simulates the axis on a drift-free absolute
- * schedule (deadline += period; park to just before it, spin the tail), publishes a sensor frame each period, and
- * applies the newest command the node's receive path handed it ({@link #handler()}, zero-order hold). A command
- * older than {@link #STALE_PERIODS} periods makes it brake, counted and journaled. Sensor frames can be withheld for
- * a window of cycles (the sensor-dropout fault). When its cycles are done (or the node stops) it tells the
- * controller through the layout's {@code plant.done} word; when done it stops its node.
+ * schedule ({@link TickSchedule}: tick k is due at start + k·period; park to just before it, spin the tail), publishes
+ * a sensor frame each tick, and applies the newest command the node's receive path handed it ({@link #handler()},
+ * zero-order hold). The schedule never catches up: a wake-up more than half a period late misses the ticks it cannot
+ * take on time (counted, journaled as MISSED_TICKS; the axis still moves through them under the held command), so
+ * the controller sees a gap in the sensor cycles, never a burst. A command first seen one or more periods after it
+ * was due is counted and journaled (LATE_COMMAND); one older than {@link #STALE_PERIODS} periods makes it brake,
+ * counted and journaled. Sensor frames can be withheld for a window of cycles (the sensor-dropout fault). When its
+ * cycles are done (or the node stops) it tells the controller through the layout's {@code plant.done} word; when
+ * done it stops its node.
  * <pre>
  * app:
  *   name: plant
@@ -116,8 +121,13 @@ public final class PlantApp implements NodeApp
     private final AtomicLong newestTorqueBits = new AtomicLong();
     private final java.util.concurrent.atomic.AtomicInteger newestControlWord =
         new java.util.concurrent.atomic.AtomicInteger();
-    /** cycles, sensor frames, stale command cycles, withheld sensor frames; written by the loop only. */
-    private final long[] counts = new long[4];
+    /**
+     * Last tick, sensor frames, stale command ticks, withheld sensor frames, missed ticks, wake-ups that missed
+     * ticks, ticks taken, late commands; written by the loop only.
+     */
+    private final long[] counts = new long[8];
+    /** Late commands by how late, 1..{@link #STALE_PERIODS} periods (the last bucket: that many or more). */
+    private final long[] lateByPeriods = new long[STALE_PERIODS];
     private volatile boolean finished;
     private RfmNode node;
     private JournalWriter plantJournal;
@@ -210,22 +220,23 @@ public final class PlantApp implements NodeApp
         return now;
     }
 
-    /** One period per {@code doWork}. */
+    /** One tick per {@code doWork}. */
     private final class LoopAgent implements Agent
     {
         private final AxisPlant plant = new AxisPlant(AxisParameters.standard());
         private final FramePublisher publisher = new FramePublisher(node.device(), SENSOR);
         private final UnsafeBuffer payload = new UnsafeBuffer(new byte[SENSOR_LENGTH]);
         private final long period = TimeUnit.SECONDS.toNanos(1) / settings.rateHz();
+        private final TickSchedule schedule = new TickSchedule(period);
         private final double dt = 1.0 / settings.rateHz();
-        private long next;
-        private long cycle;
+        private boolean started;
+        private long lastCommandCycle;
 
         @Override
         public void onStart()
         {
             plant.reset(0, 0);
-            next = 0;
+            started = false;
         }
 
         @Override
@@ -236,37 +247,32 @@ public final class PlantApp implements NodeApp
                 LockSupport.parkNanos(period);
                 return 0;
             }
-            if (next == 0)
+            if (!started)
             {
                 // the schedule starts at the first tick, not when the agent was started: the node may start its
                 // agents before it is done warming up, and a schedule begun then would be behind from the outset
-                next = System.nanoTime() + period;
+                schedule.start(System.nanoTime());
+                started = true;
             }
-            cycle++;
-            final long now = awaitTick(next);
-            lateness.wake(cycle, next, now);
-            next += period;
-
-            // the command that answers cycle k is due before tick k + 1
-            final long commandCycle = newestCycle.getAcquire();
-            final long age = cycle - 1 - commandCycle;
-            final boolean stale = commandCycle != 0 && age > STALE_PERIODS;
-            // the drive runs only on "enable operation" with the brake released; any other word keeps it braked
-            final boolean enabled = (newestControlWord.getAcquire() & CW_OPERATE) == CW_OPERATE;
-            final boolean braking = commandCycle == 0 || stale || !enabled;
-            if (braking)
+            long now = awaitTick(schedule.dueNanos());
+            lateness.wake(schedule.nextTick(), schedule.dueNanos(), now);
+            final long firstMissed = schedule.nextTick();
+            final long missed = schedule.skipLate(now);
+            if (missed > 0)
             {
-                plant.brake(dt);
-                if (stale)
+                // the axis moved on while its samples were not taken: it runs those periods under the command it
+                // holds, unsampled, and the loop takes the next tick it can take on time (no burst of late ticks)
+                for (long k = firstMissed; k < firstMissed + missed; k++)
                 {
-                    counts[2]++;
-                    plantJournal.fault(FAULT_COMMAND_STALE, cycle, age, now);
+                    actuate(k, now, false);
                 }
+                counts[4] += missed;
+                counts[5]++;
+                plantJournal.fault(FAULT_MISSED_TICKS, firstMissed, missed, now);
+                now = awaitTick(schedule.dueNanos());
             }
-            else
-            {
-                plant.step(Double.longBitsToDouble(newestTorqueBits.getAcquire()), dt);
-            }
+            final long cycle = schedule.take();
+            final boolean braking = actuate(cycle, now, true);
             if (settings.dropoutFrom() > 0 && cycle >= settings.dropoutFrom() && cycle < settings.dropoutTo())
             {
                 counts[3]++;
@@ -286,12 +292,57 @@ public final class PlantApp implements NodeApp
             plantJournal.sample(SAMPLE_PLANT, now, cycle, braking ? 1 : 0, plant.position(), plant.velocity(),
                 plant.torque(), braking ? 1 : 0, 0, 0);
             counts[0] = cycle;
+            counts[6]++;
             if (settings.cycles() > 0 && cycle >= settings.cycles())
             {
                 finish();
                 node.terminate();
             }
             return 1;
+        }
+
+        /**
+         * One period of the drive under the newest command (zero-order hold).
+         *
+         * @param cycle   the tick.
+         * @param now     the time.
+         * @param sampled whether the loop takes this tick (a missed tick moves the axis but counts nothing).
+         * @return whether it braked.
+         */
+        private boolean actuate(final long cycle, final long now, final boolean sampled)
+        {
+            // the command that answers cycle k is due before tick k + 1
+            final long commandCycle = newestCycle.getAcquire();
+            final long age = cycle - 1 - commandCycle;
+            if (sampled && commandCycle > lastCommandCycle)
+            {
+                // a command seen for the first time: on time when it answers the tick before this one
+                lastCommandCycle = commandCycle;
+                if (age >= 1)
+                {
+                    counts[7]++;
+                    lateByPeriods[(int)Math.min(age, STALE_PERIODS) - 1]++;
+                    plantJournal.fault(FAULT_LATE_COMMAND, commandCycle, age, now);
+                }
+            }
+            final boolean stale = commandCycle != 0 && age > STALE_PERIODS;
+            // the drive runs only on "enable operation" with the brake released; any other word keeps it braked
+            final boolean enabled = (newestControlWord.getAcquire() & CW_OPERATE) == CW_OPERATE;
+            final boolean braking = commandCycle == 0 || stale || !enabled;
+            if (braking)
+            {
+                plant.brake(dt);
+                if (stale && sampled)
+                {
+                    counts[2]++;
+                    plantJournal.fault(FAULT_COMMAND_STALE, cycle, age, now);
+                }
+            }
+            else
+            {
+                plant.step(Double.longBitsToDouble(newestTorqueBits.getAcquire()), dt);
+            }
+            return braking;
         }
 
         @Override
@@ -351,7 +402,8 @@ public final class PlantApp implements NodeApp
         lateness.finish();
         final Journal journal = node.journal();
         result = new PlantResult(counts[0], settings.cycles() == 0 || counts[0] < settings.cycles(), counts[1],
-            counts[2], counts[3], commands.counter(RuntimeCounter.FRAMES_HANDLED), commands.counter(FrameCounter.GAPS),
+            counts[2], counts[3], counts[6], counts[4], counts[5], counts[7], lateByPeriods.clone(),
+            commands.counter(RuntimeCounter.FRAMES_HANDLED), commands.counter(FrameCounter.GAPS),
             LossCauses.of(commands, node.device(), COMMAND.event(), cardWarm), journal.stats().droppedRingFull(),
             journal.stats().writeErrors(), journal.stats().recordsWritten(), Lateness.of(lateness),
             NodeResults.concat(lateness, null, true), NodeResults.concat(lateness, null, false));
