@@ -4,8 +4,11 @@ package io.rfmrt.control;
  * Following-error supervision of one axis: the position lag (set-point − measured position) may not stay above its
  * limit for longer than the filter time. The limit grows with the commanded speed, from {@code atRestRad} at standstill
  * to {@code atSpeedRad} at {@code speedRadPerS} and above (a lag proportional to speed is normal for a loop that
- * follows a moving set-point); the filter keeps one noisy sample from faulting the axis. Exceeding it latches: the
- * monitor reports the fault once and stays faulted until {@link #reset()}.
+ * follows a moving set-point); the filter keeps one noisy sample from faulting the axis. The filter is a leaky count:
+ * +1 for each cycle above the limit, −1 (down to 0) for each within it; the axis faults when the count reaches the
+ * filter's cycles. A lag that stays above faults after exactly the filter time; one that rings through zero (a loop
+ * oscillating around its set-point) faults too, once it has spent the filter time more above the limit than within.
+ * Exceeding it latches: the monitor reports the fault once and stays faulted until {@link #reset()}.
  * <p>
  * Counted in control cycles (frame time), not wall time. Allocation free; one thread owns an instance.
  */
@@ -17,7 +20,7 @@ public final class FollowingError
      * @param atRestRad    the lag limit at standstill, rad.
      * @param atSpeedRad   the lag limit at {@code speedRadPerS} and above, rad.
      * @param speedRadPerS the commanded speed at which the limit reaches {@code atSpeedRad}.
-     * @param filterCycles cycles in a row above the limit that fault the axis.
+     * @param filterCycles the leaky count of cycles above the limit that faults the axis.
      */
     public record Limits(double atRestRad, double atSpeedRad, double speedRadPerS, int filterCycles)
     {
@@ -94,9 +97,11 @@ public final class FollowingError
         {
             over++;
         }
-        else
+        else if (over > 0)
         {
-            over = 0;
+            // a leaky count, not a run: a lag that oscillates through zero (an unstable loop ringing around the
+            // set-point) still faults once it spends the filter time more above the limit than within it
+            over--;
         }
         if (over >= limits.filterCycles())
         {

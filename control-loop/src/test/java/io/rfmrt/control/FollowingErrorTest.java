@@ -20,15 +20,18 @@ class FollowingErrorTest
     }
 
     @Test
-    void shouldFaultOnlyWhenTheLagStaysAboveTheLimitForTheWholeFilterTime()
+    void shouldFaultOnlyWhenTheLagHasSpentTheFilterTimeMoreAboveTheLimitThanWithinIt()
     {
         final FollowingError f = new FollowingError(LIMITS);
         for (int i = 0; i < 9; i++)
         {
             assertThat(f.check(6e-3, 0)).isFalse();
         }
-        // one cycle back within the limit restarts the filter
-        assertThat(f.check(4e-3, 0)).isFalse();
+        // cycles back within the limit take the count down again (to 0 at most)
+        for (int i = 0; i < 20; i++)
+        {
+            assertThat(f.check(4e-3, 0)).isFalse();
+        }
         for (int i = 0; i < 9; i++)
         {
             assertThat(f.check(-6e-3, 0)).isFalse();
@@ -38,6 +41,29 @@ class FollowingErrorTest
         assertThat(f.faulted()).isTrue();
         assertThat(f.lagAtFault()).isEqualTo(6e-3);
         assertThat(f.limitAtFault()).isEqualTo(5e-3);
+    }
+
+    @Test
+    void shouldFaultALoopRingingThroughZeroThatSpendsMostOfItsTimeAboveTheLimit()
+    {
+        // ±20 mrad at 100 Hz sampled at 1 kHz: above 5 mrad in most samples, through zero every 5 cycles
+        final FollowingError f = new FollowingError(LIMITS);
+        int faultedAt = -1;
+        for (int k = 0; k < 200 && faultedAt < 0; k++)
+        {
+            if (f.check(20e-3 * Math.sin(2 * Math.PI * k / 10.0), 0))
+            {
+                faultedAt = k;
+            }
+        }
+        assertThat(faultedAt).isBetween(10, 40);
+
+        // a noise-like lag above the limit one cycle in three never faults
+        final FollowingError g = new FollowingError(LIMITS);
+        for (int k = 0; k < 10_000; k++)
+        {
+            assertThat(g.check(k % 3 == 0 ? 6e-3 : 1e-3, 0)).isFalse();
+        }
     }
 
     @Test

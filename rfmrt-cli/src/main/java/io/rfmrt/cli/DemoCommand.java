@@ -65,7 +65,8 @@ final class DemoCommand implements Callable<Integer>
     String wait;
 
     @Option(names = "--fault", paramLabel = "FAULT",
-        description = "Inject a fault mid-run: sensor-dropout (sensor frames stop for 15 %% of the run).")
+        description = "Inject a fault mid-run (at 40 %% of the run): sensor-dropout (sensor frames stop for 15 %% of " +
+            "the run) or latency:Nms (from then on every command acts N ms later than it arrived, 1..100).")
     String fault;
 
     @Override
@@ -84,15 +85,18 @@ final class DemoCommand implements Callable<Integer>
         {
             throw new Main.UsageException("--wait '" + wait + "' is not BLOCKING or INLINE");
         }
-        if (fault != null && !"sensor-dropout".equals(fault))
+        final long latencyNanos = latencyNanos(fault);
+        if (fault != null && !"sensor-dropout".equals(fault) && latencyNanos == 0)
         {
-            throw new Main.UsageException("--fault '" + fault + "' is not sensor-dropout");
+            throw new Main.UsageException("--fault '" + fault + "' is not sensor-dropout or latency:Nms (N 1..100)");
         }
         final PrintWriter out = spec.commandLine().getOut();
         final PrintWriter console = json ? new PrintWriter(System.err, true) : out;
         final long cycles = (long)seconds * rate;
-        final long dropFrom = fault == null ? 0 : Math.max(1, cycles * 40 / 100);
-        final long dropTo = fault == null ? 0 : cycles * 55 / 100;
+        final boolean dropout = "sensor-dropout".equals(fault);
+        final long dropFrom = dropout ? Math.max(1, cycles * 40 / 100) : 0;
+        final long dropTo = dropout ? cycles * 55 / 100 : 0;
+        final long latencyFrom = latencyNanos > 0 ? Math.max(1, cycles * 40 / 100) : 0;
         final String network = "demo-" + ProcessHandle.current().pid();
         Files.createDirectories(outDir);
         final Path journals = outDir.toAbsolutePath().resolve("journal");
@@ -116,10 +120,12 @@ final class DemoCommand implements Callable<Integer>
         {
             console.printf("rfmrt demo: plant (node %d) and controller (node %d) in two processes, %d Hz for %d s%s%n",
                 ControlFrames.PLANT_NODE, ControlFrames.CONTROLLER_NODE, rate, seconds,
-                fault == null ? "" : String.format(", sensor dropout at %.1f-%.1f s", dropFrom / (double)rate,
-                    dropTo / (double)rate));
+                fault == null ? "" : dropout ? String.format(", sensor dropout at %.1f-%.1f s", dropFrom / (double)rate,
+                    dropTo / (double)rate) : String.format(", commands %d ms late from %.1f s", latencyNanos / 1_000_000,
+                    latencyFrom / (double)rate));
             console.flush();
-            final Path controllerYaml = writeConfigs(outDir, network, journals, rate, cycles, dropFrom, dropTo, wait);
+            final Path controllerYaml = writeConfigs(outDir, network, journals, rate, cycles, dropFrom, dropTo, wait,
+                latencyFrom, latencyNanos);
             final Process controller = ChildJvm.start("node", "--child", "--config", controllerYaml.toString());
             children.add(controller);
             final AtomicReference<String> controllerResult = new AtomicReference<>();
@@ -157,8 +163,19 @@ final class DemoCommand implements Callable<Integer>
             summary.put("watchdog_recoveries", c.watchdogRecoveries());
             summary.putAll(stalls);
             summary.put("lost_frame_causes", mapper.convertValue(c.lostFrameCauses(), Map.class));
-            summary.put("tracking_rms", c.trackingRms());
-            summary.put("tracking_max", c.trackingMax());
+            summary.put("tracking_rms", c.trackingRmsMoves());
+            summary.put("tracking_max", c.trackingMaxMoves());
+            summary.put("tracking_max_at_rest", c.trackingMaxAtRest());
+            summary.put("tracking_rms_all_running", c.trackingRms());
+            summary.put("moving_cycles", c.movingCycles());
+            summary.put("following_error_faults", c.followingErrorFaults());
+            summary.put("fault_cycle", c.faultCycle());
+            summary.put("fault_lag_rad", c.faultLagRad());
+            summary.put("fault_limit_rad", c.faultLimitRad());
+            summary.put("peak_lag_rad", c.peakLagRad());
+            summary.put("skipped_frames", c.skippedFrames());
+            summary.put("plant_missed_ticks", p.missedTicks());
+            summary.put("plant_late_commands", p.lateCommands());
             summary.put("move_distance", c.moveDistance());
             summary.put("e2e_p50_us", c.e2eP50Us());
             summary.put("e2e_p99_us", c.e2eP99Us());
@@ -172,7 +189,7 @@ final class DemoCommand implements Callable<Integer>
             summary.put("threads_after_warmup", mapper.convertValue(c.threadsAfterWarmup(), List.class));
             // a run too short to leave the first dwell commanded no move: no error relative to one (and no NaN)
             final double moved = c.moveDistance();
-            summary.put("tracking_rms_pct_of_move", moved > 0 ? 100.0 * c.trackingRms() / moved : 0.0);
+            summary.put("tracking_rms_pct_of_move", moved > 0 ? 100.0 * c.trackingRmsMoves() / moved : 0.0);
             summary.put("interrupted", interrupted.get() == null ? "no" : interrupted.get());
             summary.put("rate_hz", rate);
             summary.put("seconds", seconds);
@@ -220,6 +237,14 @@ final class DemoCommand implements Callable<Integer>
             {
                 printSummary(out, summary, c.placement());
             }
+            if (c.followingErrorFaults() > 0)
+            {
+                // the fault reaction ran (quick stop, brake); the run is not a success
+                console.printf(Locale.ROOT, "rfmrt demo: the axis faulted on its following error at cycle %d (lag " +
+                    "%.2f mrad over the limit %.2f mrad for the filter time); quick-stopped and braked; FOLLOWING_ERROR is " +
+                    "in the controller's journal%n", c.faultCycle(), c.faultLagRad() * 1e3, c.faultLimitRad() * 1e3);
+                return Main.EXIT_ERROR;
+            }
             if (interrupted.get() != null)
             {
                 console.printf("rfmrt demo: interrupted by %s after %s cycles; the summary above covers them%n",
@@ -248,7 +273,10 @@ final class DemoCommand implements Callable<Integer>
             {"misses_unexplained", "%s"}, {"misses_late_wake", "%s"}, {"trips_matched", "%s"},
             {"trips_unexplained", "%s"}, {"stalls", "%s"}, {"longest_stall_us", "%.1f us"},
             {"lost_frame_causes", "%s"}, {"tracking_rms", "%.3e rad"},
-            {"tracking_rms_pct_of_move", "%.4f %%"}, {"tracking_max", "%.3e rad"}, {"move_distance", "%.2f rad"},
+            {"tracking_rms_pct_of_move", "%.4f %%"}, {"tracking_max", "%.3e rad"},
+            {"tracking_max_at_rest", "%.3e rad"}, {"move_distance", "%.2f rad"}, {"following_error_faults", "%s"},
+            {"peak_lag_rad", "%.3e rad"}, {"skipped_frames", "%s"}, {"plant_missed_ticks", "%s"},
+            {"plant_late_commands", "%s"},
             {"e2e_p50_us", "%.1f us"}, {"e2e_p99_us", "%.1f us"}, {"e2e_max_us", "%.1f us"},
             {"journal_records", "%s"}, {"journal_drops", "%s"}, {"journal_write_errors", "%s"}};
         for (final String[] row : rows)
@@ -478,8 +506,23 @@ final class DemoCommand implements Callable<Integer>
      *
      * @return the controller's configuration.
      */
+    /**
+     * @param fault the --fault value, or {@code null}.
+     * @return the latency of a {@code latency:Nms} fault (N 1..100), ns; 0 for anything else.
+     */
+    static long latencyNanos(final String fault)
+    {
+        if (fault == null || !fault.matches("latency:[0-9]{1,3}ms"))
+        {
+            return 0;
+        }
+        final int ms = Integer.parseInt(fault.substring("latency:".length(), fault.length() - 2));
+        return ms >= 1 && ms <= 100 ? TimeUnit.MILLISECONDS.toNanos(ms) : 0;
+    }
+
     static Path writeConfigs(final Path out, final String network, final Path journals, final int rate,
-        final long cycles, final long dropFrom, final long dropTo, final String wait) throws java.io.IOException
+        final long cycles, final long dropFrom, final long dropTo, final String wait, final long latencyFrom,
+        final long latencyNanos) throws java.io.IOException
     {
         Files.writeString(out.resolve(LAYOUT_CONFIG), ControlFrames.layoutText());
         final String threads = """
@@ -524,8 +567,11 @@ final class DemoCommand implements Callable<Integer>
               cycles: %d
               dropoutFrom: %d
               dropoutTo: %d
+              latencyFrom: %d
+              latencyNanos: %d
             """.formatted(ControlFrames.deviceUri(network, ControlFrames.PLANT_NODE), LAYOUT_CONFIG, threads,
-            yamlString(journals.resolve("plant").toString()), PlantApp.NAME, rate, cycles, dropFrom, dropTo));
+            yamlString(journals.resolve("plant").toString()), PlantApp.NAME, rate, cycles, dropFrom, dropTo,
+            latencyFrom, latencyNanos));
         return controller;
     }
 

@@ -19,6 +19,8 @@ import io.rfmrt.runtime.replay.ReplayVocabulary;
  *   was due and did not take the ticks it missed (seq = first missed tick, value = ticks missed);</li>
  *   <li>FAULT {@value #FAULT_LATE_COMMAND} {@code LATE_COMMAND}: the plant first saw a command one or more periods
  *   after it was due (seq = the command's cycle, value = periods late);</li>
+ *   <li>FAULT {@value #FAULT_FRAME_SKIPPED} {@code FRAME_SKIPPED}: the controller did not compute on a sensor frame
+ *   because a newer one was already in reflective memory (seq = the skipped cycle, value = frames newer);</li>
  *   <li>STATE: watchdog transitions of the axis, as {@link #stateId(AxisState)} ids ({@link AxisState} names);</li>
  *   <li>SAMPLE {@value #SAMPLE_CONTROL} {@code CONTROL}: one control cycle ({@link ControlSample}), SAMPLE
  *   {@value #SAMPLE_CONTROL_INPUT} {@code CONTROL_INPUT}: the controller's inputs of that cycle, for re-runs
@@ -41,6 +43,8 @@ public final class ControlJournal
     public static final int FAULT_MISSED_TICKS = 106;
     /** FAULT code: the plant first saw a command one or more periods after it was due. */
     public static final int FAULT_LATE_COMMAND = 107;
+    /** FAULT code: the controller skipped a sensor frame (a newer one was already in memory). */
+    public static final int FAULT_FRAME_SKIPPED = 108;
 
     /** SAMPLE kind: one control cycle. */
     public static final int SAMPLE_CONTROL = 1;
@@ -90,7 +94,8 @@ public final class ControlJournal
             .fault(FAULT_STALL, "STALL")
             .fault(FAULT_FOLLOWING_ERROR, "FOLLOWING_ERROR")
             .fault(FAULT_MISSED_TICKS, "MISSED_TICKS")
-            .fault(FAULT_LATE_COMMAND, "LATE_COMMAND");
+            .fault(FAULT_LATE_COMMAND, "LATE_COMMAND")
+            .fault(FAULT_FRAME_SKIPPED, "FRAME_SKIPPED");
         for (final AxisState state : STATES)
         {
             vocabulary.state(stateId(state), state.name());

@@ -86,6 +86,11 @@ public final class ControlFrames
         CW_BRAKE_RELEASE;
     /** CiA 402 "shutdown" with the brake engaged: what the controller sends in every state but RUNNING. */
     public static final int CW_SHUTDOWN = CW_ENABLE_VOLTAGE | CW_QUICK_STOP;
+    /**
+     * CiA 402 "quick stop" (enable voltage, quick stop bit clear): the fault reaction. A drive that was enabled ramps the
+     * axis to rest at its quick-stop deceleration, then engages the brake.
+     */
+    public static final int CW_QUICK_STOP_COMMAND = CW_ENABLE_VOLTAGE;
 
     /** Status word bit 0 (CiA 402): ready to switch on. */
     public static final int SW_READY_TO_SWITCH_ON = 1;
@@ -95,6 +100,10 @@ public final class ControlFrames
     public static final int SW_OPERATION_ENABLED = 1 << 2;
     /** Status word bit 3: fault. */
     public static final int SW_FAULT = 1 << 3;
+    /** Status word bit 5: quick stop, active low (0 = a quick stop is running). */
+    public static final int SW_QUICK_STOP = 1 << 5;
+    /** Status word bit 6: switch on disabled (the drive stopped after a quick stop). */
+    public static final int SW_SWITCH_ON_DISABLED = 1 << 6;
     /** Status word bit 14 (manufacturer specific): the holding brake is engaged. */
     public static final int SW_BRAKE_ENGAGED = 1 << 14;
 
@@ -118,6 +127,8 @@ public final class ControlFrames
     public static final int FAULT_MISSED_TICKS = ControlJournal.FAULT_MISSED_TICKS;
     /** FAULT code: a command reached the plant late. */
     public static final int FAULT_LATE_COMMAND = ControlJournal.FAULT_LATE_COMMAND;
+    /** FAULT code: the controller skipped a sensor frame because a newer one was there. */
+    public static final int FAULT_FRAME_SKIPPED = ControlJournal.FAULT_FRAME_SKIPPED;
     /** SAMPLE kind: one control cycle. */
     public static final int SAMPLE_CONTROL = ControlJournal.SAMPLE_CONTROL;
     /** SAMPLE kind: the controller's inputs of one cycle, for re-runs. */

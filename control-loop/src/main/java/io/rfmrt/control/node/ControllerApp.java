@@ -7,6 +7,7 @@ import io.rfmrt.control.ControllerGains;
 import io.rfmrt.control.ControllerState;
 import io.rfmrt.control.DeadlineMonitor;
 import io.rfmrt.control.DemoProfile;
+import io.rfmrt.control.FollowingError;
 import io.rfmrt.control.RateCheck;
 import io.rfmrt.control.SensorSample;
 import io.rfmrt.control.Setpoint;
@@ -19,6 +20,7 @@ import io.rfmrt.control.node.NodeResults.LossCauses;
 import io.rfmrt.control.node.NodeResults.ThreadHygiene;
 import io.rfmrt.rfm.RfmDevice;
 import io.rfmrt.rfm.channel.FrameCounter;
+import io.rfmrt.rfm.channel.FrameHeaderDescriptor;
 import io.rfmrt.rfm.channel.FramePublisher;
 import io.rfmrt.rfm.channel.FrameView;
 import io.rfmrt.runtime.CpuPlacement;
@@ -69,6 +71,9 @@ import static io.rfmrt.control.node.ControlFrames.*;
  *   name: controller
  *   rateHz: 1000            # loop rate, 100..10000, and at least what RateCheck accepts (598 with the defaults)
  *   watchdogPriority: 75    # SCHED_FIFO priority of the watchdog timer (on the first RT core)
+ *   followingErrorRad: 0.005         # position lag limit at rest
+ *   followingErrorAtSpeedRad: 0.010  # the limit at the profile's top speed (scaled linearly in between)
+ *   followingErrorFilterMs: 10       # lag above the limit for this long (in sensor cycles) faults the axis
  * </pre>
  */
 public final class ControllerApp implements NodeApp
@@ -90,14 +95,29 @@ public final class ControllerApp implements NodeApp
      *
      * @param rateHz           loop rate (default 1000).
      * @param watchdogPriority the watchdog timer's SCHED_FIFO priority (default 75).
+     * @param followingErrorRad        the position lag limit at rest, rad (default 0.005).
+     * @param followingErrorAtSpeedRad the limit at the profile's top speed, rad (default 0.010).
+     * @param followingErrorFilterMs   how long the lag may stay above the limit before the axis faults (default 10).
      */
-    public record Settings(Integer rateHz, Integer watchdogPriority)
+    public record Settings(Integer rateHz, Integer watchdogPriority, Double followingErrorRad,
+        Double followingErrorAtSpeedRad, Double followingErrorFilterMs)
     {
         /** Defaults and ranges. */
         public Settings
         {
             rateHz = rateHz == null ? 1000 : rateHz;
             watchdogPriority = watchdogPriority == null ? 75 : watchdogPriority;
+            followingErrorRad = followingErrorRad == null ? 5e-3 : followingErrorRad;
+            followingErrorAtSpeedRad = followingErrorAtSpeedRad == null ? Math.max(10e-3, followingErrorRad) :
+                followingErrorAtSpeedRad;
+            followingErrorFilterMs = followingErrorFilterMs == null ? 10.0 : followingErrorFilterMs;
+            if (!(followingErrorRad > 0) || !(followingErrorAtSpeedRad >= followingErrorRad) ||
+                !(followingErrorFilterMs > 0) || followingErrorFilterMs > 1000)
+            {
+                throw new IllegalArgumentException("followingErrorRad " + followingErrorRad + " must be > 0, " +
+                    "followingErrorAtSpeedRad " + followingErrorAtSpeedRad + " >= followingErrorRad, " +
+                    "followingErrorFilterMs " + followingErrorFilterMs + " in (0, 1000]");
+            }
             if (rateHz < 100 || rateHz > 10_000)
             {
                 throw new IllegalArgumentException("rateHz " + rateHz + " is not 100..10000");
@@ -125,7 +145,7 @@ public final class ControllerApp implements NodeApp
         }
     }
 
-    private Settings settings = new Settings(null, null);
+    private Settings settings = new Settings(null, null, null, null, null);
     private long periodNanos;
     private double dt;
     private AxisController controller;
@@ -151,6 +171,18 @@ public final class ControllerApp implements NodeApp
     private JournalWriter journal;
     private JournalWriter watchdogJournal;
     private long trajectoryCycle;
+    /** Sensor cycle minus trajectory cycle while RUNNING: the trajectory clock runs on the sensor's cycle number. */
+    private long trajectoryOrigin;
+    private FollowingError followingError;
+    /** The cycle the axis faulted on its following error (0: not faulted); written by the handler. */
+    private final AtomicLong faultCycle = new AtomicLong();
+    private long faultNanos;
+    private long skippedFrames;
+    private long sensorSeqOffset;
+    private long movingCycles;
+    private double movingSumSquaredError;
+    private double movingMaxError;
+    private double restMaxError;
     private int previousState = AxisState.STARTING.id();
     private double sumSquaredError;
     private double maxError;
@@ -214,6 +246,9 @@ public final class ControllerApp implements NodeApp
         dt = 1.0 / settings.rateHz();
         controller = new AxisController(ControllerGains.standard().withPeriodSeconds(dt).validate());
         deadline = new DeadlineMonitor(periodNanos);
+        followingError = new FollowingError(new FollowingError.Limits(settings.followingErrorRad(),
+            settings.followingErrorAtSpeedRad(), DemoProfile.V_MAX_RAD_PER_S,
+            Math.max(1, (int)Math.round(settings.followingErrorFilterMs() * 1e-3 / dt))));
         watchdogConfig = WatchdogConfig.defaults(periodNanos);
         publisher = new FramePublisher(node.device(), COMMAND);
         journal = journals.newWriter("controller");
@@ -268,19 +303,32 @@ public final class ControllerApp implements NodeApp
         }
         // else the timer is held up past 8,192 frames: the watchdog sees the cycles missing as a gap and trips (counted)
         lastCycle.setRelease(cycle);
+        // a newer sensor frame already in reflective memory: this one is backlog (the thread was held up), and a
+        // command computed on it would answer the past. Skip it, counted; the newest frame gets the command
+        final long newer = node.device().window().getLongVolatile(
+            SENSOR.slotOffset(frame.seq() + 1) + FrameHeaderDescriptor.SEQ_OFFSET);
+        if (Math.abs(newer) > frame.seq())
+        {
+            skippedFrames++;
+            journal.fault(FAULT_FRAME_SKIPPED, cycle, Math.abs(newer) - frame.seq(), stamps.consumerStartNanos());
+            return;
+        }
 
-        final int st = axisState.getAcquire();
+        final boolean faulted = faultCycle.getPlain() != 0;
+        final int st = faulted ? AxisState.FAULT.id() : axisState.getAcquire();
         if (st == AxisState.RUNNING.id() && previousState != st)
         {
-            // entering RUNNING (start or recovery): no integrator history from before
+            // entering RUNNING (start or recovery): no integrator history from before, and the trajectory resumes
+            // where it stopped, its clock from here on the sensor's cycle number (a gap in the cycles is time passed)
             state.reset();
+            trajectoryOrigin = cycle - trajectoryCycle - 1;
         }
         previousState = st;
         sample.set(cycle, sendNanos, position, velocity);
         final double integratorBefore = state.integratorNm();
         if (st == AxisState.RUNNING.id())
         {
-            trajectoryCycle++;
+            trajectoryCycle = cycle - trajectoryOrigin;
             profile.setpoint(trajectoryCycle * dt, setpoint);
             controller.step(state, sample, setpoint, state, command);
         }
@@ -295,7 +343,9 @@ public final class ControllerApp implements NodeApp
         commandPayload.putDouble(COMMAND_SETPOINT_OFFSET, setpoint.position());
         commandPayload.putLong(COMMAND_STATE_OFFSET, st);
         // only RUNNING enables the drive and releases the brake: SAFE, RECOVERING and STARTING hold it on
-        commandPayload.putInt(COMMAND_CONTROL_WORD_OFFSET, st == AxisState.RUNNING.id() ? CW_OPERATE : CW_SHUTDOWN);
+        // a faulted axis is quick-stopped (the drive ramps it to rest, then brakes)
+        commandPayload.putInt(COMMAND_CONTROL_WORD_OFFSET, st == AxisState.RUNNING.id() ? CW_OPERATE :
+            st == AxisState.FAULT.id() ? CW_QUICK_STOP_COMMAND : CW_SHUTDOWN);
         commandPayload.putInt(COMMAND_VERSION_OFFSET, PAYLOAD_VERSION);
         publisher.publish(commandPayload, 0, COMMAND_LENGTH, 0);
         // written: the command frame's own send stamp, the moment it is in reflective memory (the same definition as
@@ -327,6 +377,25 @@ public final class ControllerApp implements NodeApp
             sumSquaredError += error * error;
             maxError = Math.max(maxError, Math.abs(error));
             trackedCycles++;
+            if (setpoint.velocity() != 0.0 || setpoint.acceleration() != 0.0)
+            {
+                // tracking is judged over the moves: the rest between them would dilute it
+                movingSumSquaredError += error * error;
+                movingMaxError = Math.max(movingMaxError, Math.abs(error));
+                movingCycles++;
+            }
+            else
+            {
+                restMaxError = Math.max(restMaxError, Math.abs(error));
+            }
+            if (followingError.check(error, setpoint.velocity()))
+            {
+                // latched here at once (this thread sends the quick stop from the next command on); the watchdog's
+                // timer moves the axis state to FAULT and journals the transition
+                faultNanos = written;
+                faultCycle.setRelease(cycle);
+                journal.fault(FAULT_FOLLOWING_ERROR, cycle, (long)(Math.abs(error) * 1e9), written);
+            }
         }
         lastError = error;
         journal.sample(SAMPLE_CONTROL, written, cycle, st, setpoint.position(), position, velocity, torque, error,
@@ -383,6 +452,10 @@ public final class ControllerApp implements NodeApp
             final long now = System.nanoTime();
             timerLateness.wake(seen, next, now);
             next += periodNanos;
+            if (faultCycle.getAcquire() != 0)
+            {
+                watchdog.fault(now);
+            }
             final long frames = framesSeen.getAcquire();
             if (frames == seen)
             {
@@ -536,7 +609,17 @@ public final class ControllerApp implements NodeApp
             Arrays.copyOf(tripAt, tripsKept),
             transitions[1] - tripsKept,
             NodeResults.concat(lateness, timerLateness, true),
-            NodeResults.concat(lateness, timerLateness, false));
+            NodeResults.concat(lateness, timerLateness, false),
+            movingCycles == 0 ? 0.0 : Math.sqrt(movingSumSquaredError / movingCycles),
+            movingMaxError,
+            restMaxError,
+            movingCycles,
+            followingError.faulted() ? 1 : 0,
+            faultCycle.get(),
+            followingError.lagAtFault(),
+            followingError.limitAtFault(),
+            followingError.peakLag(),
+            skippedFrames);
     }
 
     @Override

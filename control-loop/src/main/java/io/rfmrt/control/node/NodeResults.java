@@ -124,6 +124,16 @@ public final class NodeResults
      * @param tripsNotKept           trips beyond those kept.
      * @param stallStart             kept stalls' starts (handler and timer).
      * @param stallEnd               their ends.
+     * @param trackingRmsMoves       RMS tracking error over the moves (set-point moving, RUNNING), rad.
+     * @param trackingMaxMoves       largest error over the moves, rad.
+     * @param trackingMaxAtRest      largest error at rest between the moves (RUNNING), rad.
+     * @param movingCycles           RUNNING cycles with the set-point moving.
+     * @param followingErrorFaults   1 when the axis faulted on its following error, else 0.
+     * @param faultCycle             the sensor cycle it faulted on (0: none).
+     * @param faultLagRad            the lag when it faulted, rad.
+     * @param faultLimitRad          the limit then, rad.
+     * @param peakLagRad             the largest lag checked while RUNNING, rad.
+     * @param skippedFrames          sensor frames not computed on: a newer one was already there (backlog).
      */
     public record ControllerResult(long cycles, long lostFrames, long tornFrames, LossCauses lostFrameCauses,
         long deadlineMisses, double deadlineUs, long watchdogTrips, long watchdogRecoveries, double trackingRms,
@@ -131,7 +141,9 @@ public final class NodeResults
         double e2eMaxUs, long journalDrops, long journalWriteErrors, long journalRecords, String placement,
         List<ThreadHygiene> threadsAfterWarmup, String waitStrategy, long deadlineMissesLateWake, Lateness lateness,
         Lateness watchdogTimerLateness, long[] missFrom, long[] missTo, long missesNotKept, long[] tripFrom,
-        long[] tripTo, long tripsNotKept, long[] stallStart, long[] stallEnd)
+        long[] tripTo, long tripsNotKept, long[] stallStart, long[] stallEnd, double trackingRmsMoves,
+        double trackingMaxMoves, double trackingMaxAtRest, long movingCycles, long followingErrorFaults,
+        long faultCycle, double faultLagRad, double faultLimitRad, double peakLagRad, long skippedFrames)
     {
     }
 

@@ -31,6 +31,7 @@ import org.agrona.concurrent.UnsafeBuffer;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.locks.LockSupport;
 
 import static io.rfmrt.control.node.ControlFrames.*;
@@ -54,6 +55,9 @@ import static io.rfmrt.control.node.ControlFrames.*;
  *   dropoutFrom: 0      # first cycle whose sensor frame is withheld (0 = no dropout)
  *   dropoutTo: 0        # first cycle published again
  *   priority: 60        # SCHED_FIFO priority of the loop (on the first RT core)
+ *   latencyFrom: 0      # first cycle of the latency fault (0 = none)
+ *   latencyNanos: 0     # from then on commands act this much later than they arrived (whole periods)
+ *   quickStopRadPerS2: 50   # the drive's quick-stop deceleration
  * </pre>
  */
 public final class PlantApp implements NodeApp
@@ -73,8 +77,13 @@ public final class PlantApp implements NodeApp
      * @param dropoutFrom first withheld cycle (0 = none).
      * @param dropoutTo   first cycle published again.
      * @param priority    the loop's SCHED_FIFO priority (default 60).
+     * @param latencyFrom  first cycle of the latency fault (0 = none): from it on, each command acts
+     *                     {@code latencyNanos} later than it arrived.
+     * @param latencyNanos the added transport delay (rounded to whole periods).
+     * @param quickStopRadPerS2 the drive's quick-stop deceleration (default 50 rad/s²).
      */
-    public record Settings(Integer rateHz, Long cycles, Long dropoutFrom, Long dropoutTo, Integer priority)
+    public record Settings(Integer rateHz, Long cycles, Long dropoutFrom, Long dropoutTo, Integer priority,
+        Long latencyFrom, Long latencyNanos, Double quickStopRadPerS2)
     {
         /** Defaults and ranges. */
         public Settings
@@ -84,6 +93,19 @@ public final class PlantApp implements NodeApp
             dropoutFrom = dropoutFrom == null ? 0 : dropoutFrom;
             dropoutTo = dropoutTo == null ? 0 : dropoutTo;
             priority = priority == null ? 60 : priority;
+            latencyFrom = latencyFrom == null ? 0 : latencyFrom;
+            latencyNanos = latencyNanos == null ? 0 : latencyNanos;
+            quickStopRadPerS2 = quickStopRadPerS2 == null ? 50.0 : quickStopRadPerS2;
+            if (latencyFrom < 0 || latencyNanos < 0 ||
+                latencyNanos / (TimeUnit.SECONDS.toNanos(1) / rateHz) >= COMMAND_SLOTS / 2)
+            {
+                throw new IllegalArgumentException("latencyFrom " + latencyFrom + " and latencyNanos " +
+                    latencyNanos + " must be >= 0, the latency under " + COMMAND_SLOTS / 2 + " periods");
+            }
+            if (!(quickStopRadPerS2 > 0))
+            {
+                throw new IllegalArgumentException("quickStopRadPerS2 " + quickStopRadPerS2 + " must be > 0");
+            }
             if (rateHz < 1 || rateHz > 100_000)
             {
                 throw new IllegalArgumentException("rateHz " + rateHz + " is not 1..100000");
@@ -116,11 +138,13 @@ public final class PlantApp implements NodeApp
         }
     }
 
-    private Settings settings = new Settings(null, null, null, null, null);
+    private Settings settings = new Settings(null, null, null, null, null, null, null, null);
+    /** Commands by cycle (the handler writes a slot, then its tag, then the newest cycle; the loop reads). */
+    static final int COMMAND_SLOTS = 1024;
     private final AtomicLong newestCycle = new AtomicLong();
-    private final AtomicLong newestTorqueBits = new AtomicLong();
-    private final java.util.concurrent.atomic.AtomicInteger newestControlWord =
-        new java.util.concurrent.atomic.AtomicInteger();
+    private final AtomicLongArray commandTag = new AtomicLongArray(COMMAND_SLOTS);
+    private final long[] commandTorqueBits = new long[COMMAND_SLOTS];
+    private final int[] commandWord = new int[COMMAND_SLOTS];
     /**
      * Last tick, sensor frames, stale command ticks, withheld sensor frames, missed ticks, wake-ups that missed
      * ticks, ticks taken, late commands; written by the loop only.
@@ -186,9 +210,18 @@ public final class PlantApp implements NodeApp
             // another payload layout: not acted on (the plant brakes once the last good command is stale)
             return;
         }
-        newestTorqueBits.setRelease(Double.doubleToRawLongBits(frame.buffer().getDouble(p + COMMAND_TORQUE_OFFSET)));
-        newestControlWord.setRelease(frame.buffer().getInt(p + COMMAND_CONTROL_WORD_OFFSET));
-        newestCycle.setRelease(frame.buffer().getLong(p + COMMAND_CYCLE_OFFSET));
+        final long cycle = frame.buffer().getLong(p + COMMAND_CYCLE_OFFSET);
+        if (cycle <= newestCycle.getPlain())
+        {
+            // not newer than what the drive holds (a replayed or reordered frame): ignored
+            return;
+        }
+        final int slot = (int)(cycle & (COMMAND_SLOTS - 1));
+        commandTag.setRelease(slot, 0);
+        commandTorqueBits[slot] = Double.doubleToRawLongBits(frame.buffer().getDouble(p + COMMAND_TORQUE_OFFSET));
+        commandWord[slot] = frame.buffer().getInt(p + COMMAND_CONTROL_WORD_OFFSET);
+        commandTag.setRelease(slot, cycle);
+        newestCycle.setRelease(cycle);
     }
 
     @Override
@@ -229,8 +262,22 @@ public final class PlantApp implements NodeApp
         private final long period = TimeUnit.SECONDS.toNanos(1) / settings.rateHz();
         private final TickSchedule schedule = new TickSchedule(period);
         private final double dt = 1.0 / settings.rateHz();
+        private final long latencyPeriods = settings.latencyNanos() / period;
+        private final double quickStopTorque = Math.min(AxisParameters.standard().peakTorqueNm(),
+            settings.quickStopRadPerS2() * AxisParameters.standard().inertiaKgM2());
+        /** For a taken tick t (slot t mod COMMAND_SLOTS): t, and the tick taken after it, the one its command is due by. */
+        private final long[] takenTick = new long[COMMAND_SLOTS];
+        private final long[] takenNext = new long[COMMAND_SLOTS];
+        private long previousTaken;
         private boolean started;
         private long lastCommandCycle;
+        private long appliedCycle;
+        private double appliedTorque;
+        private int appliedWord;
+        /** The drive's CiA 402 state: whether operation is enabled, a quick stop runs, it stopped after one. */
+        private boolean operating;
+        private boolean quickStopping;
+        private boolean disabledAfterQuickStop;
 
         @Override
         public void onStart()
@@ -272,6 +319,10 @@ public final class PlantApp implements NodeApp
                 now = awaitTick(schedule.dueNanos());
             }
             final long cycle = schedule.take();
+            final int slot = (int)(previousTaken & (COMMAND_SLOTS - 1));
+            takenTick[slot] = previousTaken;
+            takenNext[slot] = cycle;
+            previousTaken = cycle;
             final boolean braking = actuate(cycle, now, true);
             if (settings.dropoutFrom() > 0 && cycle >= settings.dropoutFrom() && cycle < settings.dropoutTo())
             {
@@ -283,8 +334,7 @@ public final class PlantApp implements NodeApp
                 payload.putDouble(SENSOR_VELOCITY_OFFSET, plant.velocity());
                 payload.putLong(SENSOR_CYCLE_OFFSET, cycle);
                 payload.putLong(SENSOR_SEND_NANOS_OFFSET, now);
-                payload.putInt(SENSOR_STATUS_WORD_OFFSET, braking ? SW_READY_TO_SWITCH_ON | SW_BRAKE_ENGAGED :
-                    SW_READY_TO_SWITCH_ON | SW_SWITCHED_ON | SW_OPERATION_ENABLED);
+                payload.putInt(SENSOR_STATUS_WORD_OFFSET, statusWord());
                 payload.putInt(SENSOR_VERSION_OFFSET, PAYLOAD_VERSION);
                 publisher.publish(payload, 0, SENSOR_LENGTH, 0);
                 counts[1]++;
@@ -302,21 +352,26 @@ public final class PlantApp implements NodeApp
         }
 
         /**
-         * One period of the drive under the newest command (zero-order hold).
+         * One period of the drive under the newest command it may act on (zero-order hold).
          *
          * @param cycle   the tick.
          * @param now     the time.
          * @param sampled whether the loop takes this tick (a missed tick moves the axis but counts nothing).
-         * @return whether it braked.
+         * @return whether the brake is engaged.
          */
         private boolean actuate(final long cycle, final long now, final boolean sampled)
         {
-            // the command that answers cycle k is due before tick k + 1
-            final long commandCycle = newestCycle.getAcquire();
-            final long age = cycle - 1 - commandCycle;
+            // the command that answers cycle k is due before tick k + 1; the latency fault holds each one back
+            final long delay = settings.latencyFrom() > 0 && cycle >= settings.latencyFrom() ? latencyPeriods : 0;
+            adopt(cycle - 1 - delay);
+            final long commandCycle = appliedCycle;
+            // periods late: since the first tick taken after the command's own cycle, so the ticks the plant missed
+            // are not the command's lateness; through missed ticks themselves the drive keeps its own time and
+            // brakes once the command it holds is more than STALE_PERIODS old, as a drive's command timeout does
+            final long age = cycle - dueTick(commandCycle);
             if (sampled && commandCycle > lastCommandCycle)
             {
-                // a command seen for the first time: on time when it answers the tick before this one
+                // a command acted on for the first time: on time when it answers the tick before this one
                 lastCommandCycle = commandCycle;
                 if (age >= 1)
                 {
@@ -326,23 +381,104 @@ public final class PlantApp implements NodeApp
                 }
             }
             final boolean stale = commandCycle != 0 && age > STALE_PERIODS;
-            // the drive runs only on "enable operation" with the brake released; any other word keeps it braked
-            final boolean enabled = (newestControlWord.getAcquire() & CW_OPERATE) == CW_OPERATE;
-            final boolean braking = commandCycle == 0 || stale || !enabled;
-            if (braking)
+            // CiA 402 in brief: "enable operation" with the brake released drives; "quick stop" from operation ramps
+            // the axis to rest at the quick-stop deceleration, then brakes and disables until the word leaves quick
+            // stop; any other word (or no command, or a stale one) keeps the brake on
+            final int word = commandCycle == 0 || stale ? 0 : appliedWord;
+            final boolean quickStopWord = (word & (CW_ENABLE_VOLTAGE | CW_QUICK_STOP)) == CW_ENABLE_VOLTAGE;
+            if (quickStopWord && (operating || quickStopping))
             {
-                plant.brake(dt);
-                if (stale && sampled)
+                quickStopping = true;
+            }
+            else if (!quickStopWord)
+            {
+                quickStopping = false;
+                disabledAfterQuickStop = false;
+            }
+            operating = !quickStopping && !disabledAfterQuickStop && (word & CW_OPERATE) == CW_OPERATE;
+            if (quickStopping)
+            {
+                final double v = plant.velocity();
+                if (Math.abs(v) <= settings.quickStopRadPerS2() * dt)
                 {
-                    counts[2]++;
-                    plantJournal.fault(FAULT_COMMAND_STALE, cycle, age, now);
+                    quickStopping = false;
+                    disabledAfterQuickStop = true;
+                    plant.brake(dt);
                 }
+                else
+                {
+                    plant.step(-Math.copySign(quickStopTorque, v), dt);
+                }
+            }
+            else if (operating)
+            {
+                plant.step(appliedTorque, dt);
             }
             else
             {
-                plant.step(Double.longBitsToDouble(newestTorqueBits.getAcquire()), dt);
+                plant.brake(dt);
             }
-            return braking;
+            if (stale && sampled)
+            {
+                counts[2]++;
+                plantJournal.fault(FAULT_COMMAND_STALE, cycle, age, now);
+            }
+            return !operating && !quickStopping;
+        }
+
+        /**
+         * @param commandCycle a command's cycle.
+         * @return the tick it is due by: the first taken after its cycle (far in the past when no longer known).
+         */
+        private long dueTick(final long commandCycle)
+        {
+            final int slot = (int)(commandCycle & (COMMAND_SLOTS - 1));
+            return takenTick[slot] == commandCycle ? takenNext[slot] : commandCycle + 1;
+        }
+
+        /**
+         * Take the newest command whose cycle is at most {@code upTo}.
+         *
+         * @param upTo the newest cycle the drive may act on.
+         */
+        private void adopt(final long upTo)
+        {
+            final long newest = newestCycle.getAcquire();
+            long c = Math.min(newest, upTo);
+            final long oldest = Math.max(appliedCycle + 1, newest - COMMAND_SLOTS / 2);
+            for (; c >= oldest; c--)
+            {
+                final int slot = (int)(c & (COMMAND_SLOTS - 1));
+                if (commandTag.getAcquire(slot) == c)
+                {
+                    final long torqueBits = commandTorqueBits[slot];
+                    final int word = commandWord[slot];
+                    if (commandTag.getAcquire(slot) == c)
+                    {
+                        appliedCycle = c;
+                        appliedTorque = Double.longBitsToDouble(torqueBits);
+                        appliedWord = word;
+                        return;
+                    }
+                }
+            }
+        }
+
+        /**
+         * @return the CiA 402 status word of the drive's state now.
+         */
+        private int statusWord()
+        {
+            if (quickStopping)
+            {
+                return SW_READY_TO_SWITCH_ON | SW_SWITCHED_ON | SW_OPERATION_ENABLED;
+            }
+            if (operating)
+            {
+                return SW_READY_TO_SWITCH_ON | SW_SWITCHED_ON | SW_OPERATION_ENABLED | SW_QUICK_STOP;
+            }
+            return disabledAfterQuickStop ? SW_SWITCH_ON_DISABLED | SW_BRAKE_ENGAGED :
+                SW_READY_TO_SWITCH_ON | SW_QUICK_STOP | SW_BRAKE_ENGAGED;
         }
 
         @Override
