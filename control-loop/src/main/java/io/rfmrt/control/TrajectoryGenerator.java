@@ -59,6 +59,17 @@ public final class TrajectoryGenerator
      */
     public void sample(final double tSeconds, final Setpoint out)
     {
+        final int low = segmentAt(tSeconds);
+        segments[low].sample(tSeconds - segmentStart[low], out);
+    }
+
+    /**
+     * @param tSeconds seconds since the start.
+     * @return the index of the segment that plays at that time (the last one that starts at or before it; 0 before the
+     *         start).
+     */
+    public int segmentAt(final double tSeconds)
+    {
         // binary search for the last segment that starts at or before t
         int low = 0;
         int high = segments.length - 1;
@@ -74,7 +85,7 @@ public final class TrajectoryGenerator
                 high = mid - 1;
             }
         }
-        segments[low].sample(tSeconds - segmentStart[low], out);
+        return low;
     }
 
     /**
@@ -175,6 +186,24 @@ public final class TrajectoryGenerator
     public double segmentStartSeconds(final int index)
     {
         return segmentStart[index];
+    }
+
+    /**
+     * @param index 0-based segment index.
+     * @return when the segment ends, s since the trajectory started.
+     */
+    public double segmentEndSeconds(final int index)
+    {
+        return segmentStart[index] + segments[index].durationSeconds();
+    }
+
+    /**
+     * @param index 0-based segment index.
+     * @return where the segment ends, rad.
+     */
+    public double segmentEndPosition(final int index)
+    {
+        return segments[index].endPosition();
     }
 
     /**

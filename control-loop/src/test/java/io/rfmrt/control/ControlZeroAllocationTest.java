@@ -33,6 +33,8 @@ class ControlZeroAllocationTest
         // a stall every 1000 cycles, beyond the 64 kept: the not-kept branch ran too
         assertThat(loop.lateness.stalls()).isEqualTo(loop.stallsSunk).isGreaterThan(64);
         assertThat(loop.lateness.stallsNotKept()).isPositive();
+        assertThat(loop.schedule.missed()).as("the missed-tick branch ran").isPositive();
+        assertThat(loop.followingError.peakLag()).isPositive();
         assertThat(r.lastWindowBytes()).as(r.toString()).isZero();
     }
 
@@ -53,6 +55,8 @@ class ControlZeroAllocationTest
         final Setpoint spare = new Setpoint();
         final ControlCommand command = new ControlCommand();
         final WakeLateness lateness = new WakeLateness(PERIOD_NS, 64, (seq, start, duration) -> this.stallsSunk++);
+        final FollowingError followingError = new FollowingError(FollowingError.Limits.defaults(PERIOD_S));
+        final TickSchedule schedule = new TickSchedule(PERIOD_NS).start(0);
         long stallsSunk;
         double checksum;
 
@@ -69,6 +73,13 @@ class ControlZeroAllocationTest
                 controller.step(state, sample, setpoint, state, command);
                 deadlines.record(now, now + 30_000 + (k & 0xff) * 3_000);
                 plant.step(command.torqueNm(), PERIOD_S);
+                if (followingError.check(setpoint.position() - plant.position(), setpoint.velocity()))
+                {
+                    followingError.reset();
+                }
+                // the plant's clock, late by three periods every 1000 ticks: it misses ticks
+                schedule.skipLate(schedule.dueNanos() + (k % 1000 == 500 ? 3 * PERIOD_NS : 0));
+                checksum += schedule.take();
                 if (k % 10_000 == 0)
                 {
                     recoveryMove.planSCurve(plant.position(), 0.5, 0.6, 3.0, 30.0);

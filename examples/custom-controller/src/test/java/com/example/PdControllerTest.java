@@ -129,8 +129,11 @@ class PdControllerTest
         final JsonNode result = resultOf(controllerOut);
         final JsonNode plantResult = resultOf(plantOut);
         assertThat(plantResult.get("cycles").asLong()).isEqualTo(2000);
+        // the plant publishes a frame per tick it takes (a tick it woke too late for is missed, not made up)
+        final long published = plantResult.get("sensor_frames").asLong();
+        assertThat(published).isGreaterThan(1000).isLessThanOrEqualTo(2000);
         assertThat(result.get("cycles").asLong()).as("the controller answered the plant's frames")
-            .isGreaterThan(1900).isLessThanOrEqualTo(2000);
+            .isGreaterThan(published * 95 / 100).isLessThanOrEqualTo(published);
         assertThat(result.get("tracking_rms").asDouble()).as("it tracks the demo profile").isLessThan(0.01);
         assertThat(plantResult.get("commands_received").asLong()).isEqualTo(result.get("cycles").asLong());
 

@@ -37,12 +37,16 @@ class DemoCommandTest
         final List<String> args = new ArrayList<>(List.of("demo", "--seconds", "3", "--json", "--out",
             out.toString()));
         args.addAll(Arrays.asList(extra));
-        final Process demo = CliProcesses.start(simRoot, ProcessBuilder.Redirect.DISCARD, args.toArray(new String[0]));
+        final Path stderr = Files.createTempFile("rfmrt-demo-test", ".err");
+        final Process demo = CliProcesses.start(simRoot, ProcessBuilder.Redirect.to(stderr.toFile()),
+            args.toArray(new String[0]));
         final String output = new String(demo.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertThat(demo.waitFor(120, TimeUnit.SECONDS)).isTrue();
         // the demo removed its network; only the empty root is left
         Files.deleteIfExists(simRoot);
-        assertThat(demo.exitValue()).as(output).isEqualTo(exit);
+        final String errors = Files.readString(stderr);
+        Files.delete(stderr);
+        assertThat(demo.exitValue()).as("stdout: %s%nstderr: %s", output, errors).isEqualTo(exit);
         final JsonNode summary = new ObjectMapper().readTree(output);
         assertThat(new ObjectMapper().readTree(Files.readString(out.resolve("summary.json")))).isEqualTo(summary);
         assertThat(out.resolve("plots/tracking.png")).isNotEmptyFile();
@@ -56,7 +60,8 @@ class DemoCommandTest
         final JsonNode s = demo(out);
         // the plant runs its 3000 ticks; those it missed on a loaded machine are not published, so the controller
         // handles every frame the plant published, whatever the load
-        assertThat(s.get("plant").get("cycles").asLong()).isEqualTo(3000);
+        // (the last tick is the first at or after 3000: a tick missed at the end can carry it past)
+        assertThat(s.get("plant").get("cycles").asLong()).isGreaterThanOrEqualTo(3000);
         assertThat(s.get("cycles").asLong()).isEqualTo(s.get("plant").get("sensor_frames").asLong()).isPositive();
         assertThat(s.get("lost_frames").asLong()).isZero();
         assertThat(s.get("plant").get("command_gaps").asLong()).isZero();
@@ -217,7 +222,47 @@ class DemoCommandTest
         assertThat(sawSafe).as("journal shows the trip").isTrue();
         assertThat(sawBackToRunning).as("journal shows the recovery").isTrue();
         assertBrakedWhileNotRunning(out);
+        assertBumplessReentry(out, s);
         assertReplayAgrees(out, s);
+    }
+
+    /**
+     * The re-entry after the dropout is bumpless: on the first RUNNING cycle after RECOVERING the set-point is where
+     * the braked axis stands, at its (zero) speed, and the error over the rest of the run stays of the no-fault kind
+     * (about 3e-4 rad on this profile; re-entering at the stopped trajectory's speed gave 3.1e-3).
+     */
+    private static void assertBumplessReentry(final Path out, final JsonNode s) throws Exception
+    {
+        final java.util.TreeMap<Long, double[]> inputs = new java.util.TreeMap<>();
+        final java.util.Map<Long, Double> errors = new java.util.HashMap<>();
+        read(out.resolve("journal/controller"), r ->
+        {
+            if (r.sampleKind() == ControlFrames.SAMPLE_CONTROL_INPUT)
+            {
+                inputs.put(r.cycle(), new double[] {r.state(), r.value(1), r.value(5)});
+            }
+            else if (r.sampleKind() == ControlFrames.SAMPLE_CONTROL)
+            {
+                errors.put(r.cycle(), r.value(4));
+            }
+        });
+        long reentry = -1;
+        int previous = -1;
+        for (final java.util.Map.Entry<Long, double[]> e : inputs.entrySet())
+        {
+            final int st = (int)e.getValue()[0];
+            if (st == AxisState.RUNNING.id() && previous == AxisState.RECOVERING.id())
+            {
+                reentry = e.getKey();
+                break;
+            }
+            previous = st;
+        }
+        assertThat(reentry).as("a RECOVERING -> RUNNING cycle").isPositive();
+        final double[] first = inputs.get(reentry);
+        assertThat(Math.abs(first[1] - first[2])).as("|v_ref - velocity| at re-entry").isLessThan(1e-3);
+        assertThat(Math.abs(errors.get(reentry))).as("error at re-entry").isLessThan(1e-6);
+        assertThat(s.get("tracking_max").asDouble()).as("no re-entry bump").isLessThan(1e-3);
     }
 
     @Test

@@ -10,6 +10,7 @@ import io.rfmrt.control.DemoProfile;
 import io.rfmrt.control.FollowingError;
 import io.rfmrt.control.RateCheck;
 import io.rfmrt.control.SensorSample;
+import io.rfmrt.control.TrajectoryRejoin;
 import io.rfmrt.control.Setpoint;
 import io.rfmrt.control.WakeLateness;
 import io.rfmrt.control.Watchdog;
@@ -64,7 +65,9 @@ import static io.rfmrt.control.node.ControlFrames.*;
  * the command frame back. A deadline monitor checks sensor send → command written against a fraction of the period;
  * a watchdog agent ({@code rfmrt-watchdog}, a timer: a missing frame cannot wake anything) drives the axis to SAFE
  * (zero torque) when frames stop and back to RUNNING after M good frames. The trajectory clock advances only in
- * RUNNING, so after a recovery the axis continues the profile from where it stopped. A monitor agent
+ * RUNNING, on the sensor's cycle number; after a recovery the trajectory is rejoined bumplessly: an S-curve from the
+ * measured position at rest to the end of the segment it stopped in, then the profile from there
+ * ({@link TrajectoryRejoin}). A monitor agent
  * ({@code rfmrt-monitor}, housekeeping) prints a line per second and stops the node when the plant says it is done.
  * <pre>
  * app:
@@ -174,6 +177,9 @@ public final class ControllerApp implements NodeApp
     /** Sensor cycle minus trajectory cycle while RUNNING: the trajectory clock runs on the sensor's cycle number. */
     private long trajectoryOrigin;
     private FollowingError followingError;
+    private final TrajectoryRejoin rejoin = TrajectoryRejoin.of(profile);
+    private boolean rejoining;
+    private long rejoinStartCycle;
     /** The cycle the axis faulted on its following error (0: not faulted); written by the handler. */
     private final AtomicLong faultCycle = new AtomicLong();
     private long faultNanos;
@@ -318,18 +324,38 @@ public final class ControllerApp implements NodeApp
         final int st = faulted ? AxisState.FAULT.id() : axisState.getAcquire();
         if (st == AxisState.RUNNING.id() && previousState != st)
         {
-            // entering RUNNING (start or recovery): no integrator history from before, and the trajectory resumes
-            // where it stopped, its clock from here on the sensor's cycle number (a gap in the cycles is time passed)
+            // entering RUNNING: no integrator history from before. At the start the trajectory begins; after a
+            // recovery it is rejoined bumplessly, from the measured position at rest (TrajectoryRejoin). From here on
+            // its clock runs on the sensor's cycle number (a gap in the cycles is time passed)
             state.reset();
-            trajectoryOrigin = cycle - trajectoryCycle - 1;
+            if (previousState == AxisState.STARTING.id())
+            {
+                trajectoryOrigin = cycle - trajectoryCycle - 1;
+            }
+            else
+            {
+                rejoin.plan(trajectoryCycle * dt, position);
+                rejoinStartCycle = cycle;
+                rejoining = true;
+            }
         }
         previousState = st;
         sample.set(cycle, sendNanos, position, velocity);
         final double integratorBefore = state.integratorNm();
         if (st == AxisState.RUNNING.id())
         {
-            trajectoryCycle = cycle - trajectoryOrigin;
-            profile.setpoint(trajectoryCycle * dt, setpoint);
+            if (rejoining && !rejoin.sample((cycle - rejoinStartCycle) * dt, setpoint))
+            {
+                // the rejoin move is done: the trajectory resumes at the end of the segment it was stopped in
+                rejoining = false;
+                trajectoryCycle = Math.round(rejoin.resumeAtSeconds() / dt);
+                trajectoryOrigin = cycle - trajectoryCycle;
+            }
+            if (!rejoining)
+            {
+                trajectoryCycle = cycle - trajectoryOrigin;
+                profile.setpoint(trajectoryCycle * dt, setpoint);
+            }
             controller.step(state, sample, setpoint, state, command);
         }
         else
