@@ -10,6 +10,7 @@ package io.rfmrt.control;
  *                              └─────────────── commandRecovery() ◀──────┘  │
  *                                  RECOVERING ──────────────────────────────┘
  *  commandSafe(): any state but FAULT → SAFE, latched until commandRecovery()
+ *  driveNotOperating(): RUNNING → SAFE (a trip, not latched: recovers as after a timeout)
  *  fault():       any state → FAULT, latched: no frame, timeout or recovery leaves it
  *  resetFault():  FAULT → SAFE, latched until commandRecovery() (a fault reset does not re-enable the axis)
  * </pre>
@@ -44,6 +45,8 @@ public final class Watchdog
         SENSOR_CYCLE_GAP,
         /** RUNNING or RECOVERING → SAFE: a frame older than K periods when seen. */
         SENSOR_FRAME_STALE,
+        /** RUNNING → SAFE: {@link #driveNotOperating(long)} (the drive reports it is not applying the torque). */
+        DRIVE_NOT_OPERATING,
         /** any → FAULT: {@link #fault(long)} (the following error stayed above its limit). */
         FOLLOWING_ERROR,
         /** FAULT → SAFE: {@link #resetFault(long)}. */
@@ -81,6 +84,7 @@ public final class Watchdog
     private long recoveries;
     private long commandedStops;
     private long faults;
+    private long driveTrips;
     private long lastCycle;
     private long runStartCycle;
     private long gapTrips;
@@ -240,6 +244,36 @@ public final class Watchdog
             commandedStops++;
             transition(AxisState.SAFE, Reason.COMMANDED_SAFE, nowNanos);
         }
+    }
+
+    /**
+     * The drive reports that it is not applying the torque command while the axis is RUNNING (it braked on a stale
+     * command, or lost "operation enabled"): a trip to SAFE, counted, not latched. With automatic recovery the axis
+     * comes back through RECOVERING as after any trip, so the controller re-enters bumplessly instead of winding up
+     * against a braked axis.
+     *
+     * @param nowNanos the time now, ns.
+     * @return whether it tripped (only from RUNNING).
+     */
+    public boolean driveNotOperating(final long nowNanos)
+    {
+        if (state != AxisState.RUNNING)
+        {
+            return false;
+        }
+        trips++;
+        driveTrips++;
+        goodFrames = 0;
+        transition(AxisState.SAFE, Reason.DRIVE_NOT_OPERATING, nowNanos);
+        return true;
+    }
+
+    /**
+     * @return trips on the drive reporting it was not operating.
+     */
+    public long driveTrips()
+    {
+        return driveTrips;
     }
 
     /**

@@ -300,4 +300,21 @@ class WatchdogTest
         assertThat(frames(watchdog, M)).isEqualTo(AxisState.RUNNING);
         assertThat(transitions).contains("RUNNING->FAULT FOLLOWING_ERROR @" + M, "FAULT->SAFE FAULT_RESET @" + (4 * M + 3 * K));
     }
+
+    @Test
+    void shouldTripWhenTheDriveIsNotOperatingAndRecoverAsAfterATimeout()
+    {
+        final Watchdog watchdog = watchdog(WatchdogConfig.Recovery.AUTOMATIC);
+        assertThat(watchdog.driveNotOperating(now)).as("not RUNNING yet").isFalse();
+        frames(watchdog, M);
+        assertThat(watchdog.driveNotOperating(now)).isTrue();
+        assertThat(watchdog.state()).isEqualTo(AxisState.SAFE);
+        assertThat(watchdog.driveNotOperating(now)).as("only from RUNNING").isFalse();
+        assertThat(watchdog.trips()).isEqualTo(1);
+        assertThat(watchdog.driveTrips()).isEqualTo(1);
+        assertThat(watchdog.latched()).isFalse();
+        assertThat(frames(watchdog, M - 1)).isEqualTo(AxisState.RECOVERING);
+        assertThat(frames(watchdog, 1)).isEqualTo(AxisState.RUNNING);
+        assertThat(transitions).contains("RUNNING->SAFE DRIVE_NOT_OPERATING @" + M);
+    }
 }

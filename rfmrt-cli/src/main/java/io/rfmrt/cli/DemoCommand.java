@@ -174,6 +174,15 @@ final class DemoCommand implements Callable<Integer>
             summary.put("fault_limit_rad", c.faultLimitRad());
             summary.put("peak_lag_rad", c.peakLagRad());
             summary.put("skipped_frames", c.skippedFrames());
+            summary.put("handler_cpu_p50_us", c.handlerCpuP50Us());
+            summary.put("handler_cpu_p99_us", c.handlerCpuP99Us());
+            summary.put("handler_cpu_max_us", c.handlerCpuMaxUs());
+            final Map<String, Object> ticks = new LinkedHashMap<>();
+            ticks.put("min", p.tickIntervalMinUs());
+            ticks.put("p50", p.tickIntervalP50Us());
+            ticks.put("p99", p.tickIntervalP99Us());
+            ticks.put("max", p.tickIntervalMaxUs());
+            summary.put("plant_tick_interval_us", ticks);
             summary.put("plant_missed_ticks", p.missedTicks());
             summary.put("plant_late_commands", p.lateCommands());
             summary.put("move_distance", c.moveDistance());
@@ -276,7 +285,8 @@ final class DemoCommand implements Callable<Integer>
             {"tracking_rms_pct_of_move", "%.4f %%"}, {"tracking_max", "%.3e rad"},
             {"tracking_max_at_rest", "%.3e rad"}, {"move_distance", "%.2f rad"}, {"following_error_faults", "%s"},
             {"peak_lag_rad", "%.3e rad"}, {"skipped_frames", "%s"}, {"plant_missed_ticks", "%s"},
-            {"plant_late_commands", "%s"},
+            {"plant_late_commands", "%s"}, {"handler_cpu_p50_us", "%.1f us"}, {"handler_cpu_p99_us", "%.1f us"},
+            {"handler_cpu_max_us", "%.1f us"}, {"plant_tick_interval_us", "%s"},
             {"e2e_p50_us", "%.1f us"}, {"e2e_p99_us", "%.1f us"}, {"e2e_max_us", "%.1f us"},
             {"journal_records", "%s"}, {"journal_drops", "%s"}, {"journal_write_errors", "%s"}};
         for (final String[] row : rows)

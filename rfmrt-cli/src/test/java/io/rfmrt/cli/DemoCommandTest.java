@@ -98,6 +98,12 @@ class DemoCommandTest
         assertThat(s.get("plant").get("ticks_taken").asLong() + s.get("plant").get("missed_ticks").asLong())
             .isEqualTo(s.get("plant").get("cycles").asLong());
         assertThat(s.get("following_error_faults").asLong()).as("the default demo does not fault").isZero();
+        // the plant never bursts: no two ticks taken closer than half a period (1 kHz: 500 us), whatever the load
+        assertThat(s.get("plant_tick_interval_us").get("min").asDouble()).isGreaterThanOrEqualTo(500.0);
+        assertThat(s.get("plant").get("tick_interval_min_us").asDouble()).isGreaterThanOrEqualTo(500.0);
+        assertThat(s.get("handler_cpu_p50_us").asDouble()).isPositive()
+            .isLessThanOrEqualTo(s.get("handler_cpu_p99_us").asDouble());
+        assertThat(s.get("handler_cpu_p99_us").asDouble()).isLessThanOrEqualTo(s.get("handler_cpu_max_us").asDouble());
         assertThat(s.get("lateness").get("controller").get("wakes").asLong()).isEqualTo(s.get("cycles").asLong());
         assertThat(s.get("stalls").asLong()).isEqualTo(stalls);
         assertThat(s.get("longest_stall_us").asDouble()).isEqualTo(longest);

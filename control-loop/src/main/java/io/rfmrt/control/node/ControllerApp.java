@@ -179,6 +179,13 @@ public final class ControllerApp implements NodeApp
     private FollowingError followingError;
     private final TrajectoryRejoin rejoin = TrajectoryRejoin.of(profile);
     private boolean rejoining;
+    /** Cycles after entering RUNNING before the drive must report "operation enabled" (its answer takes a period). */
+    static final int DRIVE_ENABLE_GRACE_CYCLES = 5;
+    private long runningSinceCycle;
+    private boolean driveTripPending;
+    private long driveTripSince;
+    /** The cycle on which the handler saw the drive not operating while RUNNING (the watchdog trips on a change). */
+    private final AtomicLong driveTripCycle = new AtomicLong();
     private long rejoinStartCycle;
     /** The cycle the axis faulted on its following error (0: not faulted); written by the handler. */
     private final AtomicLong faultCycle = new AtomicLong();
@@ -207,6 +214,9 @@ public final class ControllerApp implements NodeApp
     private long[] cardWarm;
     private volatile List<ThreadStats> warm;
     private final Histogram cumulative = new Histogram(1, HIGHEST_NS, 3);
+    /** The handler's CPU time per computed cycle, ns (written by the handler's thread, read after it stopped). */
+    private final Histogram handlerCpu = new Histogram(1, HIGHEST_NS, 3);
+    private final java.lang.management.ThreadMXBean cpuClock = java.lang.management.ManagementFactory.getThreadMXBean();
     private ControllerResult result;
 
     @Override
@@ -285,6 +295,7 @@ public final class ControllerApp implements NodeApp
 
     private void onSensor(final FrameView frame, final StageStamps stamps)
     {
+        final long cpuStart = cpuClock.getCurrentThreadCpuTime();
         final DirectBuffer b = frame.buffer();
         final int p = frame.payloadOffset();
         if (b.getInt(p + SENSOR_VERSION_OFFSET) != PAYLOAD_VERSION)
@@ -321,13 +332,39 @@ public final class ControllerApp implements NodeApp
         }
 
         final boolean faulted = faultCycle.getPlain() != 0;
-        final int st = faulted ? AxisState.FAULT.id() : axisState.getAcquire();
+        int st = faulted ? AxisState.FAULT.id() : axisState.getAcquire();
+        if (st != AxisState.RUNNING.id())
+        {
+            driveTripPending = false;
+        }
+        else if (driveTripPending)
+        {
+            // told the watchdog the drive is not operating; until its timer has moved the axis, drive nothing (and
+            // tell it again should it not have been RUNNING any more when it was told, and be so again now)
+            st = AxisState.SAFE.id();
+            if (cycle - driveTripSince > 2 * DRIVE_ENABLE_GRACE_CYCLES)
+            {
+                driveTripSince = cycle;
+                driveTripCycle.setRelease(cycle);
+            }
+        }
+        else if (previousState == AxisState.RUNNING.id() && cycle - runningSinceCycle > DRIVE_ENABLE_GRACE_CYCLES &&
+            (b.getInt(p + SENSOR_STATUS_WORD_OFFSET) & SW_OPERATION_ENABLED) == 0)
+        {
+            // the drive is not applying the torque (it braked on a stale command): a trip, so the loop does not wind
+            // up against a braked axis and re-enters bumplessly after the recovery
+            driveTripPending = true;
+            driveTripSince = cycle;
+            driveTripCycle.setRelease(cycle);
+            st = AxisState.SAFE.id();
+        }
         if (st == AxisState.RUNNING.id() && previousState != st)
         {
             // entering RUNNING: no integrator history from before. At the start the trajectory begins; after a
             // recovery it is rejoined bumplessly, from the measured position at rest (TrajectoryRejoin). From here on
             // its clock runs on the sensor's cycle number (a gap in the cycles is time passed)
             state.reset();
+            runningSinceCycle = cycle;
             if (previousState == AxisState.STARTING.id())
             {
                 trajectoryOrigin = cycle - trajectoryCycle - 1;
@@ -428,6 +465,9 @@ public final class ControllerApp implements NodeApp
             cycleLatency / 1e3);
         journal.sample(SAMPLE_CONTROL_INPUT, sendNanos, cycle, st, integratorBefore, setpoint.velocity(),
             setpoint.acceleration(), setpoint.jerk(), position, velocity);
+        // the cycle's execution time as the thread's own CPU time: a pre-emption in the middle is not counted
+        final long cpu = cpuClock.getCurrentThreadCpuTime() - cpuStart;
+        handlerCpu.recordValue(Math.max(1, Math.min(cpu, HIGHEST_NS)));
     }
 
     /** The watchdog's timer: one tick per period on the absolute schedule, parked in between. */
@@ -437,6 +477,7 @@ public final class ControllerApp implements NodeApp
         private final Watchdog watchdog;
         private long seen;
         private long next;
+        private long lastDriveTrip;
         private boolean done;
 
         WatchdogAgent(final RfmDevice device, final JournalWriter stateJournal)
@@ -481,6 +522,12 @@ public final class ControllerApp implements NodeApp
             if (faultCycle.getAcquire() != 0)
             {
                 watchdog.fault(now);
+            }
+            final long driveTrip = driveTripCycle.getAcquire();
+            if (driveTrip != lastDriveTrip)
+            {
+                lastDriveTrip = driveTrip;
+                watchdog.driveNotOperating(now);
             }
             final long frames = framesSeen.getAcquire();
             if (frames == seen)
@@ -645,7 +692,10 @@ public final class ControllerApp implements NodeApp
             followingError.lagAtFault(),
             followingError.limitAtFault(),
             followingError.peakLag(),
-            skippedFrames);
+            skippedFrames,
+            handlerCpu.getValueAtPercentile(50) / 1e3,
+            handlerCpu.getValueAtPercentile(99) / 1e3,
+            handlerCpu.getMaxValue() / 1e3);
     }
 
     @Override

@@ -134,6 +134,9 @@ public final class NodeResults
      * @param faultLimitRad          the limit then, rad.
      * @param peakLagRad             the largest lag checked while RUNNING, rad.
      * @param skippedFrames          sensor frames not computed on: a newer one was already there (backlog).
+     * @param handlerCpuP50Us        the handler's CPU time per computed cycle (thread CPU time, not wall), median.
+     * @param handlerCpuP99Us        99th percentile.
+     * @param handlerCpuMaxUs        highest.
      */
     public record ControllerResult(long cycles, long lostFrames, long tornFrames, LossCauses lostFrameCauses,
         long deadlineMisses, double deadlineUs, long watchdogTrips, long watchdogRecoveries, double trackingRms,
@@ -143,7 +146,8 @@ public final class NodeResults
         Lateness watchdogTimerLateness, long[] missFrom, long[] missTo, long missesNotKept, long[] tripFrom,
         long[] tripTo, long tripsNotKept, long[] stallStart, long[] stallEnd, double trackingRmsMoves,
         double trackingMaxMoves, double trackingMaxAtRest, long movingCycles, long followingErrorFaults,
-        long faultCycle, double faultLagRad, double faultLimitRad, double peakLagRad, long skippedFrames)
+        long faultCycle, double faultLagRad, double faultLimitRad, double peakLagRad, long skippedFrames,
+        double handlerCpuP50Us, double handlerCpuP99Us, double handlerCpuMaxUs)
     {
     }
 
@@ -160,6 +164,10 @@ public final class NodeResults
      * @param missedTickEvents     wake-ups that missed ticks.
      * @param lateCommands         commands first seen one or more periods after they were due.
      * @param lateCommandsByPeriods late commands by periods late, 1..5 (the last: 5 or more).
+     * @param tickIntervalMinUs    shortest interval between two ticks taken (never below half a period).
+     * @param tickIntervalP50Us    median interval.
+     * @param tickIntervalP99Us    99th percentile.
+     * @param tickIntervalMaxUs    longest.
      * @param commandsReceived     command frames handled.
      * @param commandGaps          command frames lost.
      * @param lostFrameCauses      why.
@@ -172,7 +180,8 @@ public final class NodeResults
      */
     public record PlantResult(long cycles, boolean interrupted, long sensorFrames, long staleCommandCycles,
         long withheldSensorFrames, long ticksTaken, long missedTicks, long missedTickEvents, long lateCommands,
-        long[] lateCommandsByPeriods, long commandsReceived, long commandGaps, LossCauses lostFrameCauses,
+        long[] lateCommandsByPeriods, double tickIntervalMinUs, double tickIntervalP50Us, double tickIntervalP99Us,
+        double tickIntervalMaxUs, long commandsReceived, long commandGaps, LossCauses lostFrameCauses,
         long journalDrops, long journalWriteErrors, long journalRecords, Lateness lateness, long[] stallStart,
         long[] stallEnd)
     {

@@ -23,6 +23,7 @@ import io.rfmrt.runtime.config.AppSettings;
 import io.rfmrt.runtime.config.ConfigException;
 import io.rfmrt.runtime.journal.Journal;
 import io.rfmrt.runtime.journal.JournalWriter;
+import org.HdrHistogram.Histogram;
 import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.NoOpIdleStrategy;
 import org.agrona.concurrent.SleepingMillisIdleStrategy;
@@ -152,6 +153,8 @@ public final class PlantApp implements NodeApp
     private final long[] counts = new long[8];
     /** Late commands by how late, 1..{@link #STALE_PERIODS} periods (the last bucket: that many or more). */
     private final long[] lateByPeriods = new long[STALE_PERIODS];
+    /** Intervals between the ticks taken, ns (recorded by the loop, read after it stopped). */
+    private final Histogram tickIntervals = new Histogram(1, TimeUnit.SECONDS.toNanos(10), 3);
     private volatile boolean finished;
     private RfmNode node;
     private JournalWriter plantJournal;
@@ -269,6 +272,7 @@ public final class PlantApp implements NodeApp
         private final long[] takenTick = new long[COMMAND_SLOTS];
         private final long[] takenNext = new long[COMMAND_SLOTS];
         private long previousTaken;
+        private long previousTakenNanos;
         private boolean started;
         private long lastCommandCycle;
         private long appliedCycle;
@@ -304,21 +308,33 @@ public final class PlantApp implements NodeApp
             long now = awaitTick(schedule.dueNanos());
             lateness.wake(schedule.nextTick(), schedule.dueNanos(), now);
             final long firstMissed = schedule.nextTick();
-            final long missed = schedule.skipLate(now);
-            if (missed > 0)
+            long missed = 0;
+            long skipped;
+            while ((skipped = schedule.skipLate(now)) > 0)
             {
                 // the axis moved on while its samples were not taken: it runs those periods under the command it
-                // holds, unsampled, and the loop takes the next tick it can take on time (no burst of late ticks)
-                for (long k = firstMissed; k < firstMissed + missed; k++)
+                // holds, unsampled, and the loop takes the next tick it can take on time (no burst of late ticks).
+                // Checked again after the wait: a hold-up here (the integration, a pre-emption) misses ticks too
+                for (long k = schedule.nextTick() - skipped; k < schedule.nextTick(); k++)
                 {
                     actuate(k, now, false);
                 }
+                missed += skipped;
+                now = awaitTick(schedule.dueNanos());
+            }
+            if (missed > 0)
+            {
                 counts[4] += missed;
                 counts[5]++;
                 plantJournal.fault(FAULT_MISSED_TICKS, firstMissed, missed, now);
-                now = awaitTick(schedule.dueNanos());
             }
             final long cycle = schedule.take();
+            if (previousTakenNanos != 0)
+            {
+                tickIntervals.recordValue(Math.max(1, Math.min(now - previousTakenNanos,
+                    tickIntervals.getHighestTrackableValue())));
+            }
+            previousTakenNanos = now;
             final int slot = (int)(previousTaken & (COMMAND_SLOTS - 1));
             takenTick[slot] = previousTaken;
             takenNext[slot] = cycle;
@@ -539,6 +555,9 @@ public final class PlantApp implements NodeApp
         final Journal journal = node.journal();
         result = new PlantResult(counts[0], settings.cycles() == 0 || counts[0] < settings.cycles(), counts[1],
             counts[2], counts[3], counts[6], counts[4], counts[5], counts[7], lateByPeriods.clone(),
+            tickIntervals.getTotalCount() == 0 ? 0 : tickIntervals.getMinValue() / 1e3,
+            tickIntervals.getValueAtPercentile(50) / 1e3, tickIntervals.getValueAtPercentile(99) / 1e3,
+            tickIntervals.getMaxValue() / 1e3,
             commands.counter(RuntimeCounter.FRAMES_HANDLED), commands.counter(FrameCounter.GAPS),
             LossCauses.of(commands, node.device(), COMMAND.event(), cardWarm), journal.stats().droppedRingFull(),
             journal.stats().writeErrors(), journal.stats().recordsWritten(), Lateness.of(lateness),
