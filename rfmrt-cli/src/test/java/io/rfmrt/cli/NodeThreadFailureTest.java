@@ -132,6 +132,84 @@ class NodeThreadFailureTest
         assertThat(faults).as("FAULT records of the failed thread, flushed before exit").isPositive();
     }
 
+    @Test
+    void shouldExitOneRatherThanCrashWhenTheNetworksMemoryFileIsTruncated(@TempDir final Path dir) throws Exception
+    {
+        Files.copy(Path.of("..", "deploy", "conf", "layout.yaml"), dir.resolve("layout.yaml"));
+        Files.writeString(dir.resolve("node-1.yaml"), """
+            device: sim:lab1?node=1
+            layout: layout.yaml
+            receive: {channels: [command], wait: BLOCKING}
+            publish: {channel: sensor, rateHz: 1000, size: 64}
+            threads:
+              lockMemory: false
+            strict: false
+            journal: {enabled: true, dir: journal}
+            heartbeat: 1s
+            """);
+        System.setProperty(SimNetwork.ROOT_PROPERTY, simRoot.toString());
+        final String stdout;
+        final String err;
+        final Process node;
+        // a receiving node, held here only to count the frames that reach it; it never touches the memory image
+        try (RfmDevice receiver = RfmDevices.open("sim:lab1?node=2&dma=auto"))
+        {
+            receiver.enableEvent(EventType.INTR1);
+            node = CliProcesses.start(simRoot, ProcessBuilder.Redirect.PIPE, "node", "--config",
+                dir.resolve("node-1.yaml").toString());
+            final CompletableFuture<String> stderr = CompletableFuture.supplyAsync(() -> readAll(node));
+            final BufferedReader lines = new BufferedReader(new InputStreamReader(node.getInputStream(),
+                StandardCharsets.UTF_8));
+            final StringBuilder out = new StringBuilder();
+            String line;
+            while ((line = lines.readLine()) != null)
+            {
+                out.append(line).append('\n');
+                if (line.startsWith("process:"))
+                {
+                    break;
+                }
+            }
+            if (line == null)
+            {
+                throw new AssertionError("the node ended before it ran: " + out + stderr.get(30, TimeUnit.SECONDS));
+            }
+            // frames flow (the publisher's path is compiled), then the whole reflective memory loses its pages under
+            // the node; the checksum used to run over the mapped slot, where the fault crashed the JVM (exit 134, an
+            // hs_err file, no journal)
+            final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            // the held ring takes its descriptors and then drops: completed + dropped = frames that reached node 2
+            while (framesReached(receiver) < 2_000 && System.nanoTime() < deadline)
+            {
+                Thread.sleep(20);
+            }
+            assertThat(framesReached(receiver)).as("frames before the truncation").isGreaterThanOrEqualTo(2_000);
+            try (FileChannel file = FileChannel.open(simRoot.resolve("lab1").resolve("memory"),
+                StandardOpenOption.WRITE))
+            {
+                file.truncate(0);
+            }
+            while ((line = lines.readLine()) != null)
+            {
+                out.append(line).append('\n');
+            }
+            assertThat(node.waitFor(30, TimeUnit.SECONDS)).as("the node exits by itself").isTrue();
+            stdout = out.toString();
+            err = stderr.get(30, TimeUnit.SECONDS);
+        }
+        assertThat(node.exitValue()).as(stdout + err).isEqualTo(1);
+        assertThat(err.lines().filter(l -> l.startsWith("rfmrt node: thread "))).as(err).isNotEmpty()
+            .allSatisfy(l -> assertThat(l).contains("InternalError: a fault occurred in a recent unsafe memory access")
+                .endsWith("; stopping the node"));
+        assertThat(err).doesNotContain("A fatal error has been detected by the Java Runtime Environment");
+        assertThat(stdout).contains("stopped after a thread failed");
+    }
+
+    private static long framesReached(final RfmDevice receiver)
+    {
+        return receiver.counter(RfmCounter.DMA_COMPLETED, null) + receiver.counter(RfmCounter.DMA_DROPPED, null);
+    }
+
     private static String readAll(final Process process)
     {
         try

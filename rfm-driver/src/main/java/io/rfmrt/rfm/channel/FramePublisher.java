@@ -7,7 +7,6 @@ import org.agrona.DirectBuffer;
 import org.agrona.concurrent.NanoClock;
 import org.agrona.concurrent.SystemNanoClock;
 
-import java.nio.ByteBuffer;
 import java.util.zip.CRC32C;
 
 import static io.rfmrt.rfm.channel.FrameHeaderDescriptor.*;
@@ -24,7 +23,7 @@ public final class FramePublisher
     private final RfmWindow window;
     private final ChannelSpec channel;
     private final NanoClock clock;
-    private final ByteBuffer crcView;
+    private final byte[] crcScratch;
     private final CRC32C crc = new CRC32C();
     private final int incarnation = freshIncarnation();
     private long seq;
@@ -60,7 +59,7 @@ public final class FramePublisher
         this.window = device.window();
         this.channel = channel;
         this.clock = clock;
-        this.crcView = window.newByteBufferView();
+        this.crcScratch = new byte[channel.maxPayload()];
     }
 
     /**
@@ -139,9 +138,12 @@ public final class FramePublisher
         final long slot = channel.slotOffset(next);
         window.putLongThenStoreStoreFence(slot + SEQ_OFFSET, -next);
         window.putBytes(slot + HEADER_SIZE, src, index, length);
+        // the checksum of the caller's bytes through a heap copy, not of the mapped slot: reflective memory cut short
+        // under the node (a truncated file) then faults in a plain copy, which the JVM reports as an InternalError,
+        // rather than inside the checksum's stub, which would crash the JVM
+        src.getBytes(index, crcScratch, 0, length);
         crc.reset();
-        crcView.limit((int)slot + HEADER_SIZE + length).position((int)slot + HEADER_SIZE);
-        crc.update(crcView);
+        crc.update(crcScratch, 0, length);
         window.putInt(slot + LENGTH_OFFSET, length);
         window.putInt(slot + CRC_OFFSET, (int)crc.getValue());
         window.putShort(slot + SOURCE_OFFSET, (short)channel.node());

@@ -36,8 +36,8 @@ public final class FrameReceiver
     private final ChannelSpec channel;
     private final int selfNode;
     private final UnsafeBuffer copy;
-    private final ByteBuffer copyView;
     private final CRC32C crc = new CRC32C();
+    private final byte[] crcScratch;
     private final long[] lastSeq = new long[RfmDevice.MAX_NODE_ID + 1];
     private final int[] incarnation = new int[RfmDevice.MAX_NODE_ID + 1];
     private boolean restarted;
@@ -75,7 +75,7 @@ public final class FrameReceiver
         this.selfNode = device.nodeId();
         final ByteBuffer host = BufferUtil.allocateDirectAligned(channel.slotSize(), 64);
         this.copy = new UnsafeBuffer(host);
-        this.copyView = host.duplicate();
+        this.crcScratch = new byte[channel.slotSize()];
     }
 
     private static AtomicCounter[] privateCounters()
@@ -192,8 +192,7 @@ public final class FrameReceiver
      */
     public FrameStatus receiveCompleted(final DmaCompletion completion, final FrameView into)
     {
-        return validate(completion.buffer(), completion.destOffset(), completion.byteBuffer(),
-            completion.byteBufferOffset() + completion.destOffset(), completion.length(), into);
+        return validate(completion.buffer(), completion.destOffset(), completion.length(), into);
     }
 
     /**
@@ -261,7 +260,7 @@ public final class FrameReceiver
         {
             return count(FrameStatus.TORN);
         }
-        return validate(copy, 0, copyView, 0, channel.slotSize(), into);
+        return validate(copy, 0, channel.slotSize(), into);
     }
 
     private int frameLength(final long slot)
@@ -270,8 +269,8 @@ public final class FrameReceiver
         return length < 0 || length > channel.maxPayload() ? -1 : length;
     }
 
-    private FrameStatus validate(final DirectBuffer buffer, final int base, final ByteBuffer view, final int viewBase,
-        final int available, final FrameView into)
+    private FrameStatus validate(final DirectBuffer buffer, final int base, final int available,
+        final FrameView into)
     {
         final long seq = buffer.getLong(base + SEQ_OFFSET, RfmWindow.BYTE_ORDER);
         if (seq < 0)
@@ -292,9 +291,12 @@ public final class FrameReceiver
         {
             return count(FrameStatus.SELF);
         }
+        // the checksum runs over a heap copy, never over mapped memory: a mapped file cut short under the node turns
+        // a plain copy's fault into an InternalError the node reports, where the checksum's own stub would crash
+        // the JVM
+        buffer.getBytes(base + HEADER_SIZE, crcScratch, 0, length);
         crc.reset();
-        view.limit(viewBase + HEADER_SIZE + length).position(viewBase + HEADER_SIZE);
-        crc.update(view);
+        crc.update(crcScratch, 0, length);
         if ((int)crc.getValue() != buffer.getInt(base + CRC_OFFSET, RfmWindow.BYTE_ORDER))
         {
             return count(FrameStatus.CRC_ERROR);
