@@ -939,7 +939,7 @@ public final class RfmNode implements AutoCloseable
                     ctx.housekeepingCpu;
                 // the journal thread is placed like every other thread: by the environment's thread factory
                 journal = Journal.start(new JournalConfig(ctx.journalDir, device.nodeId(), ctx.journalRingBytes,
-                    ctx.journalRoll, housekeeping), env.threadFactory(housekeeping, 0));
+                    ctx.journalRoll, housekeeping, journalLayout(ctx).toYaml()), env.threadFactory(housekeeping, 0));
                 isrJournal = journal.newWriter("isr");
                 consumerJournal = journal.newWriter("consumer");
                 errorJournal = journal.newWriter("errors");
@@ -1006,6 +1006,20 @@ public final class RfmNode implements AutoCloseable
             close();
             throw ex;
         }
+    }
+
+    /**
+     * The channels a journal records beside its frames, so that a recording plays back without its configuration:
+     * the node's input channels and its built-in publisher's channel, with the layout's memory size.
+     */
+    static ChannelLayout journalLayout(final Context ctx)
+    {
+        final List<ChannelSpec> channels = new ArrayList<>(ctx.inputs);
+        if (ctx.publishChannel != null && !channels.contains(ctx.publishChannel))
+        {
+            channels.add(ctx.publishChannel);
+        }
+        return new ChannelLayout(ctx.layout.memorySize(), List.copyOf(channels), List.of());
     }
 
     private PeriodicAgent publisher()

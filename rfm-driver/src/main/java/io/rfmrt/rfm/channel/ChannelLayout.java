@@ -72,6 +72,63 @@ public record ChannelLayout(long memorySize, List<ChannelSpec> channels, List<Va
     }
 
     /**
+     * The layout as YAML that {@link #parse} reads back into an equal layout: sizes and offsets as numbers (offsets in
+     * hex), names quoted, events by name, {@code to: all} for a broadcast channel. Journals record a node's channels
+     * this way (docs/journal.md), so that a recording can be played back without its configuration.
+     *
+     * @return the YAML text, ending with a newline.
+     */
+    public String toYaml()
+    {
+        final StringBuilder yaml = new StringBuilder(128 + 128 * (channels.size() + variables.size()));
+        yaml.append("memorySize: ").append(memorySize).append('\n');
+        yaml.append(channels.isEmpty() ? "channels: []\n" : "channels:\n");
+        for (final ChannelSpec c : channels)
+        {
+            yaml.append("  - {name: ").append(quoted(c.name()))
+                .append(", node: ").append(c.node())
+                .append(", offset: 0x").append(Long.toHexString(c.offset()))
+                .append(", slots: ").append(c.slots())
+                .append(", slotSize: ").append(c.slotSize())
+                .append(", event: ").append(c.event().name())
+                .append(", to: ").append(c.target() == RfmDevice.ALL_NODES ? "all" : Integer.toString(c.target()))
+                .append("}\n");
+        }
+        yaml.append(variables.isEmpty() ? "variables: []\n" : "variables:\n");
+        for (final VariableSpec v : variables)
+        {
+            yaml.append("  - {name: ").append(quoted(v.name()))
+                .append(", type: ").append(v.type().name().toLowerCase(Locale.ROOT))
+                .append(", offset: 0x").append(Long.toHexString(v.offset()))
+                .append("}\n");
+        }
+        return yaml.toString();
+    }
+
+    private static String quoted(final String text)
+    {
+        // a double-quoted YAML scalar: backslash, quote and control characters escaped, everything else as it is
+        final StringBuilder quoted = new StringBuilder(text.length() + 2).append('"');
+        for (int i = 0; i < text.length(); i++)
+        {
+            final char c = text.charAt(i);
+            if (c == '"' || c == '\\')
+            {
+                quoted.append('\\').append(c);
+            }
+            else if (c < 0x20 || c == 0x7F)
+            {
+                quoted.append(String.format(Locale.ROOT, "\\u%04x", (int)c));
+            }
+            else
+            {
+                quoted.append(c);
+            }
+        }
+        return quoted.append('"').toString();
+    }
+
+    /**
      * @param file a YAML layout.
      * @return the validated layout.
      * @throws LayoutException naming the file and each bad entry.

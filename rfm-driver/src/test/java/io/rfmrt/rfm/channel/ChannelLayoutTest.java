@@ -126,4 +126,25 @@ class ChannelLayoutTest
             .hasMessageStartingWith("lab.yaml: not valid YAML: ")
             .satisfies(e -> assertThat(e.getMessage()).doesNotContain("\n"));
     }
+
+    @Test
+    void shouldWriteYamlThatParsesBackIntoTheSameLayout()
+    {
+        final ChannelLayout layout = ChannelLayout.parse("lab.yaml", GOOD);
+        final String yaml = layout.toYaml();
+        assertThat(yaml).contains("offset: 0x1000", "to: 2", "to: all", "event: INTR2", "type: int32");
+        assertThat(ChannelLayout.parse("recorded", yaml)).isEqualTo(layout);
+    }
+
+    @Test
+    void shouldRoundTripNamesWithQuotesBackslashesAndControlCharactersAndEmptyLists()
+    {
+        final ChannelLayout layout = new ChannelLayout(4096, java.util.List.of(
+            new ChannelSpec("it's \"odd\" \\ a\tb\nc: {x}", 7, 0x40, 2, 64, EventType.INTR4, 3)), java.util.List.of());
+        final ChannelLayout back = ChannelLayout.parse("recorded", layout.toYaml());
+        assertThat(back).isEqualTo(layout);
+        final ChannelLayout empty = new ChannelLayout(ChannelLayout.DEFAULT_MEMORY_SIZE, java.util.List.of(),
+            java.util.List.of());
+        assertThat(ChannelLayout.parse("recorded", empty.toYaml())).isEqualTo(empty);
+    }
 }

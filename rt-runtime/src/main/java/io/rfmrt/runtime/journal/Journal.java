@@ -153,7 +153,8 @@ public final class Journal implements AutoCloseable
                 config.cpu(),
                 minFreeBytes,
                 SystemNanoClock.INSTANCE,
-                SystemEpochClock.INSTANCE);
+                SystemEpochClock.INSTANCE,
+                config.layoutBytes());
         }
         catch (final RuntimeException | Error ex)
         {

@@ -17,8 +17,11 @@ import java.nio.file.Path;
  * @param cpu               cpu the journal thread should run on (a housekeeping core; the thread factory given to
  *                          {@link Journal#start(JournalConfig, java.util.concurrent.ThreadFactory)} places it, the
  *                          journal checks it), or {@link #CPU_UNPINNED}.
+ * @param layout            the node's channels as {@code ChannelLayout} YAML, written into every journal header so
+ *                          that the recording can be played back without its configuration; {@code null} for none.
+ *                          At most {@link #LAYOUT_BYTES_MAX} bytes of UTF-8.
  */
-public record JournalConfig(Path dir, int nodeId, int ringCapacityBytes, String rollCycle, int cpu)
+public record JournalConfig(Path dir, int nodeId, int ringCapacityBytes, String rollCycle, int cpu, String layout)
 {
     /** Default of {@link #ringCapacityBytes()}: 1 MiB per writer. */
     public static final int RING_CAPACITY_BYTES_DEFAULT = 1 << 20;
@@ -32,6 +35,23 @@ public record JournalConfig(Path dir, int nodeId, int ringCapacityBytes, String 
     public static final int CPU_UNPINNED = -1;
     /** Largest {@link #nodeId()}. */
     public static final int NODE_ID_MAX = 0xFFFF;
+    /** Longest {@link #layout()}, bytes of UTF-8. */
+    public static final int LAYOUT_BYTES_MAX = io.rfmrt.runtime.journal.internal.JournalRecordDescriptor.MAX_LAYOUT_LENGTH;
+
+    /**
+     * A config without a layout.
+     *
+     * @param dir               folder of the Chronicle Queue.
+     * @param nodeId            RFM node id.
+     * @param ringCapacityBytes bytes of each writer's ring.
+     * @param rollCycle         Chronicle roll cycle name.
+     * @param cpu               cpu of the journal thread, or {@link #CPU_UNPINNED}.
+     */
+    public JournalConfig(final Path dir, final int nodeId, final int ringCapacityBytes, final String rollCycle,
+        final int cpu)
+    {
+        this(dir, nodeId, ringCapacityBytes, rollCycle, cpu, null);
+    }
 
     /**
      * @param dir    folder of the journal.
@@ -49,7 +69,7 @@ public record JournalConfig(Path dir, int nodeId, int ringCapacityBytes, String 
      */
     public JournalConfig withRingCapacityBytes(final int bytes)
     {
-        return new JournalConfig(dir, nodeId, bytes, rollCycle, cpu);
+        return new JournalConfig(dir, nodeId, bytes, rollCycle, cpu, layout);
     }
 
     /**
@@ -58,7 +78,7 @@ public record JournalConfig(Path dir, int nodeId, int ringCapacityBytes, String 
      */
     public JournalConfig withRollCycle(final String name)
     {
-        return new JournalConfig(dir, nodeId, ringCapacityBytes, name, cpu);
+        return new JournalConfig(dir, nodeId, ringCapacityBytes, name, cpu, layout);
     }
 
     /**
@@ -67,7 +87,24 @@ public record JournalConfig(Path dir, int nodeId, int ringCapacityBytes, String 
      */
     public JournalConfig withCpu(final int cpu)
     {
-        return new JournalConfig(dir, nodeId, ringCapacityBytes, rollCycle, cpu);
+        return new JournalConfig(dir, nodeId, ringCapacityBytes, rollCycle, cpu, layout);
+    }
+
+    /**
+     * @param yaml the node's channels as {@code ChannelLayout} YAML, or {@code null}.
+     * @return a copy with that layout.
+     */
+    public JournalConfig withLayout(final String yaml)
+    {
+        return new JournalConfig(dir, nodeId, ringCapacityBytes, rollCycle, cpu, yaml);
+    }
+
+    /**
+     * @return {@link #layout()} as UTF-8, empty when there is none.
+     */
+    public byte[] layoutBytes()
+    {
+        return layout == null ? new byte[0] : layout.getBytes(java.nio.charset.StandardCharsets.UTF_8);
     }
 
     /**
@@ -98,6 +135,11 @@ public record JournalConfig(Path dir, int nodeId, int ringCapacityBytes, String 
         if (cpu < CPU_UNPINNED)
         {
             throw new IllegalArgumentException("journal cpu " + cpu + " is not a cpu number (or -1 for unpinned)");
+        }
+        if (layoutBytes().length > LAYOUT_BYTES_MAX)
+        {
+            throw new IllegalArgumentException("journal layout is " + layoutBytes().length + " bytes, more than " +
+                LAYOUT_BYTES_MAX);
         }
         return this;
     }

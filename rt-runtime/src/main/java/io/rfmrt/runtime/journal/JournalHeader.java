@@ -14,9 +14,11 @@ import java.util.List;
  * @param nanos       {@code System.nanoTime()} of the same reading.
  * @param writers     the writers' names by writer id (a record's {@link JournalRecord#writerId()}); {@code null}
  *                    for an id the header has no entry for.
+ * @param layout      the node's channels as {@code ChannelLayout} YAML (version 3), or {@code null}: a version 2
+ *                    header, or a node that gave its journal no layout.
  */
 public record JournalHeader(int version, int nodeId, long journalNanos, long epochMillis, long nanos,
-    List<String> writers)
+    List<String> writers, String layout)
 {
     /**
      * @param version      record layout version.
@@ -25,6 +27,7 @@ public record JournalHeader(int version, int nodeId, long journalNanos, long epo
      * @param epochMillis  wall clock of the clock reading.
      * @param nanos        {@code System.nanoTime()} of the clock reading.
      * @param writers      writer names by id; copied (it may hold {@code null}).
+     * @param layout       the node's channel layout YAML, or {@code null}.
      */
     public JournalHeader
     {

@@ -26,6 +26,7 @@ import static io.rfmrt.runtime.journal.internal.JournalRecordDescriptor.FRAME_FI
 import static io.rfmrt.runtime.journal.internal.JournalRecordDescriptor.FRAME_PAYLOAD_LENGTH_OFFSET;
 import static io.rfmrt.runtime.journal.internal.JournalRecordDescriptor.HEADER_EPOCH_MILLIS_OFFSET;
 import static io.rfmrt.runtime.journal.internal.JournalRecordDescriptor.HEADER_KIND_ID;
+import static io.rfmrt.runtime.journal.internal.JournalRecordDescriptor.HEADER_LAYOUT_LENGTH_OFFSET;
 import static io.rfmrt.runtime.journal.internal.JournalRecordDescriptor.HEADER_MAGIC_OFFSET;
 import static io.rfmrt.runtime.journal.internal.JournalRecordDescriptor.HEADER_NANOS_OFFSET;
 import static io.rfmrt.runtime.journal.internal.JournalRecordDescriptor.HEADER_WRITERS_OFFSET;
@@ -38,6 +39,9 @@ import static io.rfmrt.runtime.journal.internal.JournalRecordDescriptor.SAMPLE_L
 import static io.rfmrt.runtime.journal.internal.JournalRecordDescriptor.STATE_LENGTH;
 import static io.rfmrt.runtime.journal.internal.JournalRecordDescriptor.VERSION;
 import static io.rfmrt.runtime.journal.internal.JournalRecordDescriptor.VERSION_BY_POSITION;
+import static io.rfmrt.runtime.journal.internal.JournalRecordDescriptor.VERSION_WITHOUT_LAYOUT;
+import static io.rfmrt.runtime.journal.internal.JournalRecordDescriptor.MAX_LAYOUT_LENGTH;
+import static io.rfmrt.runtime.journal.internal.JournalRecordDescriptor.readable;
 import static io.rfmrt.runtime.journal.internal.JournalRecordDescriptor.VERSION_OFFSET;
 import static org.agrona.BitUtil.SIZE_OF_LONG;
 import static org.agrona.BitUtil.SIZE_OF_SHORT;
@@ -267,6 +271,14 @@ public final class JournalReader implements AutoCloseable
     }
 
     /**
+     * @return the {@code .cq4} file being read (the first one right after {@link #open}), or {@code null} before any.
+     */
+    public Path file()
+    {
+        return fileIndex >= 0 && fileIndex < files.size() ? files.get(fileIndex) : null;
+    }
+
+    /**
      * @return journal headers read so far (one per session, writer addition and roll cycle).
      */
     public long headerCount()
@@ -306,8 +318,8 @@ public final class JournalReader implements AutoCloseable
             if (seen == 1 && record.length() >= RECORD_HEADER_LENGTH && record.version() == VERSION_BY_POSITION)
             {
                 throw new JournalException("journal file " + dir.resolve(fileName) + " has record version " +
-                    VERSION_BY_POSITION + " (codes numbered by position); this rfmrt reads version " + VERSION +
-                    " only: replay it with the rfmrt that wrote it");
+                    VERSION_BY_POSITION + " (codes numbered by position); this rfmrt reads versions " +
+                    VERSION_WITHOUT_LAYOUT + " and " + VERSION + " only: replay it with the rfmrt that wrote it");
             }
             final String why = decode(record, record.length());
             if (why == HEADER_READ && seen == 1)
@@ -595,7 +607,7 @@ public final class JournalReader implements AutoCloseable
 
     private boolean plausibleRecord(final long at, final int length)
     {
-        if (length < RECORD_HEADER_LENGTH || byteAt(at + VERSION_OFFSET) != VERSION)
+        if (length < RECORD_HEADER_LENGTH || !readable(byteAt(at + VERSION_OFFSET)))
         {
             return false;
         }
@@ -634,10 +646,10 @@ public final class JournalReader implements AutoCloseable
         }
         final UnsafeBuffer buffer = into.buffer();
         final int version = into.version();
-        if (version != VERSION)
+        if (!readable(version))
         {
-            return "has layout version " + version + "; this reader knows version " + VERSION +
-                " only (written by a newer rfmrt?)";
+            return "has layout version " + version + "; this reader knows versions " + VERSION_WITHOUT_LAYOUT +
+                " and " + VERSION + " only (written by a newer rfmrt?)";
         }
         final int kindId = into.kindId();
         if (kindId == HEADER_KIND_ID)
@@ -704,6 +716,12 @@ public final class JournalReader implements AutoCloseable
         {
             return "is a journal header with writer count " + count;
         }
+        final int layoutLength = version == VERSION_WITHOUT_LAYOUT ? 0 :
+            buffer.getInt(RECORD_HEADER_LENGTH + HEADER_LAYOUT_LENGTH_OFFSET, BYTE_ORDER);
+        if (layoutLength < 0 || layoutLength > MAX_LAYOUT_LENGTH || layoutLength > body)
+        {
+            return "is a journal header with layout length " + layoutLength;
+        }
         final String[] names = new String[count];
         int at = RECORD_HEADER_LENGTH + HEADER_WRITERS_OFFSET;
         for (int i = 0; i < count; i++)
@@ -724,15 +742,24 @@ public final class JournalReader implements AutoCloseable
             names[id] = new String(name, StandardCharsets.US_ASCII);
             at += nameLength;
         }
-        if (at != length)
+        if (at + layoutLength != length)
         {
-            return "is a journal header with " + (length - at) + " bytes after its last writer entry";
+            return "is a journal header with " + (length - at) + " bytes after its last writer entry" +
+                (version == VERSION_WITHOUT_LAYOUT ? "" : " for a layout of " + layoutLength);
+        }
+        String layout = null;
+        if (layoutLength > 0)
+        {
+            final byte[] text = new byte[layoutLength];
+            buffer.getBytes(at, text);
+            layout = new String(text, StandardCharsets.UTF_8);
         }
         writerNames = names;
         headerSeen = true;
         final JournalHeader header = new JournalHeader(version, nodeId, journalNanos,
             buffer.getLong(RECORD_HEADER_LENGTH + HEADER_EPOCH_MILLIS_OFFSET, BYTE_ORDER),
-            buffer.getLong(RECORD_HEADER_LENGTH + HEADER_NANOS_OFFSET, BYTE_ORDER), java.util.Arrays.asList(names));
+            buffer.getLong(RECORD_HEADER_LENGTH + HEADER_NANOS_OFFSET, BYTE_ORDER), java.util.Arrays.asList(names),
+            layout);
         if (firstHeader == null)
         {
             firstHeader = header;

@@ -162,7 +162,7 @@ class JournalReaderTest
         }
         assertThatThrownBy(() -> JournalReader.open(dir)).isInstanceOf(JournalException.class)
             .hasMessage("journal file " + file + " has record version 1 (codes numbered by position); this rfmrt " +
-                "reads version 2 only: replay it with the rfmrt that wrote it");
+                "reads versions 2 and 3 only: replay it with the rfmrt that wrote it");
     }
 
     @Test
@@ -182,7 +182,7 @@ class JournalReaderTest
             assertThat(reader.damage()).hasSize(1);
             assertThat(reader.damage().get(0)).startsWith(dir.toString())
                 .contains(", record 5 of the file, byte ")
-                .contains(": a record of 32 bytes that has layout version 9; this reader knows version 2 only " +
+                .contains(": a record of 32 bytes that has layout version 9; this reader knows versions 2 and 3 only " +
                     "(written by a newer rfmrt?); nothing readable after it in this file");
         }
     }
@@ -252,6 +252,75 @@ class JournalReaderTest
         assertThat(RecordKind.fromId(0)).isNull();
         assertThat(RecordKind.fromId(127)).isNull();
         assertThat(RecordKind.fromId(-1)).isNull();
+    }
+
+    @Test
+    void shouldRecordTheNodesLayoutInEveryJournalHeader()
+    {
+        final Path dir = temp.resolve("layout");
+        final String layout = "memorySize: 1048576\nchannels:\n  - {name: \"s\", node: 1, offset: 0x1000, slots: 8, " +
+            "slotSize: 128, event: INTR1, to: 2}\nvariables: []\n";
+        try (Journal journal = Journal.start(JournalConfig.of(dir, 2).withLayout(layout)))
+        {
+            final JournalWriter writer = journal.newWriter("consumer");
+            while (!writer.state(0, 1, 100))
+            {
+                Thread.onSpinWait();
+            }
+        }
+        try (JournalReader reader = JournalReader.open(dir))
+        {
+            assertThat(reader.header().version()).isEqualTo(3);
+            assertThat(reader.header().layout()).isEqualTo(layout);
+            assertThat(reader.file()).isNotNull().hasParent(dir);
+            final JournalRecord record = new JournalRecord();
+            assertThat(reader.next(record)).isTrue();
+            assertThat(record.version()).isEqualTo(3);
+            assertThat(reader.lastHeader().layout()).isEqualTo(layout);
+            assertThat(reader.damage()).isEmpty();
+        }
+    }
+
+    @Test
+    void shouldReadAVersion2JournalWhoseHeaderHasNoLayout()
+    {
+        final Path dir = temp.resolve("v2");
+        // a version 2 journal header naming one writer, as rfmrt wrote it before the layout, then a STATE record
+        append(dir, bytes -> bytes.writeByte((byte)2).writeByte((byte)JournalRecordDescriptor.HEADER_KIND_ID)
+            .writeShort((short)JournalRecordDescriptor.NO_WRITER).writeInt(4).writeLong(5)
+            .writeLong(JournalRecordDescriptor.MAGIC).writeLong(6).writeLong(7).writeInt(1).writeInt(0)
+            .writeShort((short)0).writeShort((short)3).write("isr".getBytes(java.nio.charset.StandardCharsets.US_ASCII)));
+        append(dir, bytes -> bytes.writeByte((byte)2).writeByte((byte)RecordKind.STATE.id()).writeShort((short)0)
+            .writeInt(4).writeLong(8).writeLong(9).writeInt(1).writeInt(2));
+        try (JournalReader reader = JournalReader.open(dir))
+        {
+            assertThat(reader.header().version()).isEqualTo(2);
+            assertThat(reader.header().layout()).isNull();
+            assertThat(reader.header().writers()).containsExactly("isr");
+            final JournalRecord record = new JournalRecord();
+            assertThat(reader.next(record)).isTrue();
+            assertThat(record.kind()).isEqualTo(RecordKind.STATE);
+            assertThat(record.writer()).isEqualTo("isr");
+            assertThat(record.to()).isEqualTo(2);
+            assertThat(reader.next(record)).isFalse();
+            assertThat(reader.damage()).isEmpty();
+        }
+    }
+
+    @Test
+    void shouldReportAVersion3HeaderWhoseLayoutLengthDoesNotMatchAsDamage()
+    {
+        final Path dir = journalOfThreeStates();
+        append(dir, bytes -> bytes.writeByte((byte)3).writeByte((byte)JournalRecordDescriptor.HEADER_KIND_ID)
+            .writeShort((short)JournalRecordDescriptor.NO_WRITER).writeInt(1).writeLong(0)
+            .writeLong(JournalRecordDescriptor.MAGIC).writeLong(0).writeLong(0).writeInt(0).writeInt(100)
+            .write("memorySize: 4096".getBytes(java.nio.charset.StandardCharsets.US_ASCII)));
+        try (JournalReader reader = skipThree(dir))
+        {
+            assertThat(reader.next(new JournalRecord())).isFalse();
+            assertThat(reader.damage()).singleElement().asString()
+                .contains("is a journal header with layout length 100");
+        }
     }
 
     private Path journalOfThreeStates()

@@ -76,7 +76,7 @@ class JournalRoundTripTest
                 final String writer = record.writer();
                 assertThat(writer).isIn("isr", "consumer");
                 assertThat(record.writerId()).isEqualTo("isr".equals(writer) ? 0 : 1);
-                assertThat(record.version()).isEqualTo(2);
+                assertThat(record.version()).isEqualTo(3);
                 assertThat(record.nodeId()).isEqualTo(NODE_ID);
                 assertThat(record.journalNanos()).isBetween(lastJournalNanos, after);
                 lastJournalNanos = record.journalNanos();

@@ -38,6 +38,7 @@ public final class ChronicleSink
     private final long minFreeBytes;
     private final EpochClock epochClock;
     private final SingleChronicleQueue queue;
+    private final byte[] layout;
     private volatile String lastError;
 
     private ExcerptAppender appender;
@@ -58,6 +59,21 @@ public final class ChronicleSink
     public ChronicleSink(final Path dir, final SingleChronicleQueue queue, final int nodeId, final long minFreeBytes,
         final EpochClock epochClock)
     {
+        this(dir, queue, nodeId, minFreeBytes, epochClock, new byte[0]);
+    }
+
+    /**
+     * @param dir          the journal folder (for messages and the free-space check).
+     * @param queue        its queue ({@link JournalFiles#open}).
+     * @param nodeId       written into every record.
+     * @param minFreeBytes free-space floor of the folder's file system.
+     * @param epochClock   wall clock of the journal header.
+     * @param layout       the node's channel layout for every journal header, UTF-8 YAML, empty for none.
+     */
+    public ChronicleSink(final Path dir, final SingleChronicleQueue queue, final int nodeId, final long minFreeBytes,
+        final EpochClock epochClock, final byte[] layout)
+    {
+        this.layout = layout.clone();
         this.dir = dir;
         this.dirFile = dir.toFile();
         this.queue = queue;
@@ -239,7 +255,7 @@ public final class ChronicleSink
 
     private void writeHeader(final long now, final byte[][] writerNames)
     {
-        JournalFiles.writeHeader(appender, nodeId, now, epochClock.time(), writerNames);
+        JournalFiles.writeHeader(appender, nodeId, now, epochClock.time(), writerNames, layout);
         headerCycle = appender.cycle();
         headerWriterCount = writerNames.length;
     }

@@ -84,6 +84,7 @@ public final class JournalAgent implements Agent, MessageHandler, ErrorHandler
      * @param minFreeBytes free-space floor of the folder's file system.
      * @param nanoClock    clock of {@code journalNanos}.
      * @param epochClock   wall clock of the journal header.
+     * @param layout       the node's channel layout for every journal header, UTF-8 YAML, empty for none.
      * @throws RuntimeException whatever Chronicle throws when it cannot open the queue.
      */
     public JournalAgent(
@@ -93,12 +94,14 @@ public final class JournalAgent implements Agent, MessageHandler, ErrorHandler
         final int cpu,
         final long minFreeBytes,
         final NanoClock nanoClock,
-        final EpochClock epochClock)
+        final EpochClock epochClock,
+        final byte[] layout)
     {
         this.dir = dir;
         this.cpu = cpu;
         this.nanoClock = nanoClock;
-        this.sink = new ChronicleSink(dir, JournalFiles.open(dir, rollCycle), nodeId, minFreeBytes, epochClock);
+        this.sink = new ChronicleSink(dir, JournalFiles.open(dir, rollCycle), nodeId, minFreeBytes, epochClock,
+            layout);
     }
 
     /**

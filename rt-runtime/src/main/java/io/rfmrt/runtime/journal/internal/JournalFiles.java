@@ -62,9 +62,11 @@ public final class JournalFiles
      * @param nowNanos   {@code journalNanos} of the record and the monotonic half of the clock pairing.
      * @param epochMs    the wall-clock half of the pairing.
      * @param writerNames every writer's name, US-ASCII, by writer id.
+     * @param layout      the node's channel layout, UTF-8 YAML (at most
+     *                    {@link JournalRecordDescriptor#MAX_LAYOUT_LENGTH} bytes), empty for none.
      */
     public static void writeHeader(final ExcerptAppender appender, final int nodeId, final long nowNanos,
-        final long epochMs, final byte[][] writerNames)
+        final long epochMs, final byte[][] writerNames, final byte[] layout)
     {
         final DocumentContext context = appender.writingDocument();
         try
@@ -79,13 +81,14 @@ public final class JournalFiles
             bytes.writeLong(epochMs);
             bytes.writeLong(nowNanos);
             bytes.writeInt(writerNames.length);
-            bytes.writeInt(0);
+            bytes.writeInt(layout.length);
             for (int i = 0; i < writerNames.length; i++)
             {
                 bytes.writeShort((short)i);
                 bytes.writeShort((short)writerNames[i].length);
                 bytes.write(writerNames[i]);
             }
+            bytes.write(layout);
         }
         catch (final Throwable ex)
         {

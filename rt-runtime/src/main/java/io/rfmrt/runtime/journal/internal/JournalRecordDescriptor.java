@@ -57,10 +57,16 @@ import static org.agrona.BitUtil.SIZE_OF_SHORT;
  * <pre>
  *   0 magic (int64) "RFMRTJNL"
  *   8 epochMillis (int64) | 16 nanos (int64): one reading of both clocks, to map nanos to wall time
- *  24 writerCount (int32) | 28 reserved (int32)
+ *  24 writerCount (int32) | 28 layoutLength (int32; version 2: reserved, 0)
  *  32 writerCount entries, packed: writerId (u16) | nameLength (u16) | name (US-ASCII, nameLength bytes)
+ *   . layout, layoutLength bytes (UTF-8): the node's channels as ChannelLayout YAML (version 3; absent in 2)
  * </pre>
- * A reader that meets a version it does not know stops with an error rather than guess at the layout.
+ * The layout is what the node received on (its input channels) and published with its built-in publisher, the
+ * memory size, as {@code ChannelLayout.toYaml()} writes it; 0 bytes when the node gave the journal none. Playback
+ * reads it to publish a recording through the channels that carried it.
+ * <p>
+ * Versions: the bodies of version 2 and 3 are the same; version 3 adds the layout to the journal header. A reader
+ * reads both and refuses others: a version it does not know is damage, version 1 is refused at open.
  */
 public final class JournalRecordDescriptor
 {
@@ -69,9 +75,12 @@ public final class JournalRecordDescriptor
     /**
      * Record layout version written by this code. Version 1 wrote frame fault codes and counter slots by enum
      * declaration order; version 2 writes explicit ids ({@code FrameStatus.id()}, {@code RfmCounter.slot()} with
-     * {@code EventType.ID_LIMIT} slots per per-type counter). A reader refuses version 1 journals.
+     * {@code EventType.ID_LIMIT} slots per per-type counter); version 3 adds the node's channel layout to the journal
+     * header. A reader refuses version 1 journals and reads 2 and 3.
      */
-    public static final int VERSION = 2;
+    public static final int VERSION = 3;
+    /** The version before the journal header carried the channel layout: read, but it cannot be played back. */
+    public static final int VERSION_WITHOUT_LAYOUT = 2;
     /** The version before explicit ids, which a reader names in its refusal. */
     public static final int VERSION_BY_POSITION = 1;
 
@@ -140,7 +149,11 @@ public final class JournalRecordDescriptor
     public static final int HEADER_EPOCH_MILLIS_OFFSET = HEADER_MAGIC_OFFSET + SIZE_OF_LONG;
     public static final int HEADER_NANOS_OFFSET = HEADER_EPOCH_MILLIS_OFFSET + SIZE_OF_LONG;
     public static final int HEADER_WRITER_COUNT_OFFSET = HEADER_NANOS_OFFSET + SIZE_OF_LONG;
-    public static final int HEADER_WRITERS_OFFSET = HEADER_WRITER_COUNT_OFFSET + SIZE_OF_INT + SIZE_OF_INT;
+    /** Bytes of the layout after the writer entries (version 3; reserved and 0 in version 2). */
+    public static final int HEADER_LAYOUT_LENGTH_OFFSET = HEADER_WRITER_COUNT_OFFSET + SIZE_OF_INT;
+    public static final int HEADER_WRITERS_OFFSET = HEADER_LAYOUT_LENGTH_OFFSET + SIZE_OF_INT;
+    /** Longest layout a journal header carries, in bytes. */
+    public static final int MAX_LAYOUT_LENGTH = 1 << 16;
     /** Bytes of one writer entry before its name. */
     public static final int HEADER_WRITER_ENTRY_FIXED_LENGTH = SIZE_OF_SHORT + SIZE_OF_SHORT;
 
@@ -151,6 +164,15 @@ public final class JournalRecordDescriptor
 
     private JournalRecordDescriptor()
     {
+    }
+
+    /**
+     * @param version a record's version byte.
+     * @return whether this code reads records of that version.
+     */
+    public static boolean readable(final int version)
+    {
+        return version == VERSION || version == VERSION_WITHOUT_LAYOUT;
     }
 
     /**
