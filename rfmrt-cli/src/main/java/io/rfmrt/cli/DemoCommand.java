@@ -64,6 +64,19 @@ final class DemoCommand implements Callable<Integer>
             "the ISR-wake thread, one wake per frame).")
     String wait;
 
+    @Option(names = "--controller-only",
+        description = "Run the controller alone on --network, for sensor frames played back onto it " +
+            "(rfmrt replay DIR --play); it stops when the playback ends.")
+    boolean controllerOnly;
+
+    @Option(names = "--network", paramLabel = "NET",
+        description = "With --controller-only: the emulated network (joined, or made when missing).")
+    String network;
+
+    @Option(names = "--gains", paramLabel = "FILE",
+        description = "The controller's gains (YAML: ControllerGains settings; default the standard tune).")
+    Path gains;
+
     @Option(names = "--fault", paramLabel = "FAULT",
         description = "Inject a fault mid-run (at 40 %% of the run): sensor-dropout (sensor frames stop for 15 %% of " +
             "the run) or latency:Nms (from then on every command acts N ms later than it arrived, 1..100).")
@@ -84,6 +97,21 @@ final class DemoCommand implements Callable<Integer>
         if (!"BLOCKING".equals(wait) && !"INLINE".equals(wait))
         {
             throw new Main.UsageException("--wait '" + wait + "' is not BLOCKING or INLINE");
+        }
+        if (controllerOnly != (network != null))
+        {
+            throw new Main.UsageException(controllerOnly ? "--controller-only needs --network NET (the network the " +
+                "sensor frames are played onto)" : "--network is for --controller-only (the demo makes its own network)");
+        }
+        final String gainsYaml = gains == null ? null : gainsYaml(io.rfmrt.control.replay.GainsFile.load(gains,
+            io.rfmrt.control.ControllerGains.standard()));
+        if (controllerOnly)
+        {
+            if (fault != null)
+            {
+                throw new Main.UsageException("--fault needs the plant; --controller-only runs none");
+            }
+            return DemoControllerOnly.run(spec.commandLine().getOut(), json, outDir, network, rate, wait, gainsYaml);
         }
         final long latencyNanos = latencyNanos(fault);
         if (fault != null && !"sensor-dropout".equals(fault) && latencyNanos == 0)
@@ -125,7 +153,7 @@ final class DemoCommand implements Callable<Integer>
                     latencyFrom / (double)rate));
             console.flush();
             final Path controllerYaml = writeConfigs(outDir, network, journals, rate, cycles, dropFrom, dropTo, wait,
-                latencyFrom, latencyNanos);
+                latencyFrom, latencyNanos, gainsYaml);
             final Process controller = ChildJvm.start("node", "--child", "--config", controllerYaml.toString());
             children.add(controller);
             final AtomicReference<String> controllerResult = new AtomicReference<>();
@@ -451,7 +479,7 @@ final class DemoCommand implements Callable<Integer>
         return any;
     }
 
-    private static void awaitReady(final String network, final Process controller) throws InterruptedException
+    static void awaitReady(final String network, final Process controller) throws InterruptedException
     {
         final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         while (true)
@@ -472,7 +500,7 @@ final class DemoCommand implements Callable<Integer>
         }
     }
 
-    private static Thread relay(final Process process, final PrintWriter console, final AtomicReference<String> result)
+    static Thread relay(final Process process, final PrintWriter console, final AtomicReference<String> result)
     {
         final Thread t = new Thread(() ->
         {
@@ -532,35 +560,9 @@ final class DemoCommand implements Callable<Integer>
 
     static Path writeConfigs(final Path out, final String network, final Path journals, final int rate,
         final long cycles, final long dropFrom, final long dropTo, final String wait, final long latencyFrom,
-        final long latencyNanos) throws java.io.IOException
+        final long latencyNanos, final String gainsYaml) throws java.io.IOException
     {
-        Files.writeString(out.resolve(LAYOUT_CONFIG), ControlFrames.layoutText());
-        final String threads = """
-            threads:
-              cpus: []                  # the isolated cores, else best effort
-              isr:       {priority: 80}
-              consumer:  {priority: 70}
-              lockMemory: true
-              cpuDmaLatency: true
-            strict: false
-            heartbeat: 0
-            """;
-        final Path controller = out.resolve(CONTROLLER_CONFIG);
-        Files.writeString(controller, """
-            # written by rfmrt demo: the controller node (deploy/conf/controller.yaml, on the demo's network)
-            device: %s
-            layout: %s
-            receive:
-              channels: [axis.sensor]
-              wait: %s
-            %sjournal:
-              enabled: true
-              dir: %s
-            app:
-              name: %s
-              rateHz: %d
-            """.formatted(ControlFrames.deviceUri(network, ControlFrames.CONTROLLER_NODE), LAYOUT_CONFIG, wait,
-            threads, yamlString(journals.resolve("controller").toString()), ControllerApp.NAME, rate));
+        final Path controller = writeControllerConfig(out, network, journals, rate, wait, gainsYaml);
         Files.writeString(out.resolve(PLANT_CONFIG), """
             # written by rfmrt demo: the plant node (deploy/conf/plant.yaml, on the demo's network)
             device: %s
@@ -579,10 +581,79 @@ final class DemoCommand implements Callable<Integer>
               dropoutTo: %d
               latencyFrom: %d
               latencyNanos: %d
-            """.formatted(ControlFrames.deviceUri(network, ControlFrames.PLANT_NODE), LAYOUT_CONFIG, threads,
+            """.formatted(ControlFrames.deviceUri(network, ControlFrames.PLANT_NODE), LAYOUT_CONFIG, THREADS,
             yamlString(journals.resolve("plant").toString()), PlantApp.NAME, rate, cycles, dropFrom, dropTo,
             latencyFrom, latencyNanos));
         return controller;
+    }
+
+    /** The threads section of both nodes' configurations. */
+    private static final String THREADS = """
+            threads:
+              cpus: []                  # the isolated cores, else best effort
+              isr:       {priority: 80}
+              consumer:  {priority: 70}
+              lockMemory: true
+              cpuDmaLatency: true
+            strict: false
+            heartbeat: 0
+            """;
+
+    /**
+     * Write the controller's configuration and the control layout into a folder.
+     *
+     * @param gainsYaml the {@code gains:} mapping of the app (one line of flow YAML), or {@code null} for the standard
+     *                  tune.
+     * @return the controller's configuration.
+     */
+    static Path writeControllerConfig(final Path out, final String network, final Path journals, final int rate,
+        final String wait, final String gainsYaml) throws java.io.IOException
+    {
+        Files.writeString(out.resolve(LAYOUT_CONFIG), ControlFrames.layoutText());
+        final Path controller = out.resolve(CONTROLLER_CONFIG);
+        Files.writeString(controller, """
+            # written by rfmrt demo: the controller node (deploy/conf/controller.yaml, on the demo's network)
+            device: %s
+            layout: %s
+            receive:
+              channels: [axis.sensor]
+              wait: %s
+            %sjournal:
+              enabled: true
+              dir: %s
+            app:
+              name: %s
+              rateHz: %d
+            """.formatted(ControlFrames.deviceUri(network, ControlFrames.CONTROLLER_NODE), LAYOUT_CONFIG, wait,
+            THREADS, yamlString(journals.resolve("controller").toString()), ControllerApp.NAME, rate) +
+            (gainsYaml == null ? "" : "  gains: " + gainsYaml + "\n"));
+        return controller;
+    }
+
+    /**
+     * @param gains controller gains.
+     * @return them as a one-line YAML mapping of every setting but the period (the node sets it from its rate).
+     */
+    static String gainsYaml(final io.rfmrt.control.ControllerGains gains)
+    {
+        final StringBuilder yaml = new StringBuilder("{");
+        for (final java.lang.reflect.RecordComponent c : io.rfmrt.control.ControllerGains.class.getRecordComponents())
+        {
+            if ("periodSeconds".equals(c.getName()))
+            {
+                continue;
+            }
+            try
+            {
+                yaml.append(yaml.length() > 1 ? ", " : "").append(c.getName()).append(": ")
+                    .append(c.getAccessor().invoke(gains));
+            }
+            catch (final ReflectiveOperationException ex)
+            {
+                throw new IllegalStateException("cannot read ControllerGains." + c.getName(), ex);
+            }
+        }
+        return yaml.append('}').toString();
     }
 
     private static String yamlString(final String text)

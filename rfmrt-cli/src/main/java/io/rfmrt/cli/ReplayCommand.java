@@ -41,14 +41,47 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * journal was read, 1 when none could be (one line on stderr), 2 for a bad command line. See docs/replay.md.
  */
 @Command(name = "replay", mixinStandardHelpOptions = true,
-    description = "Summarise, export, plot and re-run journals (one node's, or every node journal under DIR).")
+    description = "Summarise, export, plot and re-run journals (one node's, or every node journal under DIR); play " +
+        "a recording back onto a network; compare two controller runs.")
 final class ReplayCommand implements Callable<Integer>
 {
     @Spec
     CommandSpec spec;
 
-    @Parameters(index = "0", paramLabel = "DIR", description = "A journal folder, or a folder with journals below.")
+    @Parameters(arity = "1..2", paramLabel = "DIR", description = "A journal folder, or a folder with journals " +
+        "below; with --compare, two (the recording, then the run to compare with it).")
+    List<Path> dirs;
+
     Path dir;
+
+    @Option(names = "--play", description = "Publish the recorded frames again onto --network, in time.")
+    boolean play;
+
+    @Option(names = "--network", paramLabel = "NET", description = "With --play: the emulated network to play onto.")
+    String network;
+
+    @Option(names = "--node", paramLabel = "N",
+        description = "With --play: publish as node N (default: the recorded source's node id).")
+    Integer node;
+
+    @Option(names = "--rate", paramLabel = "R",
+        description = "With --play: speed, 1.0 = as recorded (default), 2.0 = twice as fast, or max (as fast as " +
+            "the receiving nodes keep up, none lost).")
+    String rate;
+
+    @Option(names = "--loop", paramLabel = "N",
+        description = "With --play: play the recording N times (default 1), or forever.")
+    String loop;
+
+    @Option(names = "--start-paused", description = "With --play: wait for SIGUSR1 before the first frame.")
+    boolean startPaused;
+
+    @Option(names = "--renumber",
+        description = "With --play: number the frames 1, 2, ... per source, on across loops (default: as recorded).")
+    boolean renumber;
+
+    @Option(names = "--compare", description = "Compare the controller journals of the two DIRs cycle by cycle.")
+    boolean compare;
 
     @Option(names = "--from", paramLabel = "T",
         description = "Earliest record: seconds from the journal start (+2.5s, 500ms) or an ISO-8601 instant.")
@@ -57,13 +90,15 @@ final class ReplayCommand implements Callable<Integer>
     @Option(names = "--to", paramLabel = "T", description = "Latest record, as --from.")
     String to;
 
-    @Option(names = "--source", paramLabel = "N", description = "Only frames (and frame faults) from this node.")
-    Integer source;
+    @Option(names = "--source", paramLabel = "N",
+        description = "Only frames (and frame faults) from this node; with --play, the sources to play (1,3).")
+    String source;
 
     @Option(names = "--json", description = "The summary as one JSON object on stdout.")
     boolean json;
 
-    @Option(names = "--csv", paramLabel = "FILE", description = "One row per frame, every stamp.")
+    @Option(names = "--csv", paramLabel = "FILE",
+        description = "One row per frame, every stamp; with --compare, one row per cycle in both runs.")
     Path csv;
 
     @Option(names = "--hgrm", paramLabel = "FILE", description = "HdrHistogram percentile distributions per stage.")
@@ -103,6 +138,12 @@ final class ReplayCommand implements Callable<Integer>
             err.println("rfmrt: " + ex.getMessage());
             return Main.EXIT_ERROR;
         }
+        catch (final InterruptedException ex)
+        {
+            Thread.currentThread().interrupt();
+            err.println("rfmrt: replay " + dir + ": interrupted");
+            return Main.EXIT_ERROR;
+        }
         catch (final Main.UsageException ex)
         {
             throw ex;
@@ -115,8 +156,26 @@ final class ReplayCommand implements Callable<Integer>
         }
     }
 
-    private int run(final PrintWriter out, final PrintWriter err)
+    private int run(final PrintWriter out, final PrintWriter err) throws InterruptedException
     {
+        dir = dirs.get(0);
+        if (dirs.size() > 1 && !compare)
+        {
+            throw new Main.UsageException("two folders are for --compare; replay reads one DIR");
+        }
+        if (!play && (network != null || node != null || rate != null || loop != null || startPaused || renumber))
+        {
+            throw new Main.UsageException("--network, --node, --rate, --loop, --start-paused and --renumber need " +
+                "--play");
+        }
+        if (play)
+        {
+            return play(out, err);
+        }
+        if (compare)
+        {
+            return compare(out);
+        }
         if (seconds != null && (seconds.isNaN() || seconds < 0))
         {
             throw new Main.UsageException("--seconds " + seconds + " is not a positive number of seconds");
@@ -125,8 +184,14 @@ final class ReplayCommand implements Callable<Integer>
         {
             throw new Main.UsageException("--gains needs --rerun");
         }
+        final java.util.Set<Integer> sources = ReplayPlay.sources(source);
+        if (sources.size() > 1)
+        {
+            throw new Main.UsageException("--source " + source + ": the summary takes one source node (several " +
+                "are for --play)");
+        }
         final ReplayFilter filter = new ReplayFilter(bound("--from", from), bound("--to", to),
-            source == null ? ReplayFilter.ALL_SOURCES : source);
+            sources.isEmpty() ? ReplayFilter.ALL_SOURCES : sources.iterator().next());
         final ControllerGains recorded = recordedGains == null ? ControllerGains.standard() :
             GainsFile.load(recordedGains, ControllerGains.standard());
         final ControllerGains whatIf = gains == null ? null : GainsFile.load(gains, recorded);
@@ -278,6 +343,46 @@ final class ReplayCommand implements Callable<Integer>
         }
         out.flush();
         return Main.EXIT_OK;
+    }
+
+    private int play(final PrintWriter out, final PrintWriter err) throws InterruptedException
+    {
+        if (network == null)
+        {
+            throw new Main.UsageException("--play needs --network NET (the emulated network to play onto)");
+        }
+        if (rerun || follow || compare || gains != null || recordedGains != null || csv != null || hgrm != null ||
+            plots != null || seconds != null)
+        {
+            throw new Main.UsageException("--play takes --network, --node, --source, --rate, --loop, --from, --to, " +
+                "--start-paused, --renumber and --json only");
+        }
+        if (node != null && (node < 0 || node > 255))
+        {
+            throw new Main.UsageException("--node " + node + " is not a node id 0-255");
+        }
+        final io.rfmrt.runtime.replay.Playback.Options options = io.rfmrt.runtime.replay.Playback.Options.of(network)
+            .withNode(node == null ? -1 : node)
+            .withRate(rate == null ? 1.0 : ReplayPlay.rate(rate))
+            .withLoops(loop == null ? 1 : ReplayPlay.loops(loop))
+            .withRenumber(renumber)
+            .withStartPaused(startPaused);
+        return new ReplayPlay(dir, bound("--from", from), bound("--to", to), ReplayPlay.sources(source), options, json)
+            .run(out, err);
+    }
+
+    private int compare(final PrintWriter out)
+    {
+        if (dirs.size() != 2)
+        {
+            throw new Main.UsageException("--compare needs two folders: the recording and the run to compare with it");
+        }
+        if (rerun || follow || gains != null || recordedGains != null || hgrm != null || plots != null ||
+            seconds != null || from != null || to != null || source != null)
+        {
+            throw new Main.UsageException("--compare takes --csv and --json only");
+        }
+        return ReplayCompare.run(dirs.get(0), dirs.get(1), csv, json, out);
     }
 
     /** A bad time bound is a bad command line (exit 2), not a failed replay. */

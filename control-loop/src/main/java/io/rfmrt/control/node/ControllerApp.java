@@ -19,6 +19,7 @@ import io.rfmrt.control.node.NodeResults.ControllerResult;
 import io.rfmrt.control.node.NodeResults.Lateness;
 import io.rfmrt.control.node.NodeResults.LossCauses;
 import io.rfmrt.control.node.NodeResults.ThreadHygiene;
+import io.rfmrt.control.replay.GainsFile;
 import io.rfmrt.rfm.RfmDevice;
 import io.rfmrt.rfm.channel.FrameCounter;
 import io.rfmrt.rfm.channel.FrameHeaderDescriptor;
@@ -77,7 +78,11 @@ import static io.rfmrt.control.node.ControlFrames.*;
  *   followingErrorRad: 0.005         # position lag limit at rest
  *   followingErrorAtSpeedRad: 0.010  # the limit at the profile's top speed (scaled linearly in between)
  *   followingErrorFilterMs: 10       # lag above the limit for this long (in sensor cycles) faults the axis
+ *   gains: {positionGainPerS: 60}    # ControllerGains settings; those not given keep the standard tune
  * </pre>
+ * The trajectory starts on the sensor cycle on which the watchdog counted its M-th good frame (the cycle it went
+ * RUNNING on), not on the cycle the handler first saw RUNNING, so the commands are a function of the sensor frames
+ * alone: the same frames played again (`rfmrt replay --play`) give the same commands.
  */
 public final class ControllerApp implements NodeApp
 {
@@ -101,9 +106,10 @@ public final class ControllerApp implements NodeApp
      * @param followingErrorRad        the position lag limit at rest, rad (default 0.005).
      * @param followingErrorAtSpeedRad the limit at the profile's top speed, rad (default 0.010).
      * @param followingErrorFilterMs   how long the lag may stay above the limit before the axis faults (default 10).
+     * @param gains            {@link ControllerGains} settings by component name (default none: the standard tune).
      */
     public record Settings(Integer rateHz, Integer watchdogPriority, Double followingErrorRad,
-        Double followingErrorAtSpeedRad, Double followingErrorFilterMs)
+        Double followingErrorAtSpeedRad, Double followingErrorFilterMs, java.util.Map<String, Object> gains)
     {
         /** Defaults and ranges. */
         public Settings
@@ -148,7 +154,8 @@ public final class ControllerApp implements NodeApp
         }
     }
 
-    private Settings settings = new Settings(null, null, null, null, null);
+    private Settings settings = new Settings(null, null, null, null, null, null);
+    private ControllerGains gains = ControllerGains.standard();
     private long periodNanos;
     private double dt;
     private AxisController controller;
@@ -187,6 +194,8 @@ public final class ControllerApp implements NodeApp
     /** The cycle on which the handler saw the drive not operating while RUNNING (the watchdog trips on a change). */
     private final AtomicLong driveTripCycle = new AtomicLong();
     private long rejoinStartCycle;
+    /** The sensor cycle on which the watchdog went STARTING → RUNNING (written before it publishes the state). */
+    private final AtomicLong runningFromCycle = new AtomicLong();
     /** The cycle the axis faulted on its following error (0: not faulted); written by the handler. */
     private final AtomicLong faultCycle = new AtomicLong();
     private long faultNanos;
@@ -226,7 +235,26 @@ public final class ControllerApp implements NodeApp
         if (s != null)
         {
             settings = s;
+            if (s.gains() != null)
+            {
+                try
+                {
+                    gains = GainsFile.apply(s.gains(), ControllerGains.standard(), given.key("gains"));
+                }
+                catch (final IllegalArgumentException ex)
+                {
+                    given.problem(ex.getMessage());
+                }
+            }
         }
+    }
+
+    /**
+     * @return the gains the controller runs with (the period set from the rate at start).
+     */
+    public ControllerGains gains()
+    {
+        return gains;
     }
 
     /**
@@ -260,7 +288,7 @@ public final class ControllerApp implements NodeApp
         }
         periodNanos = TimeUnit.SECONDS.toNanos(1) / settings.rateHz();
         dt = 1.0 / settings.rateHz();
-        controller = new AxisController(ControllerGains.standard().withPeriodSeconds(dt).validate());
+        controller = new AxisController(gains.withPeriodSeconds(dt).validate());
         deadline = new DeadlineMonitor(periodNanos);
         followingError = new FollowingError(new FollowingError.Limits(settings.followingErrorRad(),
             settings.followingErrorAtSpeedRad(), DemoProfile.V_MAX_RAD_PER_S,
@@ -367,7 +395,8 @@ public final class ControllerApp implements NodeApp
             runningSinceCycle = cycle;
             if (previousState == AxisState.STARTING.id())
             {
-                trajectoryOrigin = cycle - trajectoryCycle - 1;
+                // the trajectory starts after the cycle the watchdog went RUNNING on, however late this thread saw it
+                trajectoryOrigin = runningFromCycle.getAcquire();
             }
             else
             {
@@ -475,6 +504,7 @@ public final class ControllerApp implements NodeApp
     {
         private final RfmDevice device;
         private final Watchdog watchdog;
+        private long judgedCycle;
         private long seen;
         private long next;
         private long lastDriveTrip;
@@ -485,6 +515,10 @@ public final class ControllerApp implements NodeApp
             this.device = device;
             this.watchdog = new Watchdog(watchdogConfig, (from, to, reason, now) ->
             {
+                if (from == AxisState.STARTING && to == AxisState.RUNNING)
+                {
+                    runningFromCycle.setRelease(judgedCycle);
+                }
                 axisState.setRelease(to.id());
                 if (to == AxisState.SAFE && from != AxisState.SAFE && tripsKept < TRIPS_KEPT)
                 {
@@ -538,6 +572,7 @@ public final class ControllerApp implements NodeApp
             {
                 // judged in frame time: the frame's own cycle and stamp, and when the handler took it
                 final int slot = (int)(seen & (WATCH_SLOTS - 1));
+                judgedCycle = watchCycle[slot];
                 watchdog.onFrame(watchCycle[slot], watchStamp[slot], watchSeen[slot]);
                 seen++;
                 watchTaken.setRelease(seen);

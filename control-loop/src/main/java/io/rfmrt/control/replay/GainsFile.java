@@ -53,6 +53,20 @@ public final class GainsFile
         {
             throw new IllegalArgumentException("gains " + file + ": " + firstLine(ex.getMessage()), ex);
         }
+        return apply(yaml, base, "gains " + file);
+    }
+
+    /**
+     * The same settings given as a mapping (a node's {@code app: gains:} section).
+     *
+     * @param yaml {@link ControllerGains} component names to values.
+     * @param base the gains that settings not in the mapping keep.
+     * @param what what the mapping is, for the message ({@code app.gains}).
+     * @return the gains.
+     * @throws IllegalArgumentException one line starting with {@code what}, naming every bad key or value.
+     */
+    public static ControllerGains apply(final Map<?, ?> yaml, final ControllerGains base, final String what)
+    {
         final RecordComponent[] components = ControllerGains.class.getRecordComponents();
         final Map<String, Object> values = new LinkedHashMap<>();
         final List<String> names = new ArrayList<>();
@@ -115,7 +129,7 @@ public final class GainsFile
                 throw new IllegalStateException("cannot make ControllerGains", ex);
             }
         }
-        throw new IllegalArgumentException("gains " + file + ": " + String.join("; ", problems) + " (settings: " +
+        throw new IllegalArgumentException(what + ": " + String.join("; ", problems) + " (settings: " +
             String.join(", ", names) + ")");
     }
 
