@@ -118,6 +118,12 @@ final class ReplayCompare
                 "with both RUNNING, %,d commands differ%n", c.windowFirst(), c.windowLast(), c.windowEnd(),
                 c.windowCycles(), c.windowRunning(), c.windowDiffering()));
         }
+        if (c.common() > 0 && c.positionsEqual() == c.common())
+        {
+            s.append("  B's sensor positions are A's on every cycle in both (A's frames played back to B, open loop): " +
+                "B's tracking is A's axis against B's setpoints; judge other gains in closed loop with rfmrt replay " +
+                "A --rerun --gains FILE").append(System.lineSeparator());
+        }
         s.append(String.format(Locale.ROOT, "  tracking A: rms %.4e rad, max %.4e rad over %,d RUNNING cycles; in " +
             "the window %.4e rad%n", c.a().trackingRms(), c.a().trackingMax(), c.a().running(),
             c.windowTrackingRmsA()));
@@ -142,6 +148,7 @@ final class ReplayCompare
         m.put("cycles_only_in_a", c.onlyA());
         m.put("cycles_only_in_b", c.onlyB());
         m.put("states_agree", c.statesAgree());
+        m.put("positions_equal", c.positionsEqual());
         m.put("first_state_difference", cycle(c.firstStateDiff(), v));
         m.put("commands_bit_equal", c.equal());
         m.put("commands_differ", c.differing());

@@ -22,7 +22,10 @@ import java.util.Map;
  * a controller that ran against its sensor frames played back ({@code rfmrt replay A B --compare}). For every cycle in
  * both, the watchdog states and the torque commands, bit for bit ({@link Double#doubleToRawLongBits}); and the
  * <em>comparable window</em>: from the first cycle both have to the first one where either run is in a state other
- * than STARTING or RUNNING (a trip, a fault) or has a cycle the other has not (a frame one of them skipped or lost).
+ * than STARTING or RUNNING (a trip, a fault), computed a RUNNING cycle the other has not (a frame one of them
+ * skipped or lost while the controller ran; a frame missed while STARTING changes nothing), or commanded another
+ * setpoint (its trajectory started on another cycle: a late frame while STARTING restarted its count of good
+ * frames, or it rejoined the trajectory from elsewhere).
  * Inside it both controllers saw the same frames with the same history, so a controller that is a function of its
  * inputs gives the same commands there bit for bit (with the same gains); past it the two histories differ and so
  * may the commands, whatever the gains. The tracking of each run (RMS and max of the position error over its RUNNING
@@ -81,6 +84,9 @@ public final class ControlCompare
      * @param onlyA              cycles only in A.
      * @param onlyB              cycles only in B.
      * @param statesAgree        cycles in both with the same state.
+     * @param positionsEqual     cycles in both with the same sensor position, bit for bit: all of them when B ran
+     *                           against A's frames played back (open loop: B's commands moved nothing, and its
+     *                           tracking is A's recorded axis against B's setpoints).
      * @param firstStateDiff     the first cycle in both whose states differ, or {@code null}.
      * @param equal              cycles in both whose torques are bit-equal.
      * @param differing          cycles in both whose torques differ.
@@ -97,7 +103,7 @@ public final class ControlCompare
      * @param windowTrackingRmsB B's, rad.
      */
     public record Comparison(Run a, Run b, long common, long onlyA, long onlyB, long statesAgree,
-        Cycle firstStateDiff, long equal, long differing, double maxDifference, double rmsDifference, Cycle firstDiff,
+        long positionsEqual, Cycle firstStateDiff, long equal, long differing, double maxDifference, double rmsDifference, Cycle firstDiff,
         long windowFirst, long windowLast, String windowEnd, long windowCycles, long windowRunning,
         long windowDiffering, double windowTrackingRmsA, double windowTrackingRmsB)
     {
@@ -134,6 +140,7 @@ public final class ControlCompare
     static Comparison compare(final Series a, final Series b, final CycleSink sink)
     {
         long common = 0;
+        long positionsEqual = 0;
         long onlyA = 0;
         long onlyB = 0;
         long statesAgree = 0;
@@ -171,9 +178,11 @@ public final class ControlCompare
                     onlyB++;
                     j++;
                 }
-                if (windowFirst >= 0 && windowEnd == null && c <= commonEnd)
+                final int state = ca < cb ? a.state[i - 1] : b.state[j - 1];
+                if (windowFirst >= 0 && windowEnd == null && c <= commonEnd && state != STARTING)
                 {
-                    windowEnd = "cycle " + c + " only in " + (ca < cb ? "A" : "B");
+                    windowEnd = "cycle " + c + " only in " + (ca < cb ? "A" : "B") + ", " +
+                        ControlJournal.vocabulary().stateName(state);
                 }
                 continue;
             }
@@ -186,6 +195,10 @@ public final class ControlCompare
             else if (firstStateDiff == null)
             {
                 firstStateDiff = cycle;
+            }
+            if (Double.doubleToRawLongBits(a.position[i]) == Double.doubleToRawLongBits(b.position[j]))
+            {
+                positionsEqual++;
             }
             final double difference = cycle.torqueA() - cycle.torqueB();
             if (cycle.equal())
@@ -214,6 +227,10 @@ public final class ControlCompare
                 {
                     windowEnd = left != null ? left : leftB;
                 }
+                else if (Double.doubleToRawLongBits(a.setpoint[i]) != Double.doubleToRawLongBits(b.setpoint[j]))
+                {
+                    windowEnd = "another setpoint at cycle " + ca;
+                }
                 else
                 {
                     windowLast = ca;
@@ -237,7 +254,8 @@ public final class ControlCompare
             i++;
             j++;
         }
-        return new Comparison(a.run(), b.run(), common, onlyA, onlyB, statesAgree, firstStateDiff, equal, differing,
+        return new Comparison(a.run(), b.run(), common, onlyA, onlyB, statesAgree, positionsEqual, firstStateDiff,
+            equal, differing,
             maxDifference, common == 0 ? 0.0 : Math.sqrt(squares / common), firstDiff, windowFirst, windowLast,
             windowFirst < 0 ? "no cycle in both" : windowEnd == null ? "the end of the cycles in both" : windowEnd,
             windowCycles, windowRunning, windowDiffering,
@@ -301,7 +319,8 @@ public final class ControlCompare
         {
             if (sample.wrap(record))
             {
-                byNode.get(node).add(sample.cycle(), sample.stateId(), sample.command(), sample.error());
+                byNode.get(node).add(sample.cycle(), sample.stateId(), sample.command(), sample.error(),
+                    sample.position(), sample.setpoint());
             }
         }
     }
@@ -313,10 +332,12 @@ public final class ControlCompare
         int[] state = new int[1024];
         double[] torque = new double[1024];
         double[] error = new double[1024];
+        double[] position = new double[1024];
+        double[] setpoint = new double[1024];
         int count;
         private Run run;
 
-        void add(final long c, final int s, final double t, final double e)
+        void add(final long c, final int s, final double t, final double e, final double p, final double sp)
         {
             if (count == cycle.length)
             {
@@ -324,11 +345,15 @@ public final class ControlCompare
                 state = Arrays.copyOf(state, count * 2);
                 torque = Arrays.copyOf(torque, count * 2);
                 error = Arrays.copyOf(error, count * 2);
+                position = Arrays.copyOf(position, count * 2);
+                setpoint = Arrays.copyOf(setpoint, count * 2);
             }
             cycle[count] = c;
             state[count] = s;
             torque[count] = t;
             error[count] = e;
+            position[count] = p;
+            setpoint[count] = sp;
             count++;
         }
 
@@ -362,6 +387,8 @@ public final class ControlCompare
                 final int[] s = new int[count];
                 final double[] t = new double[count];
                 final double[] e = new double[count];
+                final double[] p = new double[count];
+                final double[] sp = new double[count];
                 int n = 0;
                 for (final int k : order)
                 {
@@ -373,12 +400,16 @@ public final class ControlCompare
                     s[n] = state[k];
                     t[n] = torque[k];
                     e[n] = error[k];
+                    p[n] = position[k];
+                    sp[n] = setpoint[k];
                     n++;
                 }
                 cycle = c;
                 state = s;
                 torque = t;
                 error = e;
+                position = p;
+                setpoint = sp;
                 count = n;
             }
             long running = 0;
