@@ -23,7 +23,8 @@ import java.util.Map;
  * both, the watchdog states and the torque commands, bit for bit ({@link Double#doubleToRawLongBits}); and the
  * <em>comparable window</em>: from the first cycle both have to the first one where either run is in a state other
  * than STARTING or RUNNING (a trip, a fault), computed a RUNNING cycle the other has not (a frame one of them
- * skipped or lost while the controller ran; a frame missed while STARTING changes nothing), or commanded another
+ * skipped or lost while the controller ran; a frame missed while STARTING, or at rest with exactly zero error, speed
+ * and torque as in the lead-in, changes nothing), or commanded another
  * setpoint (its trajectory started on another cycle: a late frame while STARTING restarted its count of good
  * frames, or it rejoined the trajectory from elsewhere).
  * Inside it both controllers saw the same frames with the same history, so a controller that is a function of its
@@ -178,8 +179,10 @@ public final class ControlCompare
                     onlyB++;
                     j++;
                 }
-                final int state = ca < cb ? a.state[i - 1] : b.state[j - 1];
-                if (windowFirst >= 0 && windowEnd == null && c <= commonEnd && state != STARTING)
+                final Series run = ca < cb ? a : b;
+                final int k = ca < cb ? i - 1 : j - 1;
+                final int state = run.state[k];
+                if (windowFirst >= 0 && windowEnd == null && c <= commonEnd && state != STARTING && !atRest(run, k))
                 {
                     windowEnd = "cycle " + c + " only in " + (ca < cb ? "A" : "B") + ", " +
                         ControlJournal.vocabulary().stateName(state);
@@ -263,6 +266,15 @@ public final class ControlCompare
             windowRunning == 0 ? 0.0 : Math.sqrt(windowSquaresB / windowRunning));
     }
 
+    /**
+     * A cycle computed at rest with nothing to correct: zero position error, zero speed, zero torque. The step changed
+     * nothing in the controller (its integrator gained nothing), so a run that did not compute it has the same history.
+     */
+    private static boolean atRest(final Series run, final int k)
+    {
+        return run.error[k] == 0.0 && run.velocity[k] == 0.0 && run.torque[k] == 0.0;
+    }
+
     private static String left(final int state, final String run, final long cycle)
     {
         return state == STARTING || state == RUNNING ? null :
@@ -320,7 +332,7 @@ public final class ControlCompare
             if (sample.wrap(record))
             {
                 byNode.get(node).add(sample.cycle(), sample.stateId(), sample.command(), sample.error(),
-                    sample.position(), sample.setpoint());
+                    sample.position(), sample.setpoint(), sample.velocity());
             }
         }
     }
@@ -334,10 +346,12 @@ public final class ControlCompare
         double[] error = new double[1024];
         double[] position = new double[1024];
         double[] setpoint = new double[1024];
+        double[] velocity = new double[1024];
         int count;
         private Run run;
 
-        void add(final long c, final int s, final double t, final double e, final double p, final double sp)
+        void add(final long c, final int s, final double t, final double e, final double p, final double sp,
+            final double v)
         {
             if (count == cycle.length)
             {
@@ -347,6 +361,7 @@ public final class ControlCompare
                 error = Arrays.copyOf(error, count * 2);
                 position = Arrays.copyOf(position, count * 2);
                 setpoint = Arrays.copyOf(setpoint, count * 2);
+                velocity = Arrays.copyOf(velocity, count * 2);
             }
             cycle[count] = c;
             state[count] = s;
@@ -354,6 +369,7 @@ public final class ControlCompare
             error[count] = e;
             position[count] = p;
             setpoint[count] = sp;
+            velocity[count] = v;
             count++;
         }
 
@@ -389,6 +405,7 @@ public final class ControlCompare
                 final double[] e = new double[count];
                 final double[] p = new double[count];
                 final double[] sp = new double[count];
+                final double[] v = new double[count];
                 int n = 0;
                 for (final int k : order)
                 {
@@ -402,6 +419,7 @@ public final class ControlCompare
                     e[n] = error[k];
                     p[n] = position[k];
                     sp[n] = setpoint[k];
+                    v[n] = velocity[k];
                     n++;
                 }
                 cycle = c;
@@ -410,6 +428,7 @@ public final class ControlCompare
                 error = e;
                 position = p;
                 setpoint = sp;
+                velocity = v;
                 count = n;
             }
             long running = 0;

@@ -67,6 +67,10 @@ class ControlCompareTest
         remove(early, 5);
         assertThat(ControlCompare.compare(run(100, 10, -1), early, null).windowLast())
             .as("a frame skipped while STARTING changes nothing").isEqualTo(100);
+        final ControlCompare.Series rest = run(100, 10, -1);
+        remove(rest, 30);
+        assertThat(ControlCompare.compare(run(100, 10, -1), rest, null).windowLast())
+            .as("nor one skipped while RUNNING at rest with nothing to correct").isEqualTo(100);
 
         final ControlCompare.Series shifted = run(100, 10, -1);
         shifted.setpoint[70] = 0.5;
@@ -100,7 +104,10 @@ class ControlCompareTest
             // the lead-in (setpoint 0, axis at rest) commands exactly 0 whatever the state
             final double torque = state == RUNNING && c > 50 ? 0.001 * c : 0.0;
             final double setpoint = c > 50 ? 0.01 * (c - 50) : 0.0;
-            s.add(c, state, state == SAFE ? 0.0 : torque, 1e-5 * c, 0.001 * c, setpoint);
+            // at rest in the lead-in: no error, no speed
+            final boolean rest = c <= 50;
+            s.add(c, state, state == SAFE ? 0.0 : torque, rest ? 0.0 : 1e-5 * c, rest ? 0.0 : 0.001 * c, setpoint,
+                rest ? 0.0 : 0.01);
         }
         s.finish(Path.of("run"), ".");
         return s;
@@ -113,7 +120,8 @@ class ControlCompareTest
         {
             if (s.cycle[i] != cycle)
             {
-                copy.add(s.cycle[i], s.state[i], s.torque[i], s.error[i], s.position[i], s.setpoint[i]);
+                copy.add(s.cycle[i], s.state[i], s.torque[i], s.error[i], s.position[i], s.setpoint[i],
+                    s.velocity[i]);
             }
         }
         s.cycle = copy.cycle;
@@ -122,6 +130,7 @@ class ControlCompareTest
         s.error = copy.error;
         s.position = copy.position;
         s.setpoint = copy.setpoint;
+        s.velocity = copy.velocity;
         s.count = copy.count;
     }
 }
