@@ -37,7 +37,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  */
 class ReplayPlayTest
 {
-    /** Cycles of the demo's trajectory before its first move (0.5 s lead-in at 1 kHz, and the start). */
+    /** A cycle after the demo trajectory's first move began (0.5 s lead-in at 1 kHz after ~50 cycles STARTING). */
     private static final long FIRST_MOVE_CYCLE = 600;
 
     private static Path temp;
@@ -81,14 +81,14 @@ class ReplayPlayTest
             assertThat(compare.get("positions_equal").asLong()).isEqualTo(compare.get("cycles_in_both").asLong());
             window = compare.get("window");
             assertThat(window.get("commands_differ").asLong()).as(compare.toString()).isZero();
-            if (window.get("last_cycle").asLong() > FIRST_MOVE_CYCLE + 200)
+            if (window.get("last_cycle").asLong() > FIRST_MOVE_CYCLE + 50)
             {
                 break;
             }
         }
-        assumeTrue(window.get("last_cycle").asLong() > FIRST_MOVE_CYCLE + 200, "every attempt tripped or skipped a " +
+        assumeTrue(window.get("last_cycle").asLong() > FIRST_MOVE_CYCLE + 50, "every attempt tripped or skipped a " +
             "frame before the moves (a machine this loaded cannot tell): " + window);
-        assertThat(window.get("both_running").asLong()).isGreaterThan(200);
+        assertThat(window.get("both_running").asLong()).isGreaterThan(500);
     }
 
     @Test
@@ -103,12 +103,12 @@ class ReplayPlayTest
             final JsonNode controller = playIntoController("i17-soft-" + attempt, run, "--gains", gains.toString());
             assertThat(controller.get("cycles").asLong()).isEqualTo(sensorFrames);
             window = compare(run).get("window");
-            if (window.get("last_cycle").asLong() > FIRST_MOVE_CYCLE + 200)
+            if (window.get("last_cycle").asLong() > FIRST_MOVE_CYCLE + 50)
             {
                 break;
             }
         }
-        assumeTrue(window.get("last_cycle").asLong() > FIRST_MOVE_CYCLE + 200, "every attempt tripped or skipped a " +
+        assumeTrue(window.get("last_cycle").asLong() > FIRST_MOVE_CYCLE + 50, "every attempt tripped or skipped a " +
             "frame before the moves (a machine this loaded cannot tell): " + window);
         assertThat(window.get("commands_differ").asLong()).as("the moves are commanded differently").isPositive();
     }
