@@ -294,8 +294,8 @@ final class ReplayPlay
     {
         out.println(!"no".equals(s.get("interrupted")) ? "summary (interrupted by " + s.get("interrupted") +
             ": partial playback)" : "summary");
-        out.printf(Locale.ROOT, "  %-20s %,d of %,d recorded, %s loop(s)%n", "frames", (Long)s.get("frames"),
-            (Long)s.get("frames_recorded"), s.get("loops"));
+        out.printf(Locale.ROOT, "  %-20s %,d (%,d recorded, %s loop%s)%n", "frames", (Long)s.get("frames"),
+            (Long)s.get("frames_recorded"), s.get("loops"), Long.valueOf(1).equals(s.get("loops")) ? "" : "s");
         out.printf(Locale.ROOT, "  %-20s %.3f s (recorded span %.3f s, rate %s, paused %.3f s)%n", "duration",
             (Double)s.get("duration_s"), (Double)s.get("recorded_span_s"), s.get("rate"), (Double)s.get("paused_s"));
         out.printf(Locale.ROOT, "  %-20s %,.1f frames/s%n", "rate achieved", (Double)s.get("frames_per_s"));
