@@ -37,7 +37,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * {@code rfmrt replay DIR}: reads every journal under DIR and reports; exports CSV and {@code .hgrm}, draws PNG
- * plots, re-runs the controller over the recorded control cycles, or tails live journals. Exit 0 when at least one
+ * plots, re-runs the controller over the recorded control cycles, or tails live journals. With {@code --play} it
+ * publishes the recorded frames again onto a network in time ({@link ReplayPlay}); with two folders and
+ * {@code --compare} it compares two controller runs cycle by cycle ({@link ReplayCompare}). Exit 0 when at least one
  * journal was read, 1 when none could be (one line on stderr), 2 for a bad command line. See docs/replay.md.
  */
 @Command(name = "replay", mixinStandardHelpOptions = true,

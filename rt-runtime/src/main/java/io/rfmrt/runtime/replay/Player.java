@@ -2,6 +2,7 @@ package io.rfmrt.runtime.replay;
 
 import io.rfmrt.rfm.RfmStatus;
 import io.rfmrt.rfm.channel.FramePublisher;
+import io.rfmrt.runtime.internal.ScheduleIdleStrategy;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.SingleWriterRecorder;
 import org.agrona.concurrent.Agent;
@@ -106,6 +107,8 @@ public final class Player implements Agent
     private final int frames;
     private final SingleWriterRecorder timing = new SingleWriterRecorder(1, HIGHEST_ERROR_NS, 3);
     private final IdleStrategy idle = new PlayerIdle();
+    /** The wait for the next due time: the node's periodic senders' park-then-spin. */
+    private final ScheduleIdleStrategy schedule;
 
     private final AtomicLong sent = new AtomicLong();
     private volatile boolean pauseRequested;
@@ -190,6 +193,7 @@ public final class Player implements Agent
         this.firstSend = recording.sendNanos(0);
         this.frames = recording.frames();
         this.pauseRequested = startPaused;
+        this.schedule = new ScheduleIdleStrategy(() -> due, clock, SPIN_NS);
     }
 
     @Override
@@ -494,15 +498,7 @@ public final class Player implements Agent
                 LockSupport.parkNanos(CREDIT_PARK_NS);
                 return;
             }
-            final long remaining = due - clock.nanoTime();
-            if (remaining > SPIN_NS)
-            {
-                LockSupport.parkNanos(remaining - SPIN_NS);
-            }
-            else if (remaining > 0)
-            {
-                Thread.onSpinWait();
-            }
+            schedule.idle();
         }
 
         @Override
