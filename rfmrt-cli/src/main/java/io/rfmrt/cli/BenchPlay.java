@@ -99,8 +99,8 @@ final class BenchPlay implements Callable<Integer>
             out.println(new ObjectMapper().writeValueAsString(result));
             return exit;
         }
-        out.printf(Locale.ROOT, "%nplayback into a receiving node (load %.1f -> %.1f); timing error = publish stamp - " +
-            "schedule, us%n", loadBefore, load());
+        out.printf(Locale.ROOT, "%nplayback into a receiving node (load %.1f -> %.1f); timing error = publish stamp " +
+            "- schedule, us%n", loadBefore, load());
         out.printf(Locale.ROOT, "%-10s %-9s %9s %10s %12s %9s %9s %9s %9s %6s%n", "recorded", "played", "frames",
             "duration", "frames/s", "p50", "p99", "max", "handled", "lost");
         for (final Map<String, Object> run : runs)

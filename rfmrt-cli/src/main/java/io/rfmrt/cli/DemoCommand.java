@@ -101,7 +101,8 @@ final class DemoCommand implements Callable<Integer>
         if (controllerOnly != (network != null))
         {
             throw new Main.UsageException(controllerOnly ? "--controller-only needs --network NET (the network the " +
-                "sensor frames are played onto)" : "--network is for --controller-only (the demo makes its own network)");
+                "sensor frames are played onto)" :
+                "--network is for --controller-only (the demo makes its own network)");
         }
         final String gainsYaml = gains == null ? null : gainsYaml(io.rfmrt.control.replay.GainsFile.load(gains,
             io.rfmrt.control.ControllerGains.standard()));

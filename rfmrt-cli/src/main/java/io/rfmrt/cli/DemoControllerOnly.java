@@ -35,7 +35,8 @@ final class DemoControllerOnly
         Files.createDirectories(outDir);
         if (DemoCommand.removePreviousRun(outDir))
         {
-            console.printf("rfmrt demo: %s held a previous run; its journals, summary and plots were removed%n", outDir);
+            console.printf("rfmrt demo: %s held a previous run; its journals, summary and plots were removed%n",
+                outDir);
         }
         final Path journals = outDir.toAbsolutePath().resolve("journal");
         final Path config = DemoCommand.writeControllerConfig(outDir, network, journals, rate, wait, gainsYaml);

@@ -120,7 +120,8 @@ final class ReplayCompare
         }
         if (c.common() > 0 && c.positionsEqual() == c.common())
         {
-            s.append("  B's sensor positions are A's on every cycle in both (A's frames played back to B, open loop): " +
+            s.append("  B's sensor positions are A's on every cycle in both (A's frames played back to B, open " +
+                "loop): " +
                 "B's tracking is A's axis against B's setpoints; judge other gains in closed loop with rfmrt replay " +
                 "A --rerun --gains FILE").append(System.lineSeparator());
         }

@@ -116,7 +116,8 @@ final class ReplayPlay
         {
             final PlaybackRecording.Source s = recording.sources().get(i);
             final ChannelSpec c = channels.get(i);
-            console.printf(Locale.ROOT, "  source %d: %,d frames from %s, channel '%s' (%s to %s), published as node %d%n",
+            console.printf(Locale.ROOT,
+                "  source %d: %,d frames from %s, channel '%s' (%s to %s), published as node %d%n",
                 s.node(), s.frames(), s.journal(), c.name(), c.event(),
                 c.target() == io.rfmrt.rfm.RfmDevice.ALL_NODES ? "all" : "node " + c.target(), c.node());
         }
@@ -263,7 +264,9 @@ final class ReplayPlay
     {
         final Player player = playback.player();
         final Map<String, Object> s = new LinkedHashMap<>();
-        final long duration = player.framesSent() == 0 ? 0 : player.endNanos() - player.startNanos();
+        // the time spent playing: first to last publish, less the pauses (a start paused included)
+        final long duration = player.framesSent() == 0 ? 0 :
+            player.endNanos() - player.startNanos() - player.pausedNanos();
         s.put("frames", player.framesSent());
         s.put("frames_recorded", (long)recording.frames());
         s.put("loops", player.framesSent() == 0 ? 0 : player.loop() + 1);
@@ -296,8 +299,9 @@ final class ReplayPlay
             ": partial playback)" : "summary");
         out.printf(Locale.ROOT, "  %-20s %,d (%,d recorded, %s loop%s)%n", "frames", (Long)s.get("frames"),
             (Long)s.get("frames_recorded"), s.get("loops"), Long.valueOf(1).equals(s.get("loops")) ? "" : "s");
-        out.printf(Locale.ROOT, "  %-20s %.3f s (recorded span %.3f s, rate %s, paused %.3f s)%n", "duration",
-            (Double)s.get("duration_s"), (Double)s.get("recorded_span_s"), s.get("rate"), (Double)s.get("paused_s"));
+        out.printf(Locale.ROOT, "  %-20s %.3f s playing (recorded span %.3f s, rate %s; paused %.3f s)%n",
+            "duration", (Double)s.get("duration_s"), (Double)s.get("recorded_span_s"), s.get("rate"),
+            (Double)s.get("paused_s"));
         out.printf(Locale.ROOT, "  %-20s %,.1f frames/s%n", "rate achieved", (Double)s.get("frames_per_s"));
         if (s.containsKey("timing_error_p50_us"))
         {

@@ -80,7 +80,8 @@ class PlaybackTest
             for (int i = 0; i < 4; i++)
             {
                 // stepped by 50 us: each frame goes out at the first step at or after its due time
-                assertThat(sentAt.get(i) - t0).isBetween((long)(expected[i] / rate), (long)(expected[i] / rate) + 50_000);
+                final long due = (long)(expected[i] / rate);
+                assertThat(sentAt.get(i) - t0).isBetween(due, due + 50_000);
             }
             assertThat(player.done()).isTrue();
             final Histogram errors = player.timing(null);
@@ -292,7 +293,7 @@ class PlaybackTest
             null, 0, null, false);
     }
 
-    /** Step the clock and run the player until it is done or {@code span} has passed; the publish time of each frame. */
+    /** Step the clock, run the player until it is done or {@code span} has passed; each frame's publish time. */
     private List<Long> run(final Player player, final long span, final long stepNanos)
     {
         final List<Long> sentAt = new ArrayList<>();

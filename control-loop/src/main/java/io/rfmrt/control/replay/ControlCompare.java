@@ -104,7 +104,8 @@ public final class ControlCompare
      * @param windowTrackingRmsB B's, rad.
      */
     public record Comparison(Run a, Run b, long common, long onlyA, long onlyB, long statesAgree,
-        long positionsEqual, Cycle firstStateDiff, long equal, long differing, double maxDifference, double rmsDifference, Cycle firstDiff,
+        long positionsEqual, Cycle firstStateDiff, long equal, long differing, double maxDifference,
+        double rmsDifference, Cycle firstDiff,
         long windowFirst, long windowLast, String windowEnd, long windowCycles, long windowRunning,
         long windowDiffering, double windowTrackingRmsA, double windowTrackingRmsB)
     {

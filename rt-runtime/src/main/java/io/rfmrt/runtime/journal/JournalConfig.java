@@ -36,7 +36,8 @@ public record JournalConfig(Path dir, int nodeId, int ringCapacityBytes, String 
     /** Largest {@link #nodeId()}. */
     public static final int NODE_ID_MAX = 0xFFFF;
     /** Longest {@link #layout()}, bytes of UTF-8. */
-    public static final int LAYOUT_BYTES_MAX = io.rfmrt.runtime.journal.internal.JournalRecordDescriptor.MAX_LAYOUT_LENGTH;
+    public static final int LAYOUT_BYTES_MAX =
+        io.rfmrt.runtime.journal.internal.JournalRecordDescriptor.MAX_LAYOUT_LENGTH;
 
     /**
      * A config without a layout.
