@@ -88,6 +88,13 @@ class NodeConfigCheckTest
         }
         assertOneLine(node("device: sim:cfg?node=2\nlayout: layout.yaml\nreceive: {channels: [axis.sensor]}\n" +
             "app: {name: controller, rateHz: 5}\n"), 2, "node.yaml: app: rateHz 5 is not 100..10000");
+        assertOneLine(node("device: sim:cfg?node=2\nlayout: layout.yaml\nreceive: {channels: [axis.sensor]}\n" +
+            "app: {name: controller, gains: {kp: 1, velocityGainNmSPerRad: fast}}\n"), 2,
+            "node.yaml: app.gains: unknown key 'kp'; velocityGainNmSPerRad 'fast' is not a number (settings: ");
+        final Path gains = dir.resolve("gains.yaml");
+        Files.writeString(gains, "device: sim:cfg?node=2\nlayout: layout.yaml\nreceive: {channels: [axis.sensor]}\n" +
+            "app: {name: controller, gains: {positionGainPerS: 60}}\n");
+        assertThat(run("node", "--check-config", "--config", gains.toString()).exit()).isZero();
         assertOneLine(node("device: sim:cfg?node=2\nlayout: layout.yaml\napp: {class: com.example.Missing}\n"), 2,
             "app.class 'com.example.Missing' is not on the node's classpath (put its jar in conf/lib/ of the release)");
         assertOneLine(node("device: sim:cfg?node=2\nlayout: layout.yaml\napp: {class: java.lang.Thread}\n"), 2,
