@@ -108,6 +108,8 @@ class NodeThreadFailureTest
             assertThat(err.lines().filter(l -> l.startsWith("rfmrt node: ")))
                 .as(err).containsExactly("rfmrt node: thread rfmrt-publisher: InternalError: a fault occurred in a " +
                     "recent unsafe memory access operation in compiled Java code; stopping the node");
+            assertThat(err).as("one report per failure, no second trace from the JVM")
+                .doesNotContain("Exception in thread");
             assertThat(stdout.toString()).endsWith("stopping: closing threads, flushing the journal, releasing the " +
                 "node\nstopped after a thread failed\n");
         }
@@ -201,7 +203,8 @@ class NodeThreadFailureTest
         assertThat(err.lines().filter(l -> l.startsWith("rfmrt node: thread "))).as(err).isNotEmpty()
             .allSatisfy(l -> assertThat(l).contains("InternalError: a fault occurred in a recent unsafe memory access")
                 .endsWith("; stopping the node"));
-        assertThat(err).doesNotContain("A fatal error has been detected by the Java Runtime Environment");
+        assertThat(err).doesNotContain("A fatal error has been detected by the Java Runtime Environment")
+            .as("one report per failure, no second trace from the JVM").doesNotContain("Exception in thread");
         assertThat(stdout).contains("stopped after a thread failed");
     }
 

@@ -223,18 +223,18 @@ public final class ReceivePath implements AutoCloseable
         if (polling != null)
         {
             consumerRunner = new AgentRunner(new ScheduleIdleStrategy(polling, clock, 0), errors, null, polling);
-            consumerThread = env.start(CONSUMER_THREAD, consumerCpu, consumerPriority, consumerRunner);
+            consumerThread = env.start(CONSUMER_THREAD, consumerCpu, consumerPriority, errors.guard(consumerRunner));
             return;
         }
         device.enableEvent(event);
         if (wait.kind() != WaitStrategy.Kind.INLINE)
         {
             consumerRunner = new AgentRunner(consumerIdle(), errors, null, consumer);
-            consumerThread = env.start(CONSUMER_THREAD, consumerCpu, consumerPriority, consumerRunner);
+            consumerThread = env.start(CONSUMER_THREAD, consumerCpu, consumerPriority, errors.guard(consumerRunner));
             handoff.consumer(consumerThread.thread());
         }
         isrRunner = new AgentRunner(NoOpIdleStrategy.INSTANCE, errors, null, isr);
-        isrThread = env.start(ISR_THREAD, isrCpu, isrPriority, isrRunner);
+        isrThread = env.start(ISR_THREAD, isrCpu, isrPriority, errors.guard(isrRunner));
     }
 
     /**

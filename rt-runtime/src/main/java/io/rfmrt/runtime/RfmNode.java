@@ -974,13 +974,15 @@ public final class RfmNode implements AutoCloseable
                 final PeriodicAgent publisher = publisher();
                 publisherRunner = new AgentRunner(new ScheduleIdleStrategy(publisher, SystemNanoClock.INSTANCE,
                     PUBLISH_SPIN_NS), errors, null, publisher);
-                env.start(PUBLISHER_THREAD, ctx.publisher.resolve(rtCpu), ctx.publisher.priority(), publisherRunner);
+                env.start(PUBLISHER_THREAD, ctx.publisher.resolve(rtCpu), ctx.publisher.priority(),
+                    errors.guard(publisherRunner));
             }
             for (final NodeAgent a : agents)
             {
                 final AgentRunner runner = new AgentRunner(a.idle(), errors, null, a.agent());
                 agentRunners.add(runner);
-                env.start(a.agent().roleName(), a.placement().resolve(rtCpu), a.placement().priority(), runner);
+                env.start(a.agent().roleName(), a.placement().resolve(rtCpu), a.placement().priority(),
+                    errors.guard(runner));
             }
             heartbeat = new Heartbeat(device, path, line -> ctx.heartbeatSink.accept(line))
                 .journal(journal, warning -> out.accept("warning: " + warning))
@@ -992,7 +994,8 @@ public final class RfmNode implements AutoCloseable
                 heartbeatRunner = new AgentRunner(new ScheduleIdleStrategy(beat, SystemNanoClock.INSTANCE, 0), errors,
                     null, beat);
                 // a housekeeping thread: where the scheduler puts it, SCHED_OTHER by default
-                env.start(HEARTBEAT_THREAD, ctx.heartbeat.resolve(rtCpu), ctx.heartbeat.priority(), heartbeatRunner);
+                env.start(HEARTBEAT_THREAD, ctx.heartbeat.resolve(rtCpu), ctx.heartbeat.priority(),
+                    errors.guard(heartbeatRunner));
             }
             out.accept(String.format("node %d on %s: %d input channel(s) %s, wait %s, DMA %s, publish %s, journal %s",
                 device.nodeId(), ctx.deviceUri == null ? "an open device" : ctx.deviceUri, ctx.inputs.size(),
