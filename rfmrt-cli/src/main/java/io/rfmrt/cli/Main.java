@@ -43,7 +43,23 @@ public final class Main
      */
     public static void main(final String[] args)
     {
-        System.exit(run(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true)));
+        int code;
+        try
+        {
+            code = run(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true));
+        }
+        catch (final Throwable ex)
+        {
+            // an Error passes picocli's handler; still one line and an exit, even when threads are left running
+            if (System.getenv("RFMRT_DEBUG") != null)
+            {
+                ex.printStackTrace();
+            }
+            System.err.println("rfmrt: " + ex.getClass().getSimpleName() +
+                (ex.getMessage() == null ? "" : ": " + firstLine(ex.getMessage())));
+            code = EXIT_ERROR;
+        }
+        System.exit(code);
     }
 
     /**

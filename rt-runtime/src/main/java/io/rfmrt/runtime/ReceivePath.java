@@ -12,6 +12,7 @@ import io.rfmrt.rfm.channel.FramePublisher;
 import io.rfmrt.rfm.channel.FrameReceiver;
 import io.rfmrt.rfm.sim.SimNetwork;
 import io.rfmrt.runtime.counters.NodeCounters;
+import io.rfmrt.runtime.internal.BoundedClose;
 import io.rfmrt.runtime.internal.ConsumerAgent;
 import io.rfmrt.runtime.internal.Counters;
 import io.rfmrt.runtime.internal.HandoffRing;
@@ -514,7 +515,9 @@ public final class ReceivePath implements AutoCloseable
 
     /**
      * Stop the threads (the ISR wait is cancelled, the consumer woken; what is still handed off is given back to the
-     * card) and wait for them; the device stays open.
+     * card) and wait for them, each at most {@link BoundedClose#STOP_TIMEOUT_MS}; the device stays open.
+     *
+     * @throws IllegalStateException when a thread did not stop in time (both were tried).
      */
     @Override
     public void close()
@@ -524,15 +527,36 @@ public final class ReceivePath implements AutoCloseable
             return;
         }
         running = false;
+        IllegalStateException stuck = null;
         if (isrRunner != null)
         {
-            device.cancelAwait(event);
-            isrRunner.close(50, t -> device.cancelAwait(event));
+            try
+            {
+                BoundedClose.close(isrRunner, () -> device.cancelAwait(event), BoundedClose.STOP_TIMEOUT_MS);
+            }
+            catch (final IllegalStateException ex)
+            {
+                stuck = ex;
+            }
         }
         if (consumerRunner != null)
         {
-            handoff.wake();
-            consumerRunner.close(50, t -> handoff.wake());
+            try
+            {
+                BoundedClose.close(consumerRunner, handoff::wake, BoundedClose.STOP_TIMEOUT_MS);
+            }
+            catch (final IllegalStateException ex)
+            {
+                if (stuck != null)
+                {
+                    ex.addSuppressed(stuck);
+                }
+                stuck = ex;
+            }
+        }
+        if (stuck != null)
+        {
+            throw stuck;
         }
     }
 }

@@ -13,6 +13,7 @@ import java.nio.MappedByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.concurrent.TimeUnit;
 
 import static io.rfmrt.rfm.internal.sim.ControlBlockDescriptor.*;
@@ -44,6 +45,7 @@ public final class NetworkImage implements AutoCloseable
     private final MappedByteBuffer memoryMap;
     private final UnsafeBuffer control;
     private final UnsafeBuffer memory;
+    private final Object controlKey;
     private final LinkState linkState = new LinkState();
     private final CardFlyweight[] cards = new CardFlyweight[CARD_COUNT];
     private final EventFifo[][] fifos = new EventFifo[CARD_COUNT][EventType.ID_LIMIT];
@@ -58,6 +60,7 @@ public final class NetworkImage implements AutoCloseable
         this.memoryMap = memoryMap;
         this.control = new UnsafeBuffer(controlMap);
         this.memory = new UnsafeBuffer(memoryMap);
+        this.controlKey = fileKey(dir.resolve(CONTROL_FILE));
         linkState.wrap(control);
         for (int node = 0; node < CARD_COUNT; node++)
         {
@@ -557,5 +560,52 @@ public final class NetworkImage implements AutoCloseable
     {
         SharedFiles.unmap(controlMap);
         SharedFiles.unmap(memoryMap);
+    }
+
+    /**
+     * Whether the control block was cut short under this image (truncated in place by something outside rfmrt). A
+     * write to a page past the file's end faults: in a plain access the JVM turns that into an {@link InternalError},
+     * but an atomic update from interpreted code crashes the JVM, so a holder checks this before the atomic updates
+     * of its shutdown (the memory image is not written there). A file replaced or removed is not cut short: the
+     * mapping still holds the old file's pages. Off the hot path (one file-status read).
+     *
+     * @return null when the control block still covers its mapping, else one line naming the file and its sizes.
+     */
+    public String controlTruncation()
+    {
+        return truncation(CONTROL_FILE, controlKey, controlMap.capacity());
+    }
+
+    private String truncation(final String file, final Object key, final long mapped)
+    {
+        final Path path = dir.resolve(file);
+        try
+        {
+            final BasicFileAttributes attributes = Files.readAttributes(path, BasicFileAttributes.class,
+                LinkOption.NOFOLLOW_LINKS);
+            if (key != null && key.equals(attributes.fileKey()) && attributes.size() < mapped)
+            {
+                return "network '" + name + "': " + path + " was cut to " + attributes.size() + " of its " + mapped +
+                    " bytes under this node";
+            }
+            return null;
+        }
+        catch (final IOException ex)
+        {
+            // removed: the mapping keeps the old pages
+            return null;
+        }
+    }
+
+    private static Object fileKey(final Path file)
+    {
+        try
+        {
+            return Files.readAttributes(file, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS).fileKey();
+        }
+        catch (final IOException ex)
+        {
+            return null;
+        }
     }
 }

@@ -355,7 +355,7 @@ public final class SimDevice implements RfmDevice
     @Override
     public void cancelAwait(final EventType type)
     {
-        if (waiting.get(type.id()) != 0)
+        if (waiting.get(type.id()) != 0 && network.controlTruncation() == null)
         {
             cancelled.set(type.id(), 1);
             network.raise(node, type);
@@ -441,6 +441,15 @@ public final class SimDevice implements RfmDevice
             return;
         }
         closed = true;
+        final String truncation = network.controlTruncation();
+        if (truncation != null)
+        {
+            // nothing more is written into the damaged files; a waiter of this process stays in the kernel until
+            // the process ends
+            network.close();
+            throw new RfmException(RfmStatus.OS_ERROR, truncation + ": node " + node + " not released (destroy the " +
+                "network and create it again)");
+        }
         for (final EventType type : EventType.values())
         {
             cancelAwait(type);
