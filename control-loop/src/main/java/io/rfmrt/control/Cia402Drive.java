@@ -147,9 +147,13 @@ public final class Cia402Drive
      */
     public void tick(final int controlWord, final boolean timedOut, final double torqueNm, final double dtSeconds)
     {
+        // a timed-out command is no word at all: nothing to act on, and no edge against the last word received
         final int word = timedOut ? 0 : controlWord;
-        final boolean resetEdge = (word & CW_FAULT_RESET) != 0 && (previousWord & CW_FAULT_RESET) == 0;
-        previousWord = word;
+        final boolean resetEdge = !timedOut && (word & CW_FAULT_RESET) != 0 && (previousWord & CW_FAULT_RESET) == 0;
+        if (!timedOut)
+        {
+            previousWord = word;
+        }
         final boolean voltage = (word & (CW_ENABLE_VOLTAGE | CW_QUICK_STOP)) == (CW_ENABLE_VOLTAGE | CW_QUICK_STOP);
         final boolean quickStop = (word & (CW_ENABLE_VOLTAGE | CW_QUICK_STOP)) == CW_ENABLE_VOLTAGE;
         final boolean operate = (word & CW_OPERATE) == CW_OPERATE;
