@@ -367,6 +367,16 @@ class DemoCommandTest
         assertThat(s.get("fault_lag_rad").asDouble()).isGreaterThan(s.get("fault_limit_rad").asDouble());
         assertThat(s.get("plant").get("late_commands").asLong()).as("every command from then on acts late")
             .isGreaterThan(1000);
+        // what was injected is what is counted: 5 periods late each (the last bucket is 5 or more), none less
+        final JsonNode byPeriods = s.get("plant").get("late_commands_by_periods");
+        for (int i = 0; i < 4; i++)
+        {
+            assertThat(byPeriods.get(i).asLong()).as("%d period(s) late", i + 1).isZero();
+        }
+        assertThat(byPeriods.get(4).asLong()).isEqualTo(s.get("plant").get("late_commands").asLong());
+        assertThat(s.get("plant_late_commands").asLong()).isEqualTo(s.get("plant").get("late_commands").asLong());
+        // the plant never bursts, whatever the fault does to the loop
+        assertThat(s.get("plant_loop").get("period_min_us").asDouble()).isGreaterThanOrEqualTo(500.0);
 
         final long[] journaledAt = {0};
         final boolean[] enteredFault = {false};
