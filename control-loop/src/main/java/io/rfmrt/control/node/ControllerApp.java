@@ -65,8 +65,11 @@ import static io.rfmrt.control.node.ControlFrames.*;
  * The controller ({@code app: controller}), on the interrupt path: each sensor frame wakes the ISR-wake thread, the
  * node's consumer thread runs the control law (a pure function of state and input, {@link #handler()}) and writes
  * the command frame back. A deadline monitor checks sensor send → command written against a fraction of the period;
- * a watchdog agent ({@code rfmrt-watchdog}, a timer: a missing frame cannot wake anything) drives the axis to SAFE
- * (zero torque) when frames stop and back to RUNNING after M good frames. The trajectory clock advances only in
+ * a watchdog agent ({@code rfmrt-watchdog}, a timer: a missing frame cannot wake anything; {@link WatchdogTimer})
+ * drives the axis to SAFE (drive disabled, brake on) when frames stop and back to RUNNING after M good frames of frame
+ * time. On entering RUNNING it holds the axis where it stands until the drive reports its brake released; a drive that
+ * faulted is reset (an edge of the fault-reset bit) in STARTING and RECOVERING only. The loop's periodicity and
+ * execution ({@link CycleStatistics}) go to the heartbeat, the journal (writer {@code monitor}) and the result. The trajectory clock advances only in
  * RUNNING, on the sensor's cycle number; after a recovery the trajectory is rejoined bumplessly: an S-curve from the
  * measured position at rest to the end of the segment it stopped in, then the profile from there
  * ({@link TrajectoryRejoin}). A monitor agent

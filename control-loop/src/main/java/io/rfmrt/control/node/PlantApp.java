@@ -50,8 +50,11 @@ import static io.rfmrt.control.node.ControlFrames.*;
  * zero-order hold). The schedule never catches up: a wake-up more than half a period late misses the ticks it cannot
  * take on time (counted, journaled as MISSED_TICKS; the axis still moves through them under the held command), so
  * the controller sees a gap in the sensor cycles, never a burst. A command first seen one or more periods after it
- * was due is counted and journaled (LATE_COMMAND); one older than {@link #STALE_PERIODS} periods makes it brake,
- * counted and journaled. Sensor frames can be withheld for a window of cycles (the sensor-dropout fault). When its
+ * was due is counted and journaled (LATE_COMMAND); one older than {@link #STALE_PERIODS} periods has timed out,
+ * counted and journaled, and faults an enabled drive. The axis ({@link SimulatedAxis}: the ideal one or, with
+ * {@code model: realistic}, {@link RealisticAxisPlant}) sits behind a CiA 402 drive ({@link Cia402Drive}: control
+ * and status words, brake release and engage delays, its own fault, reset only on an edge); the sensor frame carries
+ * what the drive measures. Sensor frames can be withheld for a window of cycles (the sensor-dropout fault). When its
  * cycles are done (or the node stops) it tells the controller through the layout's {@code plant.done} word; when
  * done it stops its node.
  * <pre>
