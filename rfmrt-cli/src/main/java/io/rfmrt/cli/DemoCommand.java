@@ -68,7 +68,8 @@ final class DemoCommand implements Callable<Integer>
 
     @Option(names = "--fault", paramLabel = "FAULT",
         description = "Inject a fault mid-run (at 40 %% of the run): sensor-dropout (sensor frames stop for 15 %% of " +
-            "the run) or latency:Nms (from then on every command acts N ms later than it arrived, 1..100).")
+            "the run), latency:Nms (from then on every command acts N ms later than it arrived, 1..100) or " +
+            "plant-stall:Nms (the plant's loop is held up once for N ms, 1..1000).")
     String fault;
 
     @Option(names = "--plant", defaultValue = PlantApp.MODEL_IDEAL, paramLabel = "MODEL",
@@ -116,9 +117,11 @@ final class DemoCommand implements Callable<Integer>
             throw new Main.UsageException("--wait '" + wait + "' is not BLOCKING or INLINE");
         }
         final long latencyNanos = latencyNanos(fault);
-        if (fault != null && !"sensor-dropout".equals(fault) && latencyNanos == 0)
+        final long stallNanos = stallNanos(fault);
+        if (fault != null && !"sensor-dropout".equals(fault) && latencyNanos == 0 && stallNanos == 0)
         {
-            throw new Main.UsageException("--fault '" + fault + "' is not sensor-dropout or latency:Nms (N 1..100)");
+            throw new Main.UsageException("--fault '" + fault + "' is not sensor-dropout, latency:Nms (N 1..100) or " +
+                "plant-stall:Nms (N 1..1000)");
         }
         final PrintWriter out = spec.commandLine().getOut();
         final PrintWriter console = json ? new PrintWriter(System.err, true) : out;
@@ -127,6 +130,7 @@ final class DemoCommand implements Callable<Integer>
         final long dropFrom = dropout ? Math.max(1, cycles * 40 / 100) : 0;
         final long dropTo = dropout ? cycles * 55 / 100 : 0;
         final long latencyFrom = latencyNanos > 0 ? Math.max(1, cycles * 40 / 100) : 0;
+        final long stallAt = stallNanos > 0 ? Math.max(1, cycles * 40 / 100) : 0;
         final String network = "demo-" + ProcessHandle.current().pid();
         Files.createDirectories(outDir);
         final Path journals = outDir.toAbsolutePath().resolve("journal");
@@ -152,11 +156,12 @@ final class DemoCommand implements Callable<Integer>
                 "%d Hz for %d s%s%n", plantModel, ControlFrames.PLANT_NODE, ControlFrames.CONTROLLER_NODE, profile,
                 rate, seconds,
                 fault == null ? "" : dropout ? String.format(", sensor dropout at %.1f-%.1f s", dropFrom / (double)rate,
-                    dropTo / (double)rate) : String.format(", commands %d ms late from %.1f s", latencyNanos / 1_000_000,
-                    latencyFrom / (double)rate));
+                    dropTo / (double)rate) : stallNanos > 0 ? String.format(", the plant held up for %d ms at %.1f s",
+                    stallNanos / 1_000_000, stallAt / (double)rate) : String.format(", commands %d ms late from %.1f s",
+                    latencyNanos / 1_000_000, latencyFrom / (double)rate));
             console.flush();
             final Path controllerYaml = writeConfigs(outDir, network, journals, rate, cycles, dropFrom, dropTo, wait,
-                latencyFrom, latencyNanos, plantModel, profile);
+                latencyFrom, latencyNanos, plantModel, profile, stallAt, stallNanos);
             final Process controller = ChildJvm.start("node", "--child", "--config", controllerYaml.toString());
             children.add(controller);
             final AtomicReference<String> controllerResult = new AtomicReference<>();
@@ -557,11 +562,19 @@ final class DemoCommand implements Callable<Integer>
     static final String LAYOUT_CONFIG = "layout.yaml";
 
     /**
-     * Write the two nodes' configurations and the control layout into the demo's folder: the demo runs what a
-     * production deployment would run from deploy/conf/controller.yaml and plant.yaml, on its own network.
-     *
-     * @return the controller's configuration.
+     * @param fault the --fault value, or {@code null}.
+     * @return the hold-up of a {@code plant-stall:Nms} fault (N 1..1000), ns; 0 for anything else.
      */
+    static long stallNanos(final String fault)
+    {
+        if (fault == null || !fault.matches("plant-stall:[0-9]{1,4}ms"))
+        {
+            return 0;
+        }
+        final int ms = Integer.parseInt(fault.substring("plant-stall:".length(), fault.length() - 2));
+        return ms >= 1 && ms <= 1000 ? TimeUnit.MILLISECONDS.toNanos(ms) : 0;
+    }
+
     /**
      * @param fault the --fault value, or {@code null}.
      * @return the latency of a {@code latency:Nms} fault (N 1..100), ns; 0 for anything else.
@@ -576,9 +589,16 @@ final class DemoCommand implements Callable<Integer>
         return ms >= 1 && ms <= 100 ? TimeUnit.MILLISECONDS.toNanos(ms) : 0;
     }
 
+    /**
+     * Write the two nodes' configurations and the control layout into the demo's folder: the demo runs what a
+     * production deployment would run from deploy/conf/controller.yaml and plant.yaml, on its own network.
+     *
+     * @return the controller's configuration.
+     */
     static Path writeConfigs(final Path out, final String network, final Path journals, final int rate,
         final long cycles, final long dropFrom, final long dropTo, final String wait, final long latencyFrom,
-        final long latencyNanos, final String model, final String profile) throws java.io.IOException
+        final long latencyNanos, final String model, final String profile, final long stallAt, final long stallNanos)
+        throws java.io.IOException
     {
         Files.writeString(out.resolve(LAYOUT_CONFIG), ControlFrames.layoutText());
         final String threads = """
@@ -627,9 +647,11 @@ final class DemoCommand implements Callable<Integer>
               latencyFrom: %d
               latencyNanos: %d
               model: %s
+              stallAt: %d
+              stallNanos: %d
             """.formatted(ControlFrames.deviceUri(network, ControlFrames.PLANT_NODE), LAYOUT_CONFIG, threads,
             yamlString(journals.resolve("plant").toString()), PlantApp.NAME, rate, cycles, dropFrom, dropTo,
-            latencyFrom, latencyNanos, model));
+            latencyFrom, latencyNanos, model, stallAt, stallNanos));
         return controller;
     }
 

@@ -72,6 +72,8 @@ import static io.rfmrt.control.node.ControlFrames.*;
  *   delayPeriods: 0     # the drive applies a command this many periods after it is due (default: 1 if realistic)
  *   brakeReleaseMs: 20  # the holding brake's release time (the brake holds meanwhile)
  *   brakeEngageMs: 10   # its engage time (the motor is off and the axis coasts meanwhile)
+ *   stallAt: 0          # the plant-stall fault: the loop is held up once, after taking this tick (0 = none)
+ *   stallNanos: 0       # for this long
  * </pre>
  */
 public final class PlantApp implements NodeApp
@@ -104,10 +106,12 @@ public final class PlantApp implements NodeApp
      *                     realistic model: a cyclic-synchronous drive applies it at the next sync).
      * @param brakeReleaseMs the brake's release time (default 20 ms).
      * @param brakeEngageMs  its engage time (default 10 ms).
+     * @param stallAt      the plant-stall fault: the tick after which the loop is held up once (0 = none).
+     * @param stallNanos   how long, ns (at most 10 s).
      */
     public record Settings(Integer rateHz, Long cycles, Long dropoutFrom, Long dropoutTo, Integer priority,
         Long latencyFrom, Long latencyNanos, Double quickStopRadPerS2, String model, Integer delayPeriods,
-        Double brakeReleaseMs, Double brakeEngageMs)
+        Double brakeReleaseMs, Double brakeEngageMs, Long stallAt, Long stallNanos)
     {
         /** Defaults and ranges. */
         public Settings
@@ -129,6 +133,13 @@ public final class PlantApp implements NodeApp
             delayPeriods = delayPeriods == null ? (MODEL_REALISTIC.equals(model) ? 1 : 0) : delayPeriods;
             brakeReleaseMs = brakeReleaseMs == null ? Cia402Drive.BRAKE_RELEASE_DEFAULT_MS : brakeReleaseMs;
             brakeEngageMs = brakeEngageMs == null ? Cia402Drive.BRAKE_ENGAGE_DEFAULT_MS : brakeEngageMs;
+            stallAt = stallAt == null ? 0 : stallAt;
+            stallNanos = stallNanos == null ? 0 : stallNanos;
+            if (stallAt < 0 || stallNanos < 0 || stallNanos > TimeUnit.SECONDS.toNanos(10))
+            {
+                throw new IllegalArgumentException("stallAt " + stallAt + " must be >= 0 and stallNanos " +
+                    stallNanos + " 0..10000000000");
+            }
             if (delayPeriods < 0 || delayPeriods > STALE_PERIODS - 1)
             {
                 throw new IllegalArgumentException("delayPeriods " + delayPeriods + " is not 0.." +
@@ -191,7 +202,7 @@ public final class PlantApp implements NodeApp
         }
     }
 
-    private Settings settings = new Settings(null, null, null, null, null, null, null, null, null, null, null, null);
+    private Settings settings = new Settings(null, null, null, null, null, null, null, null, null, null, null, null, null, null);
     /** Commands by cycle (the handler writes a slot, then its tag, then the newest cycle; the loop reads). */
     static final int COMMAND_SLOTS = 1024;
     private final AtomicLong newestCycle = new AtomicLong();
@@ -417,6 +428,12 @@ public final class PlantApp implements NodeApp
                 plant.torque(), braking ? 1 : 0, plant.measuredPosition(), drive.statusWord());
             counts[0] = cycle;
             counts[6]++;
+            if (cycle == settings.stallAt() && settings.stallNanos() > 0)
+            {
+                // the plant-stall fault: this thread held up once, as a pre-emption would; the ticks that pass
+                // meanwhile are missed, not made up
+                LockSupport.parkNanos(settings.stallNanos());
+            }
             // the tick's period (from the last tick taken), its execution as the thread's CPU time, and its wall time
             cycleStatistics.record(now, cpuClock.getCurrentThreadCpuTime() - cpuStart, System.nanoTime() - now);
             if (settings.cycles() > 0 && cycle >= settings.cycles())
