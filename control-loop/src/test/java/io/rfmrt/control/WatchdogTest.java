@@ -23,7 +23,7 @@ class WatchdogTest
 
     private Watchdog watchdog(final WatchdogConfig.Recovery recovery)
     {
-        return new Watchdog(new WatchdogConfig(PERIOD, K, M, recovery, WatchdogConfig.SafeAction.ZERO_TORQUE),
+        return new Watchdog(new WatchdogConfig(PERIOD, K, M, recovery),
             (from, to, reason, nanos) -> transitions.add(from + "->" + to + " " + reason + " @" + nanos / PERIOD));
     }
 
@@ -178,32 +178,26 @@ class WatchdogTest
     }
 
     @Test
-    void shouldReportTheConfiguredSafeActionAndTimeout()
+    void shouldReportTheConfiguredTimeout()
     {
         final WatchdogConfig config = WatchdogConfig.defaults(250_000L);
         assertThat(config.timeoutNanos()).isEqualTo(250_000L * WatchdogConfig.MISSED_PERIODS_TO_TRIP_DEFAULT);
-        final Watchdog watchdog = new Watchdog(new WatchdogConfig(PERIOD, K, M, WatchdogConfig.Recovery.AUTOMATIC,
-            WatchdogConfig.SafeAction.HOLD), (from, to, reason, nanos) ->
-            {
-            });
-        assertThat(watchdog.safeAction()).isEqualTo(WatchdogConfig.SafeAction.HOLD);
         assertThat(new Watchdog(config, (a, b, c, d) ->
         {
-        }).safeAction()).isEqualTo(WatchdogConfig.SafeAction.ZERO_TORQUE);
+        }).config().recovery()).isEqualTo(WatchdogConfig.Recovery.AUTOMATIC);
     }
 
     @Test
     void shouldNameEveryBadSetting()
     {
-        final WatchdogConfig bad = new WatchdogConfig(0, 0, 0, null, null);
+        final WatchdogConfig bad = new WatchdogConfig(0, 0, 0, null);
         assertThatThrownBy(() -> new Watchdog(bad, (a, b, c, d) ->
         {
         })).isInstanceOf(IllegalArgumentException.class)
             .hasMessageContaining("watchdog.periodNanos must be > 0, was 0")
             .hasMessageContaining("watchdog.missedPeriodsToTrip must be >= 1, was 0")
             .hasMessageContaining("watchdog.goodFramesToRecover must be >= 1, was 0")
-            .hasMessageContaining("watchdog.recovery must be AUTOMATIC or COMMANDED, was null")
-            .hasMessageContaining("watchdog.safeAction must be ZERO_TORQUE or HOLD, was null");
+            .hasMessageContaining("watchdog.recovery must be AUTOMATIC or COMMANDED, was null");
         assertThatThrownBy(() -> new Watchdog(WatchdogConfig.defaults(PERIOD), null))
             .isInstanceOf(IllegalArgumentException.class);
     }

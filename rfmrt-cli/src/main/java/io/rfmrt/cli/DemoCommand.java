@@ -2,6 +2,8 @@ package io.rfmrt.cli;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import io.rfmrt.control.DemoProfile;
+import io.rfmrt.control.RateCheck;
 import io.rfmrt.control.StallMatcher;
 import io.rfmrt.control.node.ControlFrames;
 import io.rfmrt.control.node.ControllerApp;
@@ -66,29 +68,60 @@ final class DemoCommand implements Callable<Integer>
 
     @Option(names = "--fault", paramLabel = "FAULT",
         description = "Inject a fault mid-run (at 40 %% of the run): sensor-dropout (sensor frames stop for 15 %% of " +
-            "the run) or latency:Nms (from then on every command acts N ms later than it arrived, 1..100).")
+            "the run), latency:Nms (from then on every command acts N ms later than it arrived, 1..100) or " +
+            "plant-stall:Nms (the plant's loop is held up once for N ms, 1..1000).")
     String fault;
+
+    @Option(names = "--plant", defaultValue = PlantApp.MODEL_IDEAL, paramLabel = "MODEL",
+        description = "The simulated axis: ideal (exact position and velocity, default) or realistic (encoder counts " +
+            "and a differenced velocity, noise, +50 %% inertia, a two-mass resonance, stiction, gravity, one period " +
+            "of transport delay).")
+    String plantModel;
+
+    @Option(names = "--profile", paramLabel = "PROFILE",
+        description = "The trajectory: standard (gentle moves, the default with the ideal plant) or fast (about " +
+            "60 %% of peak torque or more, the default with the realistic plant).")
+    String profileName;
 
     @Override
     public Integer call() throws Exception
     {
-        if (seconds < 1 || seconds > 3600 || rate < 100 || rate > 10_000)
+        if (seconds < 1 || seconds > 3600)
         {
-            throw new Main.UsageException("--seconds 1..3600 and --rate 100..10000");
+            throw new Main.UsageException("--seconds " + seconds + " is not 1..3600");
         }
-        final String refused = io.rfmrt.control.RateCheck.refusal(rate);
-        if (refused != null)
+        if (!PlantApp.MODEL_IDEAL.equals(plantModel) && !PlantApp.MODEL_REALISTIC.equals(plantModel))
         {
-            throw new Main.UsageException("--rate " + rate + ": " + refused);
+            throw new Main.UsageException("--plant '" + plantModel + "' is not " + PlantApp.MODEL_IDEAL + " or " +
+                PlantApp.MODEL_REALISTIC);
+        }
+        final boolean realistic = PlantApp.MODEL_REALISTIC.equals(plantModel);
+        final String profile = profileName != null ? profileName : realistic ? DemoProfile.FAST : DemoProfile.STANDARD;
+        if (!DemoProfile.STANDARD.equals(profile) && !DemoProfile.FAST.equals(profile))
+        {
+            throw new Main.UsageException("--profile '" + profile + "' is not " + DemoProfile.STANDARD + " or " +
+                DemoProfile.FAST);
+        }
+        // one rule for the rate: the tune on the nominal axis and, with the realistic plant, on that axis too
+        final List<String> rateProblems = new java.util.ArrayList<>(RateCheck.problems(rate));
+        if (realistic && rateProblems.isEmpty())
+        {
+            rateProblems.addAll(RateCheck.realisticProblems(rate, REALISTIC_DELAY_PERIODS));
+        }
+        if (!rateProblems.isEmpty())
+        {
+            throw new Main.UsageException("--rate " + rate + ": " + RateCheck.join(rateProblems));
         }
         if (!"BLOCKING".equals(wait) && !"INLINE".equals(wait))
         {
             throw new Main.UsageException("--wait '" + wait + "' is not BLOCKING or INLINE");
         }
         final long latencyNanos = latencyNanos(fault);
-        if (fault != null && !"sensor-dropout".equals(fault) && latencyNanos == 0)
+        final long stallNanos = stallNanos(fault);
+        if (fault != null && !"sensor-dropout".equals(fault) && latencyNanos == 0 && stallNanos == 0)
         {
-            throw new Main.UsageException("--fault '" + fault + "' is not sensor-dropout or latency:Nms (N 1..100)");
+            throw new Main.UsageException("--fault '" + fault + "' is not sensor-dropout, latency:Nms (N 1..100) or " +
+                "plant-stall:Nms (N 1..1000)");
         }
         final PrintWriter out = spec.commandLine().getOut();
         final PrintWriter console = json ? new PrintWriter(System.err, true) : out;
@@ -97,6 +130,7 @@ final class DemoCommand implements Callable<Integer>
         final long dropFrom = dropout ? Math.max(1, cycles * 40 / 100) : 0;
         final long dropTo = dropout ? cycles * 55 / 100 : 0;
         final long latencyFrom = latencyNanos > 0 ? Math.max(1, cycles * 40 / 100) : 0;
+        final long stallAt = stallNanos > 0 ? Math.max(1, cycles * 40 / 100) : 0;
         final String network = "demo-" + ProcessHandle.current().pid();
         Files.createDirectories(outDir);
         final Path journals = outDir.toAbsolutePath().resolve("journal");
@@ -118,14 +152,16 @@ final class DemoCommand implements Callable<Integer>
         sun.misc.Signal.handle(new sun.misc.Signal("TERM"), stopRun);
         try
         {
-            console.printf("rfmrt demo: plant (node %d) and controller (node %d) in two processes, %d Hz for %d s%s%n",
-                ControlFrames.PLANT_NODE, ControlFrames.CONTROLLER_NODE, rate, seconds,
+            console.printf("rfmrt demo: %s plant (node %d) and controller (node %d) in two processes, %s profile, " +
+                "%d Hz for %d s%s%n", plantModel, ControlFrames.PLANT_NODE, ControlFrames.CONTROLLER_NODE, profile,
+                rate, seconds,
                 fault == null ? "" : dropout ? String.format(", sensor dropout at %.1f-%.1f s", dropFrom / (double)rate,
-                    dropTo / (double)rate) : String.format(", commands %d ms late from %.1f s", latencyNanos / 1_000_000,
-                    latencyFrom / (double)rate));
+                    dropTo / (double)rate) : stallNanos > 0 ? String.format(", the plant held up for %d ms at %.1f s",
+                    stallNanos / 1_000_000, stallAt / (double)rate) : String.format(", commands %d ms late from %.1f s",
+                    latencyNanos / 1_000_000, latencyFrom / (double)rate));
             console.flush();
             final Path controllerYaml = writeConfigs(outDir, network, journals, rate, cycles, dropFrom, dropTo, wait,
-                latencyFrom, latencyNanos);
+                latencyFrom, latencyNanos, plantModel, profile, stallAt, stallNanos);
             final Process controller = ChildJvm.start("node", "--child", "--config", controllerYaml.toString());
             children.add(controller);
             final AtomicReference<String> controllerResult = new AtomicReference<>();
@@ -174,9 +210,16 @@ final class DemoCommand implements Callable<Integer>
             summary.put("fault_limit_rad", c.faultLimitRad());
             summary.put("peak_lag_rad", c.peakLagRad());
             summary.put("skipped_frames", c.skippedFrames());
-            summary.put("handler_cpu_p50_us", c.handlerCpuP50Us());
-            summary.put("handler_cpu_p99_us", c.handlerCpuP99Us());
-            summary.put("handler_cpu_max_us", c.handlerCpuMaxUs());
+            summary.put("tracking_max_counts", c.trackingMaxMovesCounts());
+            summary.put("encoder_bits", c.encoderBits());
+            summary.put("peak_torque_pct", c.torqueLimitNm() > 0 ? 100.0 * c.peakTorqueNm() / c.torqueLimitNm() : 0.0);
+            summary.put("handler_cpu_p50_us", c.loop().executionP50Us());
+            summary.put("handler_cpu_p99_us", c.loop().executionP99Us());
+            summary.put("handler_cpu_max_us", c.loop().executionMaxUs());
+            summary.put("loop", mapper.convertValue(c.loop(), LinkedHashMap.class));
+            summary.put("plant_loop", mapper.convertValue(p.loop(), LinkedHashMap.class));
+            summary.put("drive_faults", p.driveFaults());
+            summary.put("drive_fault_resets", p.driveFaultResets());
             final Map<String, Object> ticks = new LinkedHashMap<>();
             ticks.put("min", p.tickIntervalMinUs());
             ticks.put("p50", p.tickIntervalP50Us());
@@ -203,11 +246,14 @@ final class DemoCommand implements Callable<Integer>
             summary.put("rate_hz", rate);
             summary.put("seconds", seconds);
             summary.put("fault", fault == null ? "none" : fault);
+            summary.put("plant_model", plantModel);
+            summary.put("profile", profile);
             summary.put("wait", wait);
             final Map<?, ?> plantFigures = mapper.convertValue(p, LinkedHashMap.class);
             // the stall times went into the matching above; the summary keeps the plant's counts
             plantFigures.remove("stall_start");
             plantFigures.remove("stall_end");
+            plantFigures.remove("loop");
             summary.put("plant", plantFigures);
             summary.put("journals", Map.of("controller", journals.resolve("controller").toString(),
                 "plant", journals.resolve("plant").toString()));
@@ -283,10 +329,12 @@ final class DemoCommand implements Callable<Integer>
             {"trips_unexplained", "%s"}, {"stalls", "%s"}, {"longest_stall_us", "%.1f us"},
             {"lost_frame_causes", "%s"}, {"tracking_rms", "%.3e rad"},
             {"tracking_rms_pct_of_move", "%.4f %%"}, {"tracking_max", "%.3e rad"},
-            {"tracking_max_at_rest", "%.3e rad"}, {"move_distance", "%.2f rad"}, {"following_error_faults", "%s"},
+            {"tracking_max_counts", "%.1f counts"}, {"tracking_max_at_rest", "%.3e rad"},
+            {"move_distance", "%.2f rad"}, {"peak_torque_pct", "%.1f %% of peak"}, {"following_error_faults", "%s"},
             {"peak_lag_rad", "%.3e rad"}, {"skipped_frames", "%s"}, {"plant_missed_ticks", "%s"},
-            {"plant_late_commands", "%s"}, {"handler_cpu_p50_us", "%.1f us"}, {"handler_cpu_p99_us", "%.1f us"},
-            {"handler_cpu_max_us", "%.1f us"}, {"plant_tick_interval_us", "%s"},
+            {"plant_late_commands", "%s"}, {"drive_faults", "%s"}, {"handler_cpu_p50_us", "%.1f us"},
+            {"handler_cpu_p99_us", "%.1f us"}, {"handler_cpu_max_us", "%.1f us"}, {"loop", "%s"},
+            {"plant_loop", "%s"}, {"plant_tick_interval_us", "%s"},
             {"e2e_p50_us", "%.1f us"}, {"e2e_p99_us", "%.1f us"}, {"e2e_max_us", "%.1f us"},
             {"journal_records", "%s"}, {"journal_drops", "%s"}, {"journal_write_errors", "%s"}};
         for (final String[] row : rows)
@@ -503,6 +551,9 @@ final class DemoCommand implements Callable<Integer>
         return t;
     }
 
+    /** The realistic plant's transport delay (its default): the rate is checked with it. */
+    static final int REALISTIC_DELAY_PERIODS = 1;
+
     /** The controller's configuration, written into the demo's folder. */
     static final String CONTROLLER_CONFIG = "controller.yaml";
     /** The plant's configuration, written into the demo's folder. */
@@ -511,11 +562,19 @@ final class DemoCommand implements Callable<Integer>
     static final String LAYOUT_CONFIG = "layout.yaml";
 
     /**
-     * Write the two nodes' configurations and the control layout into the demo's folder: the demo runs what a
-     * production deployment would run from deploy/conf/controller.yaml and plant.yaml, on its own network.
-     *
-     * @return the controller's configuration.
+     * @param fault the --fault value, or {@code null}.
+     * @return the hold-up of a {@code plant-stall:Nms} fault (N 1..1000), ns; 0 for anything else.
      */
+    static long stallNanos(final String fault)
+    {
+        if (fault == null || !fault.matches("plant-stall:[0-9]{1,4}ms"))
+        {
+            return 0;
+        }
+        final int ms = Integer.parseInt(fault.substring("plant-stall:".length(), fault.length() - 2));
+        return ms >= 1 && ms <= 1000 ? TimeUnit.MILLISECONDS.toNanos(ms) : 0;
+    }
+
     /**
      * @param fault the --fault value, or {@code null}.
      * @return the latency of a {@code latency:Nms} fault (N 1..100), ns; 0 for anything else.
@@ -530,9 +589,16 @@ final class DemoCommand implements Callable<Integer>
         return ms >= 1 && ms <= 100 ? TimeUnit.MILLISECONDS.toNanos(ms) : 0;
     }
 
+    /**
+     * Write the two nodes' configurations and the control layout into the demo's folder: the demo runs what a
+     * production deployment would run from deploy/conf/controller.yaml and plant.yaml, on its own network.
+     *
+     * @return the controller's configuration.
+     */
     static Path writeConfigs(final Path out, final String network, final Path journals, final int rate,
         final long cycles, final long dropFrom, final long dropTo, final String wait, final long latencyFrom,
-        final long latencyNanos) throws java.io.IOException
+        final long latencyNanos, final String model, final String profile, final long stallAt, final long stallNanos)
+        throws java.io.IOException
     {
         Files.writeString(out.resolve(LAYOUT_CONFIG), ControlFrames.layoutText());
         final String threads = """
@@ -559,8 +625,9 @@ final class DemoCommand implements Callable<Integer>
             app:
               name: %s
               rateHz: %d
+              profile: %s
             """.formatted(ControlFrames.deviceUri(network, ControlFrames.CONTROLLER_NODE), LAYOUT_CONFIG, wait,
-            threads, yamlString(journals.resolve("controller").toString()), ControllerApp.NAME, rate));
+            threads, yamlString(journals.resolve("controller").toString()), ControllerApp.NAME, rate, profile));
         Files.writeString(out.resolve(PLANT_CONFIG), """
             # written by rfmrt demo: the plant node (deploy/conf/plant.yaml, on the demo's network)
             device: %s
@@ -579,9 +646,12 @@ final class DemoCommand implements Callable<Integer>
               dropoutTo: %d
               latencyFrom: %d
               latencyNanos: %d
+              model: %s
+              stallAt: %d
+              stallNanos: %d
             """.formatted(ControlFrames.deviceUri(network, ControlFrames.PLANT_NODE), LAYOUT_CONFIG, threads,
             yamlString(journals.resolve("plant").toString()), PlantApp.NAME, rate, cycles, dropFrom, dropTo,
-            latencyFrom, latencyNanos));
+            latencyFrom, latencyNanos, model, stallAt, stallNanos));
         return controller;
     }
 

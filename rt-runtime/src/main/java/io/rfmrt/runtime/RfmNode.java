@@ -989,6 +989,10 @@ public final class RfmNode implements AutoCloseable
             heartbeat = new Heartbeat(device, path, line -> ctx.heartbeatSink.accept(line))
                 .journal(journal, warning -> out.accept("warning: " + warning))
                 .counters(counters, journal == null ? null : journal.newWriter("heartbeat"));
+            if (ctx.nodeApp != null)
+            {
+                heartbeat.app(ctx.nodeApp::heartbeat);
+            }
             if (ctx.heartbeatNanos > 0)
             {
                 final PeriodicAgent beat = new PeriodicAgent(HEARTBEAT_THREAD, ctx.heartbeatNanos,
