@@ -20,6 +20,7 @@ import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * Short real demo runs: plant and controller in two processes, the closed loop on the interrupt path.
@@ -65,22 +66,19 @@ class DemoCommandTest
         assertThat(s.get("cycles").asLong()).isEqualTo(s.get("plant").get("sensor_frames").asLong()).isPositive();
         assertThat(s.get("lost_frames").asLong()).isZero();
         assertThat(s.get("plant").get("command_gaps").asLong()).isZero();
-        // 3 s, less the start-up: the first move (1.0 rad, done at 2.467 s of the profile) and a part of the next
-        assertThat(s.get("move_distance").asDouble()).isGreaterThanOrEqualTo(1.0).isLessThan(3.0);
-        assertThat(s.get("tracking_rms").asDouble()).as("RMS error below 0.5 %% of the move distance")
-            .isLessThan(0.005 * s.get("move_distance").asDouble());
         for (final String key : List.of("deadline_misses", "watchdog_trips", "tracking_max", "e2e_p50_us",
             "e2e_p99_us", "e2e_max_us"))
         {
             assertThat(s.has(key)).as(key).isTrue();
         }
 
-        // every miss and trip is matched, unexplained or (beyond what was kept) unchecked; the stalls add up
-        assertThat(s.get("misses_matched").asLong() + s.get("misses_unexplained").asLong() +
-            s.get("misses_unchecked").asLong()).isEqualTo(s.get("deadline_misses").asLong());
+        // every miss is matched, a late wake, unexplained or (beyond what was kept) unchecked, once; the trips
+        // likewise without the late wake; the stalls add up
+        assertThat(s.get("misses_matched").asLong() + s.get("misses_late_wake").asLong() +
+            s.get("misses_unexplained").asLong() + s.get("misses_unchecked").asLong())
+            .isEqualTo(s.get("deadline_misses").asLong());
         assertThat(s.get("trips_matched").asLong() + s.get("trips_unexplained").asLong() +
             s.get("trips_unchecked").asLong()).isEqualTo(s.get("watchdog_trips").asLong());
-        assertThat(s.get("misses_late_wake").asLong()).isBetween(0L, s.get("deadline_misses").asLong());
         long stalls = 0;
         double longest = 0;
         for (final String thread : List.of("plant", "controller", "watchdog_timer"))
@@ -173,6 +171,15 @@ class DemoCommandTest
                 s.get("lateness").get("watchdog_timer").get("stalls").asLong());
         }
         assertReplayAgrees(out, s);
+
+        // how far an uninterrupted loop gets: a loop that a held-up machine (a stall past the watchdog's bound)
+        // tripped re-enters through a recovery, and where its profile then is after 3 s is the machine's doing
+        assumeTrue(s.get("watchdog_trips").asLong() == 0, "tracking over the run not judged: the machine stalled the " +
+            "loop (" + s.get("watchdog_trips") + " watchdog trips, longest stall " + s.get("longest_stall_us") + " us)");
+        // 3 s, less the start-up: the first move (1.0 rad, done at 2.467 s of the profile) and a part of the next
+        assertThat(s.get("move_distance").asDouble()).as(s.toString()).isGreaterThanOrEqualTo(1.0).isLessThan(3.0);
+        assertThat(s.get("tracking_rms").asDouble()).as("RMS error below 0.5 %% of the move distance")
+            .isLessThan(0.005 * s.get("move_distance").asDouble());
     }
 
     /** Replay reads the run's journals back to the run's own counts, and re-runs the controller bit for bit. */

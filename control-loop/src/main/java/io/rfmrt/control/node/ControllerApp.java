@@ -245,7 +245,7 @@ public final class ControllerApp implements NodeApp
     private WakeLateness timerLateness;
     private final long[] missFrom = new long[MISSES_KEPT];
     private final long[] missTo = new long[MISSES_KEPT];
-    private long missesLateWake;
+    private final long[] missWake = new long[MISSES_KEPT];
     private final long[] tripAt = new long[TRIPS_KEPT];
     private int tripsKept;
     private final long[] transitions = new long[3];
@@ -370,7 +370,7 @@ public final class ControllerApp implements NodeApp
         final int status = b.getInt(p + SENSOR_STATUS_WORD_OFFSET);
         final long sendNanos = frame.sendNanos();
         // woken by the frame: it should have run when the frame was published
-        final long wakeLateness = lateness.wake(cycle, sendNanos, start);
+        lateness.wake(cycle, sendNanos, start);
         timer.offer(cycle, sendNanos, start);
         // else the timer is held up past 8,192 frames: the watchdog sees the cycles missing as a gap and trips (counted)
         lastCycle.setRelease(cycle);
@@ -500,11 +500,8 @@ public final class ControllerApp implements NodeApp
             {
                 missFrom[(int)missed - 1] = sendNanos;
                 missTo[(int)missed - 1] = written;
-            }
-            if (wakeLateness > deadline.deadlineNanos())
-            {
-                // the wake-up alone was past the deadline, whatever the handler took
-                missesLateWake++;
+                // the wake-up is the node's own measure of the kernel's part in the miss
+                missWake[(int)missed - 1] = start;
             }
             journal.fault(FAULT_DEADLINE_MISS, cycle, cycleLatency - deadline.deadlineNanos(), written);
         }
@@ -773,11 +770,11 @@ public final class ControllerApp implements NodeApp
             node.environment().placementTable(),
             hygiene,
             sensors.waitStrategy().toString(),
-            missesLateWake,
             Lateness.of(lateness),
             Lateness.of(timerLateness),
             Arrays.copyOf(missFrom, missesKept),
             Arrays.copyOf(missTo, missesKept),
+            Arrays.copyOf(missWake, missesKept),
             deadline.misses() - missesKept,
             tripFrom,
             Arrays.copyOf(tripAt, tripsKept),

@@ -114,11 +114,11 @@ public final class NodeResults
      * @param placement              the placement table.
      * @param threadsAfterWarmup     RT hygiene per thread.
      * @param waitStrategy           the wait strategy.
-     * @param deadlineMissesLateWake misses whose wake-up alone was past the deadline.
      * @param lateness               the handler's lateness.
      * @param watchdogTimerLateness  the watchdog timer's.
      * @param missFrom               kept misses' starts (nanoTime).
      * @param missTo                 their ends.
+     * @param missWake               when the handler of each started (its wake-up: {@code missWake - missFrom}).
      * @param missesNotKept          misses beyond those kept.
      * @param tripFrom               kept trips' windows' starts.
      * @param tripTo                 the trips' times.
@@ -147,8 +147,8 @@ public final class NodeResults
         long deadlineMisses, double deadlineUs, long watchdogTrips, long watchdogRecoveries, double trackingRms,
         double trackingMax, double moveDistance, long trackedCycles, double e2eP50Us, double e2eP99Us,
         double e2eMaxUs, long journalDrops, long journalWriteErrors, long journalRecords, String placement,
-        List<ThreadHygiene> threadsAfterWarmup, String waitStrategy, long deadlineMissesLateWake, Lateness lateness,
-        Lateness watchdogTimerLateness, long[] missFrom, long[] missTo, long missesNotKept, long[] tripFrom,
+        List<ThreadHygiene> threadsAfterWarmup, String waitStrategy, Lateness lateness,
+        Lateness watchdogTimerLateness, long[] missFrom, long[] missTo, long[] missWake, long missesNotKept, long[] tripFrom,
         long[] tripTo, long tripsNotKept, long[] stallStart, long[] stallEnd, double trackingRmsMoves,
         double trackingMaxMoves, double trackingMaxAtRest, long movingCycles, long followingErrorFaults,
         long faultCycle, double faultLagRad, double faultLimitRad, double peakLagRad, long skippedFrames,
