@@ -295,11 +295,15 @@ public final class ReceivePath implements AutoCloseable
             "auto" : "on-demand");
         SimNetwork.create(network, size).close();
         final List<RfmDevice> senders = new ArrayList<>();
-        try (RfmDevice receiver = RfmDevices.open("sim:" + network + "?node=" + device.nodeId() + "&dmaSlots=" +
-            dma.slotCount() + "&dmaSlotSize=" + dma.slotSize() + "&dma=" + mode);
-            RtEnvironment env = RtEnvironment.prepare(new RtSettings(List.of(), false, false, false, Path.of("/")),
-                warning -> { }))
+        RfmDevice receiver = null;
+        RtEnvironment env = null;
+        ReceivePath path = null;
+        ThreadNotStoppedException leftRunning = null;
+        try
         {
+            receiver = RfmDevices.open("sim:" + network + "?node=" + device.nodeId() + "&dmaSlots=" +
+                dma.slotCount() + "&dmaSlotSize=" + dma.slotSize() + "&dma=" + mode);
+            env = RtEnvironment.prepare(new RtSettings(List.of(), false, false, false, Path.of("/")), warning -> { });
             final List<FramePublisher> publishers = new ArrayList<>();
             for (final ChannelSpec c : channels)
             {
@@ -307,8 +311,7 @@ public final class ReceivePath implements AutoCloseable
                 senders.add(sender);
                 publishers.add(new FramePublisher(sender, c));
             }
-            final ReceivePath path = new ReceivePath(receiver, channels, event, wait, handler, null, null,
-                SystemNanoClock.INSTANCE);
+            path = new ReceivePath(receiver, channels, event, wait, handler, null, null, SystemNanoClock.INSTANCE);
             path.start(env, -1, 0, -1, 0);
             final UnsafeBuffer payload = new UnsafeBuffer(new byte[64]);
             final int inFlight = Math.max(1, Math.min(dma.slotCount(), channels.get(0).slots()) / 2);
@@ -333,16 +336,45 @@ public final class ReceivePath implements AutoCloseable
                     sent++;
                 }
             }
-            path.close();
         }
         finally
         {
-            awaitCompilerQuiet();
-            for (final RfmDevice sender : senders)
+            if (path != null)
             {
-                sender.close();
+                try
+                {
+                    path.close();
+                }
+                catch (final ThreadNotStoppedException ex)
+                {
+                    leftRunning = ex;
+                }
             }
-            SimNetwork.destroy(network, true);
+            awaitCompilerQuiet();
+            if (leftRunning == null)
+            {
+                // nothing of the warm-up runs any more: its network can go
+                for (final RfmDevice sender : senders)
+                {
+                    sender.close();
+                }
+                if (env != null)
+                {
+                    env.close();
+                }
+                if (receiver != null)
+                {
+                    receiver.close();
+                }
+                SimNetwork.destroy(network, true);
+            }
+        }
+        if (leftRunning != null)
+        {
+            // a thread of the warm-up still runs on its private network: that stays mapped (and in place) until the
+            // process ends
+            throw new IllegalStateException("warm-up on network '" + network + "': " + leftRunning.getMessage(),
+                leftRunning);
         }
     }
 
@@ -565,7 +597,8 @@ public final class ReceivePath implements AutoCloseable
      * Stop the threads (the ISR wait is cancelled, the consumer woken; what is still handed off is given back to the
      * card) and wait for them, each at most {@link BoundedClose#STOP_TIMEOUT_MS}; the device stays open.
      *
-     * @throws IllegalStateException when a thread did not stop in time (both were tried).
+     * @throws ThreadNotStoppedException when a thread did not stop (both were tried): it is left running, and the
+     *                                    device must stay open (mapped) for it.
      */
     @Override
     public void close()
@@ -575,14 +608,14 @@ public final class ReceivePath implements AutoCloseable
             return;
         }
         running = false;
-        IllegalStateException stuck = null;
+        ThreadNotStoppedException stuck = null;
         if (isrRunner != null)
         {
             try
             {
                 BoundedClose.close(isrRunner, () -> device.cancelAwait(event), BoundedClose.STOP_TIMEOUT_MS);
             }
-            catch (final IllegalStateException ex)
+            catch (final ThreadNotStoppedException ex)
             {
                 stuck = ex;
             }
@@ -593,7 +626,7 @@ public final class ReceivePath implements AutoCloseable
             {
                 BoundedClose.close(consumerRunner, handoff::wake, BoundedClose.STOP_TIMEOUT_MS);
             }
-            catch (final IllegalStateException ex)
+            catch (final ThreadNotStoppedException ex)
             {
                 if (stuck != null)
                 {

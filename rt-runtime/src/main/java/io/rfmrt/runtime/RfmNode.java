@@ -835,6 +835,7 @@ public final class RfmNode implements AutoCloseable
     private volatile boolean terminated;
     private boolean stopped;
     private volatile String closeFailure;
+    private boolean threadsLeft;
 
     /**
      * @param ctx the node's parts; concluded by {@link #start()} when it was not yet.
@@ -1206,6 +1207,14 @@ public final class RfmNode implements AutoCloseable
                 closing.close();
             }
         });
+        if (threadsLeft)
+        {
+            // its counters file and device stay mapped until the process ends: unmapped, the thread's next access
+            // would crash the JVM
+            closeFailed("releasing the counters file and the device",
+                new IllegalStateException("left open: a thread of the node is still running"));
+            return;
+        }
         closeStep("closing the counters file", () ->
         {
             if (counters != null)
@@ -1242,15 +1251,26 @@ public final class RfmNode implements AutoCloseable
         {
             step.run();
         }
+        catch (final ThreadNotStoppedException ex)
+        {
+            // a thread left running: what it may touch must stay mapped
+            threadsLeft = true;
+            closeFailed(what, ex);
+        }
         catch (final RuntimeException | Error ex)
         {
-            final String line = what + ": " + ex.getClass().getSimpleName() +
-                (ex.getMessage() == null ? "" : ": " + ex.getMessage());
-            LOG.error("node close: {}", line);
-            if (closeFailure == null)
-            {
-                closeFailure = line;
-            }
+            closeFailed(what, ex);
+        }
+    }
+
+    private void closeFailed(final String what, final Throwable ex)
+    {
+        final String line = what + ": " + ex.getClass().getSimpleName() +
+            (ex.getMessage() == null ? "" : ": " + ex.getMessage());
+        LOG.error("node close: {}", line);
+        if (closeFailure == null)
+        {
+            closeFailure = line;
         }
     }
 }

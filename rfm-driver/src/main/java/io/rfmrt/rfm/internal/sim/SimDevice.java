@@ -355,8 +355,16 @@ public final class SimDevice implements RfmDevice
     @Override
     public void cancelAwait(final EventType type)
     {
-        if (waiting.get(type.id()) != 0 && network.controlTruncation() == null)
+        if (waiting.get(type.id()) != 0)
         {
+            final String truncation = network.controlTruncation();
+            if (truncation != null)
+            {
+                // the waiter sleeps on a page that is gone: nothing can wake it (an atomic update there from
+                // interpreted code would crash the JVM besides)
+                throw new RfmException(RfmStatus.OS_ERROR, truncation + ": the " + type + " waiter of node " + node +
+                    " cannot be woken");
+            }
             cancelled.set(type.id(), 1);
             network.raise(node, type);
         }
