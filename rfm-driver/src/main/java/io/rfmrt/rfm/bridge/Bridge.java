@@ -7,6 +7,7 @@ import io.rfmrt.rfm.internal.bridge.BridgeAgent;
 import io.rfmrt.rfm.internal.bridge.BridgeFile;
 import io.rfmrt.rfm.internal.bridge.BridgeFileDescriptor;
 import io.rfmrt.rfm.internal.sim.NetworkImage;
+import org.agrona.ErrorHandler;
 import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.EpochClock;
@@ -173,6 +174,7 @@ public final class Bridge implements Agent, AutoCloseable
         private Path aeronDir;
         private int termLength = TERM_LENGTH_DEFAULT;
         private BridgeListener listener = (kind, peer, name, value, value2) -> { };
+        private ErrorHandler errorHandler = error -> { };
         private NanoClock nanoClock = SystemNanoClock.INSTANCE;
         private EpochClock epochClock = SystemEpochClock.INSTANCE;
         private boolean concluded;
@@ -255,7 +257,7 @@ public final class Bridge implements Agent, AutoCloseable
             }
             if (aeronDir == null)
             {
-                aeronDir = networkDir.resolve(BridgeAgent.AERON_DIR);
+                aeronDir = networkDir.resolve(BridgeFileDescriptor.AERON_DIR);
             }
             concluded = true;
             return this;
@@ -535,6 +537,25 @@ public final class Bridge implements Agent, AutoCloseable
         public BridgeListener listener()
         {
             return listener;
+        }
+
+        /**
+         * @param errorHandler told of the errors the Aeron client reports (counted in the bridge file as well), on the
+         *                     bridge's thread; it must not throw.
+         * @return this.
+         */
+        public Context errorHandler(final ErrorHandler errorHandler)
+        {
+            this.errorHandler = errorHandler;
+            return this;
+        }
+
+        /**
+         * @return told of the Aeron client's errors.
+         */
+        public ErrorHandler errorHandler()
+        {
+            return errorHandler;
         }
 
         /**

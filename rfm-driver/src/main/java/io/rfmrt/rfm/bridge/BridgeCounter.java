@@ -57,7 +57,11 @@ public enum BridgeCounter
     /** Messages refused: another version, a bad length, an unknown host or type, another memory size. */
     BAD_MESSAGES(23, "bad messages"),
     /** Writers that died in the middle of a log record, skipped by the bridge. */
-    LOG_UNBLOCKS(24, "log records unblocked");
+    LOG_UNBLOCKS(24, "log records unblocked"),
+    /** Streams to a peer the media driver refused to start (its network unreachable); tried again. */
+    PUBLICATION_ERRORS(25, "publication errors"),
+    /** Errors the Aeron client reported (the media driver keeps its own in its error log). */
+    AERON_ERRORS(26, "Aeron client errors");
 
     /** Counter slots in the bridge file. */
     public static final int SLOT_COUNT = 64;

@@ -16,7 +16,7 @@ public enum BridgeRecordKind
     PEER_CONNECTED(4, "peer connected"),
     /** A peer finished sending its words (value: bytes applied; value2: conflicts). */
     PEER_SYNCED(5, "peer in sync"),
-    /** The link went down: the images may differ from now on (value: divergences so far). */
+    /** The link went down: the images may differ from now on (value: divergences so far; peer: one not in sync). */
     DIVERGED(6, "DIVERGED"),
     /** The link came up with every peer in sync both ways: the images converged (value: convergences so far). */
     CONVERGED(7, "CONVERGED"),
@@ -81,8 +81,8 @@ public enum BridgeRecordKind
         IMAGE_GONE(2, "its stream ended"),
         /** It opened a new session (it lost us, or restarted). */
         NEW_SESSION(3, "it started a new session"),
-        /** Our publication to it stayed blocked or disconnected. */
-        PUBLICATION(4, "our publication to it stayed blocked"),
+        /** Our publication to it stayed blocked or disconnected: a new one was started. */
+        PUBLICATION(4, "our stream to it stayed blocked or disconnected (a new one started)"),
         /** It said goodbye (a clean stop). */
         BYE(5, "it stopped");
 

@@ -51,9 +51,6 @@ import static io.rfmrt.rfm.internal.bridge.BridgeMessages.*;
  */
 public final class BridgeAgent
 {
-    /** The media driver's folder in the network folder. */
-    public static final String AERON_DIR = "bridge-aeron";
-
     private static final long TIMER_INTERVAL_NS = 1_000_000L;
     private static final long LIVENESS_INTERVAL_NS = 1_000_000_000L;
     private static final long LOG_UNBLOCK_NS = 100_000_000L;
@@ -228,7 +225,9 @@ public final class BridgeAgent
             client = Aeron.connect(new Aeron.Context()
                 .aeronDirectoryName(ctx.aeronDir().toString())
                 .useConductorAgentInvoker(true)
-                .driverAgentInvoker(invoker));
+                .driverAgentInvoker(invoker)
+                .errorHandler(this::onAeronError)
+                .subscriberErrorHandler(this::onAeronError));
             driver = launched;
             driverInvoker = invoker;
             aeron = client;
@@ -237,7 +236,7 @@ public final class BridgeAgent
             subscription = client.addSubscription(ctx.channel(), STREAM_ID, image -> { }, this::onUnavailableImage);
             for (final PeerLink peer : peers)
             {
-                peer.publication = client.addExclusivePublication(peer.channel, STREAM_ID);
+                openPublication(peer);
             }
         }
         catch (final RuntimeException ex)
@@ -256,6 +255,15 @@ public final class BridgeAgent
             throw ex;
         }
         record(BridgeRecordKind.STARTED, null, selfPid, hostId);
+    }
+
+    private void onAeronError(final Throwable error)
+    {
+        if (file != null)
+        {
+            file.add(BridgeCounter.AERON_ERRORS, 1);
+        }
+        ctx.errorHandler().onError(error);
     }
 
     private static long freshIncarnation()
@@ -443,7 +451,10 @@ public final class BridgeAgent
 
     private int checkPeer(final PeerLink peer)
     {
-        final ExclusivePublication pub = peer.publication;
+        if (peer.publication == null && nowNs - peer.publicationRetryNs >= 0)
+        {
+            openPublication(peer);
+        }
         if (peer.hasSession && !peer.silent && nowNs - peer.lastHeardNs > ctx.peerTimeoutNs())
         {
             // nothing heard: the link goes down; the same session may still bring everything once it speaks again
@@ -452,7 +463,7 @@ public final class BridgeAgent
             peerLost(peer, LossReason.SILENCE);
             updateLink();
         }
-        if (pub.isConnected())
+        if (connected(peer))
         {
             peer.disconnectedSinceNs = 0;
             peer.publicationWasConnected = true;
@@ -474,11 +485,36 @@ public final class BridgeAgent
             newPublication(peer, LossReason.PUBLICATION);
             return 1;
         }
-        if (peer.state == BridgeState.CONNECTING && peer.hasSession && pub.isConnected())
+        if (peer.state == BridgeState.CONNECTING && peer.hasSession && connected(peer))
         {
             return requestResync(peer);
         }
         return 0;
+    }
+
+    private static boolean connected(final PeerLink peer)
+    {
+        return peer.publication != null && peer.publication.isConnected();
+    }
+
+    /**
+     * Start the stream to a peer; the driver refuses it while the peer's network is unreachable (an interface
+     * down): counted, tried again a heartbeat later.
+     */
+    private void openPublication(final PeerLink peer)
+    {
+        try
+        {
+            peer.publication = aeron.addExclusivePublication(peer.channel, STREAM_ID);
+            peer.sequence = 0;
+            peer.epoch = file.nextStreamEpoch();
+        }
+        catch (final io.aeron.exceptions.AeronException ex)
+        {
+            peer.publication = null;
+            peer.publicationRetryNs = nowNs + ctx.heartbeatNs();
+            file.add(BridgeCounter.PUBLICATION_ERRORS, 1);
+        }
     }
 
     private int requestResync(final PeerLink peer)
@@ -511,17 +547,12 @@ public final class BridgeAgent
     /**
      * What the peer sent may not all have come (its stream ended or it opened a new one): ask again once it speaks.
      */
-    private void resetInbound(final PeerLink peer, final LossReason reason, final boolean ignoreOldSession)
+    private void resetInbound(final PeerLink peer, final LossReason reason)
     {
         file.add(BridgeCounter.PEER_LOSSES, 1);
         if (!peer.silent)
         {
             peerLost(peer, reason);
-        }
-        if (ignoreOldSession && peer.hasSession)
-        {
-            peer.ignoredSession = peer.session;
-            peer.hasIgnoredSession = true;
         }
         peer.hasSession = false;
         peer.silent = false;
@@ -541,9 +572,11 @@ public final class BridgeAgent
     {
         file.add(BridgeCounter.PEER_LOSSES, 1);
         peerLost(peer, reason);
-        peer.publication.close();
-        peer.publication = aeron.addExclusivePublication(peer.channel, STREAM_ID);
-        peer.sequence = 0;
+        if (peer.publication != null)
+        {
+            peer.publication.close();
+        }
+        openPublication(peer);
         peer.serving = false;
         peer.dataPending = false;
         peer.blockedSinceNs = 0;
@@ -559,10 +592,18 @@ public final class BridgeAgent
     {
         boolean all = true;
         boolean syncing = false;
+        PeerLink first = null;
         for (final PeerLink peer : peers)
         {
-            all &= peer.state == BridgeState.UP && !peer.silent && peer.viewOfUs == BridgeState.UP &&
-                peer.publication.isConnected();
+            // a stream that stays disconnected is replaced (checkPeer), which takes its view of us down: a moment
+            // without a status message from a busy peer is no reason to take the link down
+            final boolean ready = peer.state == BridgeState.UP && !peer.silent && peer.viewOfUs == BridgeState.UP &&
+                peer.publication != null;
+            if (!ready && first == null)
+            {
+                first = peer;
+            }
+            all &= ready;
             syncing |= peer.state == BridgeState.SYNCING;
         }
         if (all != linkUp)
@@ -577,7 +618,7 @@ public final class BridgeAgent
             else
             {
                 file.add(BridgeCounter.DIVERGENCES, 1);
-                record(BridgeRecordKind.DIVERGED, null, file.counter(BridgeCounter.DIVERGENCES), 0);
+                record(BridgeRecordKind.DIVERGED, first, file.counter(BridgeCounter.DIVERGENCES), 0);
             }
         }
         file.state(all ? BridgeState.UP : syncing ? BridgeState.SYNCING : BridgeState.CONNECTING);
@@ -674,13 +715,14 @@ public final class BridgeAgent
             {
                 continue;
             }
-            if (!peer.publication.isConnected())
+            if (!connected(peer))
             {
                 // not connected: it asks for our words when it connects
                 peer.dataPending = false;
                 continue;
             }
             dataBuffer.putLong(SEQUENCE_OFFSET, peer.sequence + 1);
+            dataBuffer.putLong(EPOCH_OFFSET, peer.epoch);
             final long result = peer.publication.offer(dataBuffer, 0, dataLength);
             if (result > 0)
             {
@@ -723,11 +765,12 @@ public final class BridgeAgent
 
     private boolean offer(final PeerLink peer, final UnsafeBuffer buffer, final int length)
     {
-        if (!peer.publication.isConnected())
+        if (!connected(peer))
         {
             return false;
         }
         buffer.putLong(SEQUENCE_OFFSET, peer.sequence + 1);
+        buffer.putLong(EPOCH_OFFSET, peer.epoch);
         final long result = peer.publication.offer(buffer, 0, length);
         if (result > 0)
         {
@@ -1022,7 +1065,7 @@ public final class BridgeAgent
                 if (peer.hasSession)
                 {
                     // a new image of the same session id starts where the stream is now: ask again
-                    resetInbound(peer, LossReason.IMAGE_GONE, false);
+                    resetInbound(peer, LossReason.IMAGE_GONE);
                     work++;
                 }
             }
@@ -1046,23 +1089,36 @@ public final class BridgeAgent
         }
         final int target = buffer.getShort(offset + TARGET_OFFSET) & 0xFFFF;
         final int session = header.sessionId();
-        if (peer.hasIgnoredSession && session == peer.ignoredSession || peer.refused)
+        if (peer.refused)
         {
             return;
         }
         if (!peer.hasSession || session != peer.session)
         {
+            final long incarnation = buffer.getLong(offset + INCARNATION_OFFSET);
+            final long epoch = buffer.getLong(offset + EPOCH_OFFSET);
+            if (incarnation == peer.incarnation && (epoch < peer.sessionEpoch ||
+                epoch == peer.sessionEpoch && (peer.hasSession || peer.streamClosed)))
+            {
+                // an older stream of the same bridge, closed but still lingering in its media driver
+                return;
+            }
             if (peer.hasSession)
             {
                 // it opened a new stream while we had one (it restarted, or its old one stayed blocked)
-                resetInbound(peer, LossReason.NEW_SESSION, true);
+                resetInbound(peer, LossReason.NEW_SESSION);
             }
             peer.hasSession = true;
+            peer.streamClosed = false;
             peer.session = session;
-            peer.incarnation = buffer.getLong(offset + INCARNATION_OFFSET);
+            peer.sessionEpoch = epoch;
+            if (incarnation != peer.incarnation)
+            {
+                peer.incarnation = incarnation;
+                java.util.Arrays.fill(peer.duplicateReported, false);
+            }
             file.peerInt(peer.index, PEER_SESSION_OFFSET, session);
             file.peerLong(peer.index, PEER_INCARNATION_OFFSET, peer.incarnation);
-            java.util.Arrays.fill(peer.duplicateReported, false);
         }
         peer.lastHeardNs = nowNs;
         if (peer.silent)
@@ -1089,7 +1145,11 @@ public final class BridgeAgent
             case RESYNC_REQUEST -> onResyncRequest(peer, buffer, offset, length);
             case RESYNC_DATA -> onResyncData(peer, buffer, offset, length);
             case RESYNC_END -> onResyncEnd(peer, buffer, offset, length);
-            case BYE -> resetInbound(peer, LossReason.BYE, true);
+            case BYE ->
+            {
+                resetInbound(peer, LossReason.BYE);
+                peer.streamClosed = true;
+            }
             default -> file.add(BridgeCounter.BAD_MESSAGES, 1);
         }
     }
@@ -1168,7 +1228,7 @@ public final class BridgeAgent
                 file.remoteNode(node, 0, 0, 0);
             }
         }
-        if (peer.state == BridgeState.CONNECTING && peer.publication.isConnected())
+        if (peer.state == BridgeState.CONNECTING && connected(peer))
         {
             requestResync(peer);
         }
@@ -1473,7 +1533,10 @@ public final class BridgeAgent
             }
             for (final PeerLink peer : peers)
             {
-                peer.publication.close();
+                if (peer.publication != null)
+                {
+                    peer.publication.close();
+                }
             }
             subscription.close();
             aeron.close();
@@ -1510,9 +1573,10 @@ public final class BridgeAgent
         long sequence;
         boolean hasSession;
         int session;
-        boolean hasIgnoredSession;
-        int ignoredSession;
+        long sessionEpoch;
+        boolean streamClosed;
         long incarnation;
+        long epoch;
         long pid;
         String name;
         byte[] nameBytes = new byte[0];
@@ -1536,6 +1600,7 @@ public final class BridgeAgent
         boolean silent;
         boolean imageGone;
         boolean publicationWasConnected;
+        long publicationRetryNs;
         long blockedSinceNs;
         long disconnectedSinceNs;
         final boolean[] duplicateReported = new boolean[NODE_COUNT];

@@ -332,6 +332,16 @@ public final class BridgeFile implements AutoCloseable
     }
 
     /**
+     * Bridge only: number a new publication, higher than any before it (also across restarts).
+     *
+     * @return its stream epoch.
+     */
+    public long nextStreamEpoch()
+    {
+        return buffer.getAndAddLong(STREAM_EPOCH_OFFSET, 1) + 1;
+    }
+
+    /**
      * @return when the running (or last) bridge started, epoch ms.
      */
     public long bridgeStartedMillis()

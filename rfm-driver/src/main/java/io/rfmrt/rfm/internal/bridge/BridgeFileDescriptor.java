@@ -21,6 +21,7 @@ import static org.agrona.BitUtil.align;
  *   72 | bridge start time (int64), clock ticks after boot (/proc stat)                |
  *   80 | bridge incarnation (int64), random, non-zero, new at every start              |
  *   88 | bridge started, epoch ms (int64)                                              |
+ *   96 | stream epoch (int64): publications the bridges of this file started, ever      |
  *  128 | lease (int64): CLOCK_MONOTONIC ns until which the bridge is known to run      |
  *  192 | state (int32): BridgeState id    | configured peers (int32)                   |
  *  256 | overflow flag (int32): set by a writer whose write did not fit the log         |
@@ -65,6 +66,8 @@ public final class BridgeFileDescriptor
     public static final int LAYOUT_VERSION = 1;
     /** File name in the network folder. */
     public static final String FILE_NAME = "bridge";
+    /** The bridge's media driver folder in the network folder (removed when the bridge stops). */
+    public static final String AERON_DIR = "bridge-aeron";
     /** Resynchronisation unit and owner-table granularity: an aligned 8-byte word. */
     public static final int WORD_SIZE = 8;
     /** Peers a bridge can have. */
@@ -91,6 +94,7 @@ public final class BridgeFileDescriptor
     public static final int BRIDGE_START_OFFSET = BRIDGE_PID_OFFSET + SIZE_OF_LONG;
     public static final int BRIDGE_INCARNATION_OFFSET = BRIDGE_START_OFFSET + SIZE_OF_LONG;
     public static final int BRIDGE_STARTED_MS_OFFSET = BRIDGE_INCARNATION_OFFSET + SIZE_OF_LONG;
+    public static final int STREAM_EPOCH_OFFSET = BRIDGE_STARTED_MS_OFFSET + SIZE_OF_LONG;
     public static final int LEASE_OFFSET = 128;
     public static final int STATE_OFFSET = 192;
     public static final int PEER_COUNT_OFFSET = STATE_OFFSET + SIZE_OF_INT;

@@ -7,13 +7,19 @@ import static org.agrona.BitUtil.SIZE_OF_SHORT;
 /**
  * The bridge's messages on the wire: the payload of one Aeron message (the bridge publishes one ordered, reliable
  * stream to each peer, stream id {@value #STREAM_ID}). Little-endian.
+ * <p>
+ * A receiver follows one stream (Aeron session) per peer. A message on another session of the same bridge
+ * (incarnation) is followed instead only when its stream epoch is higher: a closed stream lingers in the sender's
+ * media driver for a while and must not be taken for the new one. A new incarnation (the peer's bridge restarted) is
+ * followed at once.
  * <pre>
  * Header, 24 bytes
  *   0 | version (int8) = 1 | type (int8) | source host id (int16)                      |
  *   4 | target host id (int16), 0 = any | flags (int16) = 0                            |
  *   8 | incarnation (int64) of the source bridge                                       |
  *  16 | sequence (int64): message number on this publication, from 1                   |
- *  24 | body
+ *  24 | stream epoch (int64): numbers the source's publications, new ones higher          |
+ *  32 | body
  *
  * HELLO (1), every heartbeat and at once when something changed
  *   0 | bridge pid (int64)                                                             |
@@ -58,7 +64,8 @@ public final class BridgeMessages
     public static final int FLAGS_OFFSET = TARGET_OFFSET + SIZE_OF_SHORT;
     public static final int INCARNATION_OFFSET = 8;
     public static final int SEQUENCE_OFFSET = INCARNATION_OFFSET + SIZE_OF_LONG;
-    public static final int HEADER_LENGTH = SEQUENCE_OFFSET + SIZE_OF_LONG;
+    public static final int EPOCH_OFFSET = SEQUENCE_OFFSET + SIZE_OF_LONG;
+    public static final int HEADER_LENGTH = EPOCH_OFFSET + SIZE_OF_LONG;
 
     public static final int HELLO_PID_OFFSET = HEADER_LENGTH;
     public static final int HELLO_MEMORY_SIZE_OFFSET = HELLO_PID_OFFSET + SIZE_OF_LONG;
