@@ -122,4 +122,90 @@ class BridgeLoopbackTest
             assertThat(a.window().getLongVolatile(0x20000 + 511 * 8L)).isEqualTo(-512);
         }
     }
+
+    @Test
+    void shouldResendWhatDidNotFitAFullLogAndRefuseEventsUntilThen() throws Exception
+    {
+        hosts.start(true);
+        hosts.start(false);
+        hosts.awaitLinkUp();
+        try (RfmDevice a = TwoHosts.open(hosts.dirA, 1); RfmDevice b = TwoHosts.open(hosts.dirB, 2))
+        {
+            hosts.await(() -> remoteHeld(hosts.dirA, 2), "node 2 held on host a for host b");
+            // one store of the whole memory: 256 records of 4 KiB cannot all fit a 1 MiB log at once
+            final byte[] pattern = new byte[(int)TwoHosts.MEMORY];
+            for (int pass = 1; pass <= 3; pass++)
+            {
+                for (int i = 0; i < pattern.length; i++)
+                {
+                    pattern[i] = (byte)(i * 31 + 7 * pass);
+                }
+                a.window().putBytes(0, pattern, 0, pattern.length);
+            }
+            hosts.await(() -> bridgeStatus(hosts.dirA).counter(BridgeCounter.OVERFLOW_WORDS_RESENT) > 0,
+                "the marked words sent again");
+            hosts.await(() -> TwoHosts.imageCrc(hosts.dirA) == TwoHosts.imageCrc(hosts.dirB), "equal images");
+            final BridgeStatus status = bridgeStatus(hosts.dirA);
+            assertThat(status.counter(BridgeCounter.LOG_OVERFLOWS)).isPositive();
+            assertThat(status.counter(BridgeCounter.OVERFLOW_WORDS_RESENT)).isPositive();
+            assertThat(status.overflowPending()).isFalse();
+            assertThat(status.records()).extracting(BridgeStatus.Record::kind).contains(BridgeRecordKind.LOG_OVERFLOW);
+            b.enableEvent(EventType.INTR1);
+            a.window().putLongRelease(0x100, 77);
+            assertThat(a.sendEvent(2, EventType.INTR1, 77)).isEqualTo(RfmStatus.SUCCESS);
+            final EventInfo info = new EventInfo();
+            assertThat(b.awaitEvent(EventType.INTR1, TimeUnit.SECONDS.toNanos(5), info)).isEqualTo(RfmStatus.SUCCESS);
+            assertThat(b.window().getLongAcquire(0x100)).isEqualTo(77);
+        }
+    }
+
+    @Test
+    void shouldCutAHostOffWhenItsBridgeStopsRenewingItsLease() throws Exception
+    {
+        hosts.start(true);
+        hosts.start(false);
+        hosts.awaitLinkUp();
+        try (RfmDevice a = TwoHosts.open(hosts.dirA, 1))
+        {
+            assertThat(a.checkRingContinuity()).isEqualTo(RfmStatus.SUCCESS);
+            // a bridge that stops (as one killed would) renews its lease no more: the host reads as cut off
+            hosts.freeze(true);
+            hosts.await(() -> a.checkRingContinuity() == RfmStatus.LINK_TEST_FAIL, "the lease ran out");
+            assertThat(a.sendEvent(RfmDevice.ALL_NODES, EventType.INTR1, 1)).isEqualTo(RfmStatus.LINK_TEST_FAIL);
+        }
+    }
+
+    @Test
+    void shouldRefuseASecondBridgeAndANodeThatJoinedBeforeTheNetworkWasBridged() throws Exception
+    {
+        hosts.start(true);
+        assertThatThrownBy(() -> Bridge.launch(hosts.context(true)))
+            .isInstanceOf(RfmException.class)
+            .hasMessage("network 'lab' is bridged already by live process " + ProcessHandle.current().pid() +
+                " on this host (one bridge per network and host)");
+        try (RfmDevice b = TwoHosts.open(hosts.dirB, 4))
+        {
+            assertThatThrownBy(() -> hosts.start(false))
+                .isInstanceOf(RfmException.class)
+                .hasMessage("node 4 of network 'lab' (process " + ProcessHandle.current().pid() + ") joined before " +
+                    "the network was bridged: its writes would not reach the other hosts; stop it, start the bridge, " +
+                    "then start it again");
+        }
+        hosts.start(false);
+        hosts.awaitLinkUp();
+    }
+
+    static BridgeStatus bridgeStatus(final java.nio.file.Path dir)
+    {
+        final String before = System.getProperty(io.rfmrt.rfm.sim.SimNetwork.ROOT_PROPERTY);
+        System.setProperty(io.rfmrt.rfm.sim.SimNetwork.ROOT_PROPERTY, dir.getParent().toString());
+        try (io.rfmrt.rfm.sim.SimNetwork net = io.rfmrt.rfm.sim.SimNetwork.attach(TwoHosts.NETWORK))
+        {
+            return net.bridgeStatus();
+        }
+        finally
+        {
+            System.setProperty(io.rfmrt.rfm.sim.SimNetwork.ROOT_PROPERTY, before);
+        }
+    }
 }

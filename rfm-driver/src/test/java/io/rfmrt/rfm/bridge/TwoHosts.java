@@ -26,7 +26,7 @@ final class TwoHosts implements AutoCloseable
 {
     static final String NETWORK = "lab";
     static final long MEMORY = 1 << 20;
-    static final long PEER_TIMEOUT_NS = TimeUnit.MILLISECONDS.toNanos(600);
+    static final long PEER_TIMEOUT_NS = TimeUnit.MILLISECONDS.toNanos(1500);
 
     final Path root;
     final Path dirA;
@@ -74,8 +74,30 @@ final class TwoHosts implements AutoCloseable
     void start(final boolean a)
     {
         final Bridge bridge = Bridge.launch(context(a));
+        final java.util.concurrent.atomic.AtomicBoolean frozen = a ? frozenA : frozenB;
+        frozen.set(false);
+        final org.agrona.concurrent.Agent agent = new org.agrona.concurrent.Agent()
+        {
+            @Override
+            public int doWork()
+            {
+                return frozen.get() ? 0 : bridge.doWork();
+            }
+
+            @Override
+            public void onClose()
+            {
+                bridge.onClose();
+            }
+
+            @Override
+            public String roleName()
+            {
+                return bridge.roleName();
+            }
+        };
         final AgentRunner runner = new AgentRunner(new BackoffIdleStrategy(10, 10, 1000, 100_000),
-            t -> failure.compareAndSet(null, t), null, bridge);
+            t -> failure.compareAndSet(null, t), null, agent);
         AgentRunner.startOnThread(runner);
         if (a)
         {
@@ -88,6 +110,17 @@ final class TwoHosts implements AutoCloseable
             runnerB = runner;
         }
     }
+
+    /**
+     * Stop running a bridge's duty cycle without closing it, as if its process had been killed: its lease runs out.
+     */
+    void freeze(final boolean a)
+    {
+        (a ? frozenA : frozenB).set(true);
+    }
+
+    private final java.util.concurrent.atomic.AtomicBoolean frozenA = new java.util.concurrent.atomic.AtomicBoolean();
+    private final java.util.concurrent.atomic.AtomicBoolean frozenB = new java.util.concurrent.atomic.AtomicBoolean();
 
     void stop(final boolean a)
     {
@@ -129,6 +162,14 @@ final class TwoHosts implements AutoCloseable
     {
         return SimDevice.open("sim:" + NETWORK + "?node=" + node, NetworkImage.createOrAttach(dir, NETWORK, MEMORY),
             node, DmaMode.AUTO, DmaRingFullPolicy.DROP_NEWEST, 64, 2048, false);
+    }
+
+    static boolean remoteHeld(final Path dir, final int node)
+    {
+        try (NetworkImage image = NetworkImage.attach(dir, NETWORK))
+        {
+            return image.isPresent(node) && image.isRemote(node);
+        }
     }
 
     static long imageCrc(final Path dir)

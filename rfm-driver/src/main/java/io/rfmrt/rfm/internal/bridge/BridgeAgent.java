@@ -111,11 +111,13 @@ public final class BridgeAgent
 
     private static final int OVERFLOW_IDLE = 0;
     private static final int OVERFLOW_DRAINING = 1;
-    private static final int OVERFLOW_SENDING = 2;
+    private static final int OVERFLOW_SETTLING = 2;
+    private static final int OVERFLOW_SENDING = 3;
     private int overflowPhase = OVERFLOW_IDLE;
     private long overflowDrainTo;
     private int overflowLong;
     private long overflowWords;
+    private final long[] swept;
 
     /**
      * Map the network and its bridge file, claim it, start Aeron. See {@link Bridge#launch}.
@@ -169,6 +171,7 @@ public final class BridgeAgent
         memory = image.memory();
         words = file.words();
         log = file.newLog();
+        swept = new long[file.overflowLongs()];
         delivery = new CardDelivery(image, -1, null);
 
         nowNs = nanoClock.nanoTime();
@@ -204,7 +207,9 @@ public final class BridgeAgent
                 .publicationTermBufferLength(ctx.termLength())
                 .imageLivenessTimeoutNs(ctx.peerTimeoutNs())
                 .publicationConnectionTimeoutNs(ctx.peerTimeoutNs())
-                .timerIntervalNs(Math.min(1_000_000_000L, ctx.peerTimeoutNs() / 4));
+                .timerIntervalNs(Math.min(1_000_000_000L, ctx.peerTimeoutNs() / 4))
+                // endpoints are resolved once, at start: no periodic re-resolution (it allocates once a second)
+                .reResolutionCheckIntervalNs(0);
             if (ctx.threadingMode() == ThreadingMode.SHARED)
             {
                 driverCtx.sharedIdleStrategy(ctx.driverIdle().get());
@@ -632,15 +637,25 @@ public final class BridgeAgent
         {
             return 0;
         }
-        if (overflowPhase == OVERFLOW_SENDING)
-        {
-            return sendOverflow();
-        }
         if (overflowPhase == OVERFLOW_DRAINING && log.consumerPosition() >= overflowDrainTo)
+        {
+            // everything logged before the overflow was seen is out: take the marked words, then let everything
+            // logged until now go out too (an older value of a marked word among it must not land after the resend)
+            for (int i = 0; i < swept.length; i++)
+            {
+                swept[i] |= file.takeOverflow(i);
+            }
+            overflowDrainTo = log.producerPosition();
+            overflowPhase = OVERFLOW_SETTLING;
+        }
+        if (overflowPhase == OVERFLOW_SETTLING && log.consumerPosition() >= overflowDrainTo)
         {
             overflowPhase = OVERFLOW_SENDING;
             overflowLong = 0;
             overflowWords = 0;
+        }
+        if (overflowPhase == OVERFLOW_SENDING)
+        {
             return sendOverflow();
         }
         dataLength = HEADER_LENGTH;
@@ -909,8 +924,7 @@ public final class BridgeAgent
     {
         if (overflowPhase == OVERFLOW_IDLE && file.overflowFlag())
         {
-            // what was logged before the flag is cleared goes first, then the marked words, then the rest
-            file.clearOverflowFlag();
+            // the flag stays up (events refused) until the marked words are sent again
             overflowDrainTo = log.producerPosition();
             overflowPhase = OVERFLOW_DRAINING;
         }
@@ -919,10 +933,9 @@ public final class BridgeAgent
     private int sendOverflow()
     {
         dataLength = HEADER_LENGTH;
-        final int longs = file.overflowLongs();
-        while (overflowLong < longs)
+        while (overflowLong < swept.length)
         {
-            final long bits = file.peekOverflow(overflowLong);
+            final long bits = swept[overflowLong];
             if (bits != 0)
             {
                 // worst case: 64 runs of one word, each a record of its own
@@ -930,7 +943,8 @@ public final class BridgeAgent
                 {
                     break;
                 }
-                long rest = file.takeOverflow(overflowLong);
+                swept[overflowLong] = 0;
+                long rest = bits;
                 while (rest != 0)
                 {
                     final int bit = Long.numberOfTrailingZeros(rest);
@@ -950,6 +964,16 @@ public final class BridgeAgent
         overflowPhase = OVERFLOW_IDLE;
         file.add(BridgeCounter.OVERFLOW_WORDS_RESENT, overflowWords);
         record(BridgeRecordKind.LOG_OVERFLOW, null, overflowWords, 0);
+        // words marked after they were taken raised no flag (it was up): another round takes them
+        file.clearOverflowFlag();
+        for (int i = 0; i < swept.length; i++)
+        {
+            if (file.peekOverflow(i) != 0)
+            {
+                file.raiseOverflowFlag();
+                break;
+            }
+        }
         return 1;
     }
 
