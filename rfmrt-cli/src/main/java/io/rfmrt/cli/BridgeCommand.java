@@ -18,7 +18,11 @@ import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 import sun.misc.Signal;
 
+import io.rfmrt.runtime.threads.RtEnvironment;
+import io.rfmrt.runtime.threads.RtSettings;
+
 import java.io.PrintWriter;
+import java.nio.file.Path;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
@@ -42,7 +46,7 @@ import java.util.function.Supplier;
 final class BridgeCommand implements Callable<Integer>
 {
     /** The idle strategy the measurements chose (docs/benchmarks.md, "Across hosts"). */
-    static final String IDLE_DEFAULT = "backoff";
+    static final String IDLE_DEFAULT = "doorbell";
 
     private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("HH:mm:ss.SSS", Locale.ROOT)
         .withZone(ZoneOffset.UTC);
@@ -93,14 +97,23 @@ final class BridgeCommand implements Callable<Integer>
     long heartbeatNanos;
 
     @Option(names = "--idle", defaultValue = IDLE_DEFAULT, paramLabel = "STRATEGY",
-        description = "How the bridge's thread waits for work: backoff, busy-spin, yield or sleep-Nus " +
-            "(default ${DEFAULT-VALUE}).")
+        description = "How the bridge's thread waits for work: doorbell (sleep until a node appends, at most 1 ms), " +
+            "doorbell-Nus (at most N us), backoff, busy-spin, yield or sleep-Nus (default ${DEFAULT-VALUE}).")
     String idle;
 
     @Option(names = "--threading", defaultValue = "INVOKER", paramLabel = "MODE",
         description = "The embedded media driver: INVOKER (run by the bridge's thread), SHARED or DEDICATED " +
             "(threads of its own) (default ${DEFAULT-VALUE}).")
     String threading;
+
+    @Option(names = "--priority", defaultValue = "70", paramLabel = "P",
+        description = "SCHED_FIFO priority of the bridge's thread, 1-99, or 0 for SCHED_OTHER (default " +
+            "${DEFAULT-VALUE}: below a node's ISR-wake thread, above the kernel's IRQ threads).")
+    int priority;
+
+    @Option(names = "--cpu", defaultValue = "-1", paramLabel = "N",
+        description = "Pin the bridge's thread to this cpu (default: not pinned).")
+    int cpu;
 
     @Option(names = "--seconds", defaultValue = "0", paramLabel = "S",
         description = "Stop by itself after S seconds (0: run until a signal).")
@@ -118,11 +131,17 @@ final class BridgeCommand implements Callable<Integer>
             }
             System.setProperty(SimNetwork.ROOT_PROPERTY, root);
         }
-        final Supplier<IdleStrategy> idleStrategy = idleStrategy(idle);
+        final long doorbellParkNs = doorbellParkNs(idle);
+        // the driver's own threads (SHARED, DEDICATED) have no doorbell: they back off
+        final Supplier<IdleStrategy> idleStrategy = doorbellParkNs > 0 ? BackoffIdleStrategy::new : idleStrategy(idle);
         final ThreadingMode mode = threadingMode(threading);
         if (seconds < 0)
         {
             throw new Main.UsageException("--seconds " + seconds + " is negative (0: run until a signal)");
+        }
+        if (priority < 0 || priority > 99 || cpu < -1)
+        {
+            throw new Main.UsageException("--priority 0..99 and --cpu -1 or a cpu");
         }
         if (size > Integer.MAX_VALUE || logSize > Integer.MAX_VALUE)
         {
@@ -171,10 +190,28 @@ final class BridgeCommand implements Callable<Integer>
             "idle %s%n", network, hostId, ctx.hostName(), channel, String.join(",", peers), mode, ctx.aeronDir(),
             idle);
         out.flush();
-        final Bridge bridge = Bridge.launch(ctx);
+        // the bridge is on the data path between hosts: a real-time thread, memory locked, as a node's receive path;
+        // mlockall first (it can take seconds), then Aeron, whose client must be served within its time-out
+        final RtEnvironment env = RtEnvironment.prepare(new RtSettings(List.of(), false, true, false, Path.of("/")),
+            warning ->
+            {
+                spec.commandLine().getErr().println("rfmrt bridge: warning: " + warning);
+                spec.commandLine().getErr().flush();
+            });
+        final Bridge bridge;
+        try
+        {
+            bridge = Bridge.launch(ctx);
+        }
+        catch (final RuntimeException ex)
+        {
+            env.close();
+            throw ex;
+        }
         final CountDownLatch stop = new CountDownLatch(1);
         final AtomicReference<Throwable> failure = new AtomicReference<>();
-        final AgentRunner runner = new AgentRunner(idleStrategy.get(), ex ->
+        final AgentRunner runner = new AgentRunner(doorbellParkNs > 0 ? bridge.doorbellIdleStrategy(doorbellParkNs) :
+            idleStrategy.get(), ex ->
         {
             if (failure.compareAndSet(null, ex))
             {
@@ -183,16 +220,28 @@ final class BridgeCommand implements Callable<Integer>
         }, null, bridge);
         Signal.handle(new Signal("TERM"), signal -> stop.countDown());
         Signal.handle(new Signal("INT"), signal -> stop.countDown());
-        AgentRunner.startOnThread(runner);
-        if (seconds > 0)
+        // a thread that never sleeps must not run at an RT priority on a cpu it shares: it would starve the nodes that
+        // write into the log (a record they claimed stays half made), so it runs SCHED_OTHER unless pinned
+        final boolean neverSleeps = "busy-spin".equals(idle) || "yield".equals(idle);
+        final int runPriority = neverSleeps && cpu < 0 ? 0 : priority;
+        if (runPriority != priority)
         {
-            stop.await(seconds, TimeUnit.SECONDS);
+            spec.commandLine().getErr().println("rfmrt bridge: warning: --idle " + idle + " never sleeps: the " +
+                "bridge's thread runs SCHED_OTHER (give it a cpu of its own with --cpu for priority " + priority + ")");
         }
-        else
+        try (env)
         {
-            stop.await();
+            env.start("rfmrt-bridge", cpu, runPriority, runner);
+            if (seconds > 0)
+            {
+                stop.await(seconds, TimeUnit.SECONDS);
+            }
+            else
+            {
+                stop.await();
+            }
+            runner.close();
         }
-        runner.close();
         final Throwable failed = failure.get();
         if (failed != null)
         {
@@ -247,6 +296,36 @@ final class BridgeCommand implements Callable<Integer>
     }
 
     /**
+     * @param name an --idle value.
+     * @return the longest sleep of a doorbell strategy ({@code doorbell}: 1 ms, {@code doorbell-Nus}: N us), or 0 for
+     *         another strategy.
+     */
+    static long doorbellParkNs(final String name)
+    {
+        if ("doorbell".equals(name))
+        {
+            return TimeUnit.MILLISECONDS.toNanos(1);
+        }
+        if (name.startsWith("doorbell-") && name.endsWith("us"))
+        {
+            try
+            {
+                final long micros = Long.parseLong(name.substring(9, name.length() - 2));
+                if (micros >= 1 && micros <= 100_000)
+                {
+                    return TimeUnit.MICROSECONDS.toNanos(micros);
+                }
+            }
+            catch (final NumberFormatException ignore)
+            {
+                // refused below
+            }
+            throw new Main.UsageException("--idle '" + name + "': doorbell-Nus needs N 1..100000");
+        }
+        return 0;
+    }
+
+    /**
      * @param name backoff, busy-spin, yield or sleep-Nus.
      * @return new idle strategies of that kind.
      */
@@ -276,8 +355,8 @@ final class BridgeCommand implements Callable<Integer>
                         // refused below
                     }
                 }
-                throw new Main.UsageException("--idle '" + name + "' is not backoff, busy-spin, yield or sleep-Nus " +
-                    "(N 1..100000)");
+                throw new Main.UsageException("--idle '" + name + "' is not doorbell, doorbell-Nus, backoff, " +
+                    "busy-spin, yield or sleep-Nus (N 1..100000)");
         }
     }
 

@@ -22,7 +22,7 @@ import java.io.PrintWriter;
         ReplayCommand.class,
         BenchCommand.class,
         CheckCommand.class, ReplayBench.class,
-        BenchCommand.Peer.class, BenchCompare.Receiver.class, BenchPeers.Receiver.class,
+        BenchCommand.Peer.class, BenchCompare.Receiver.class, BenchPeers.Receiver.class, BenchHosts.Sender.class,
         CommandLine.HelpCommand.class})
 public final class Main
 {

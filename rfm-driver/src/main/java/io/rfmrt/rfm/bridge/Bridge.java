@@ -88,6 +88,18 @@ public final class Bridge implements Agent, AutoCloseable
     }
 
     /**
+     * An idle strategy for the thread that runs this bridge: spin, yield, then sleep in the kernel until a node of
+     * the host appends to the outbound log (it rings the bridge file's doorbell) or {@code maxParkNs} passes.
+     *
+     * @param maxParkNs longest sleep: how late, at most, traffic from the peers and the timers are seen.
+     * @return a new idle strategy for one thread.
+     */
+    public org.agrona.concurrent.IdleStrategy doorbellIdleStrategy(final long maxParkNs)
+    {
+        return agent.doorbellIdleStrategy(maxParkNs);
+    }
+
+    /**
      * @return whether every peer is in sync both ways: the host's link is up.
      */
     public boolean linkUp()

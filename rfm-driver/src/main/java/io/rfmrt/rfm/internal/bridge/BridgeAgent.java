@@ -53,7 +53,7 @@ public final class BridgeAgent
 {
     private static final long TIMER_INTERVAL_NS = 1_000_000L;
     private static final long LIVENESS_INTERVAL_NS = 1_000_000_000L;
-    private static final long LOG_UNBLOCK_NS = 100_000_000L;
+    private static final long LOG_UNBLOCK_NS = 2_000_000_000L;
     private static final int DATA_LIMIT = 16 * 1024;
     private static final int RESYNC_BUDGET_BYTES = 512 * 1024;
     private static final int LOG_READ_LIMIT = 1024;
@@ -106,8 +106,7 @@ public final class BridgeAgent
     private long nextTimerNs;
     private long nextHeartbeatNs;
     private long nextLivenessNs;
-    private long logStuckSinceNs;
-    private long logStuckPosition = -1;
+    private long logBlockedSinceNs;
 
     private static final int OVERFLOW_IDLE = 0;
     private static final int OVERFLOW_DRAINING = 1;
@@ -416,6 +415,15 @@ public final class BridgeAgent
     }
 
     /**
+     * @param maxParkNs longest sleep.
+     * @return an idle strategy that sleeps on this bridge's doorbell.
+     */
+    public DoorbellIdleStrategy doorbellIdleStrategy(final long maxParkNs)
+    {
+        return new DoorbellIdleStrategy(file, maxParkNs);
+    }
+
+    /**
      * @return whether the link is up (every peer in sync both ways).
      */
     public boolean linkUp()
@@ -664,8 +672,21 @@ public final class BridgeAgent
         final int read = log.controlledRead(logHandler, LOG_READ_LIMIT);
         if (read == 0)
         {
+            // nothing to read although records were claimed: the oldest is not committed yet
+            if (log.producerPosition() != log.consumerPosition())
+            {
+                if (logBlockedSinceNs == 0)
+                {
+                    logBlockedSinceNs = nowNs;
+                }
+            }
+            else
+            {
+                logBlockedSinceNs = 0;
+            }
             return 0;
         }
+        logBlockedSinceNs = 0;
         file.add(BridgeCounter.WRITES_SENT, pendingWrites);
         file.add(BridgeCounter.EVENTS_SENT, pendingEvents);
         startData();
@@ -901,22 +922,12 @@ public final class BridgeAgent
 
     private void checkLogStuck()
     {
-        final long consumer = log.consumerPosition();
-        if (log.producerPosition() == consumer)
+        // a record claimed and never committed for this long: its writer died (or was stopped) in between; skip it
+        // (a stopped writer that resumes finds its record gone and marks its words for a resend instead)
+        if (logBlockedSinceNs != 0 && nowNs - logBlockedSinceNs > LOG_UNBLOCK_NS && log.unblock())
         {
-            logStuckPosition = -1;
-            return;
-        }
-        if (consumer != logStuckPosition)
-        {
-            logStuckPosition = consumer;
-            logStuckSinceNs = nowNs;
-        }
-        else if (nowNs - logStuckSinceNs > LOG_UNBLOCK_NS && log.unblock())
-        {
-            // a writer died between claiming a record and committing it
             file.add(BridgeCounter.LOG_UNBLOCKS, 1);
-            logStuckPosition = -1;
+            logBlockedSinceNs = 0;
         }
     }
 

@@ -708,6 +708,57 @@ public final class BridgeFile implements AutoCloseable
         return true;
     }
 
+    // ------------------------------------------------------------------------------------------ doorbell
+
+    /**
+     * Writers, after appending: wake the bridge if it sleeps. The full fence orders the append before the read of
+     * the sleepers, against the bridge's announce-then-check (so a wake-up is never lost); nothing else is paid
+     * while the bridge is awake.
+     */
+    public void ringDoorbell()
+    {
+        java.lang.invoke.VarHandle.fullFence();
+        if (buffer.getIntVolatile(DOORBELL_WAITERS_OFFSET) > 0)
+        {
+            buffer.getAndAddInt(DOORBELL_OFFSET, 1);
+            io.rfmrt.rfm.internal.Futex.wake(buffer.addressOffset() + DOORBELL_OFFSET, Integer.MAX_VALUE);
+        }
+    }
+
+    /**
+     * Bridge only: announce a sleeper (+1) before checking the log, or leave (-1).
+     *
+     * @param delta +1 or -1.
+     */
+    public void doorbellWaiter(final int delta)
+    {
+        buffer.getAndAddInt(DOORBELL_WAITERS_OFFSET, delta);
+    }
+
+    /**
+     * @return bridge threads sleeping on the doorbell now.
+     */
+    public int doorbellSleepers()
+    {
+        return buffer.getIntVolatile(DOORBELL_WAITERS_OFFSET);
+    }
+
+    /**
+     * @return the doorbell's value, to sleep on.
+     */
+    public int doorbell()
+    {
+        return buffer.getIntVolatile(DOORBELL_OFFSET);
+    }
+
+    /**
+     * @return the doorbell's address in this process, for the futex.
+     */
+    public long doorbellAddress()
+    {
+        return buffer.addressOffset() + DOORBELL_OFFSET;
+    }
+
     // ------------------------------------------------------------------------------------------ owner table
 
     /**

@@ -25,6 +25,7 @@ import static org.agrona.BitUtil.align;
  *  128 | lease (int64): CLOCK_MONOTONIC ns until which the bridge is known to run      |
  *  192 | state (int32): BridgeState id    | configured peers (int32)                   |
  *  256 | overflow flag (int32): set by a writer whose write did not fit the log         |
+ *  264 | doorbell (int32): a futex word writers bump | bridge sleepers (int32)          |
  *  320 | host name (64 bytes, UTF-8, NUL padded)                                       |
  *  384 | listen channel (128 bytes, ASCII, NUL padded)                                 |
  *  512 | counters: 64 x int64, slot = BridgeCounter id                                 |
@@ -99,6 +100,8 @@ public final class BridgeFileDescriptor
     public static final int STATE_OFFSET = 192;
     public static final int PEER_COUNT_OFFSET = STATE_OFFSET + SIZE_OF_INT;
     public static final int OVERFLOW_FLAG_OFFSET = 256;
+    public static final int DOORBELL_OFFSET = 264;
+    public static final int DOORBELL_WAITERS_OFFSET = DOORBELL_OFFSET + SIZE_OF_INT;
     public static final int HOST_NAME_OFFSET = 320;
     public static final int NAME_LENGTH = 64;
     public static final int CHANNEL_OFFSET = 384;

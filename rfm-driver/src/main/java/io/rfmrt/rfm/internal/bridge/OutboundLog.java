@@ -14,6 +14,10 @@ import static io.rfmrt.rfm.internal.bridge.BridgeFileDescriptor.*;
  * the overflow bitmap instead (the bridge sends them again, in no particular order) and raises the overflow flag;
  * an event is refused while the log is full or the flag is up (it would reach the other hosts before its data).
  * <p>
+ * A bridge that sleeps (its doorbell idle strategy) is woken by an event's append, as a card's interrupt wakes its
+ * host, and takes the writes before it in the same message; writes alone wait for its next wake (at most its
+ * maximum park time).
+ * <p>
  * Thread safety: any thread of any process on the host; allocation-free.
  */
 public final class OutboundLog
@@ -80,7 +84,12 @@ public final class OutboundLog
             logBuffer.putInt(index + WRITE_SOURCE_OFFSET, node);
             logBuffer.putInt(index + WRITE_LENGTH_OFFSET, chunk);
             logBuffer.putBytes(index + WRITE_DATA_OFFSET, memory, at, chunk);
-            log.commit(index);
+            if (!commit(index))
+            {
+                bridgeFile.markOverflow(at, length - done);
+                bridgeFile.raiseOverflowFlag();
+                return;
+            }
             done += chunk;
         }
     }
@@ -115,7 +124,31 @@ public final class OutboundLog
         logBuffer.putInt(index + EVENT_DMA_LENGTH_OFFSET, dmaLength);
         logBuffer.putInt(index + EVENT_DMA_LENGTH_OFFSET + 4, 0);
         logBuffer.putLong(index + EVENT_SEND_NANOS_OFFSET, sendNanos);
-        log.commit(index);
+        if (!commit(index))
+        {
+            bridgeFile.add(BridgeCounter.LOG_EVENT_REFUSALS, 1);
+            return false;
+        }
+        bridgeFile.ringDoorbell();
         return true;
+    }
+
+    /**
+     * Commit a claimed record. The bridge skips a record left claimed for seconds (its writer looked dead); a writer
+     * that was only stopped that long finds its claim gone here.
+     *
+     * @return false when the record was skipped meanwhile.
+     */
+    private boolean commit(final int index)
+    {
+        try
+        {
+            log.commit(index);
+            return true;
+        }
+        catch (final IllegalStateException skipped)
+        {
+            return false;
+        }
     }
 }
