@@ -376,7 +376,7 @@ final class BenchHosts implements Callable<Integer>
         final Path dir) throws IOException
     {
         final int peer = 1 - host;
-        final ProcessBuilder builder = builder(netns, host, root, "bridge", "--network", NETWORK, "--host-id",
+        final ProcessBuilder builder = ChildJvm.builderOn(netns, host, root, "bridge", "--network", NETWORK, "--host-id",
             Integer.toString(host + 1), "--host-name", "bench-host" + host, "--channel",
             "aeron:udp?endpoint=" + Netns.address(host) + ":" + BRIDGE_PORT, "--peers",
             (peer + 1) + "@" + Netns.address(peer) + ":" + BRIDGE_PORT, "--size", "1M", "--log-size", "8M",
@@ -400,23 +400,10 @@ final class BenchHosts implements Callable<Integer>
         }
     }
 
-    private static ProcessBuilder builder(final Netns netns, final int host, final Path root, final String... args)
-    {
-        final ProcessBuilder child = ChildJvm.builder(args);
-        final List<String> command = new ArrayList<>(netns.exec(host));
-        final List<String> java = child.command();
-        // the child's emulator root, after the JVM's own options and before its main class
-        final int main = java.indexOf(Main.class.getName());
-        command.addAll(java.subList(0, main - 2));
-        command.add("-Drfmrt.sim.root=" + root);
-        command.addAll(java.subList(main - 2, java.size()));
-        return new ProcessBuilder(command);
-    }
-
     private static Process start(final Netns netns, final int host, final Path root, final Path err,
         final String... args) throws IOException
     {
-        return builder(netns, host, root, args).redirectError(err.toFile()).start();
+        return ChildJvm.builderOn(netns, host, root, args).redirectError(err.toFile()).start();
     }
 
     private static BufferedReader lines(final Process p)
