@@ -66,6 +66,11 @@ final class DemoCommand implements Callable<Integer>
             "the ISR-wake thread, one wake per frame).")
     String wait;
 
+    @Option(names = "--hosts",
+        description = "Run the plant and the controller on two emulated hosts: network namespaces on a veth pair, " +
+            "each with its own copy of the network, joined by rfmrt bridge (root; the namespaces are removed after).")
+    boolean hosts;
+
     @Option(names = "--fault", paramLabel = "FAULT",
         description = "Inject a fault mid-run (at 40 %% of the run): sensor-dropout (sensor frames stop for 15 %% of " +
             "the run), latency:Nms (from then on every command acts N ms later than it arrived, 1..100) or " +
@@ -139,7 +144,11 @@ final class DemoCommand implements Callable<Integer>
             console.printf("rfmrt demo: %s held a previous run; its journals, summary and plots were removed%n",
                 outDir);
         }
-        SimNetwork.create(network, 1 << 20).close();
+        final DemoHosts twoHosts = hosts ? DemoHosts.start(network, outDir, console) : null;
+        if (twoHosts == null)
+        {
+            SimNetwork.create(network, 1 << 20).close();
+        }
         // SIGINT/SIGTERM: stop both children cleanly (they flush their journals), then summarise what ran
         final AtomicReference<String> interrupted = new AtomicReference<>();
         final List<Process> children = new java.util.concurrent.CopyOnWriteArrayList<>();
@@ -152,8 +161,9 @@ final class DemoCommand implements Callable<Integer>
         sun.misc.Signal.handle(new sun.misc.Signal("TERM"), stopRun);
         try
         {
-            console.printf("rfmrt demo: %s plant (node %d) and controller (node %d) in two processes, %s profile, " +
-                "%d Hz for %d s%s%n", plantModel, ControlFrames.PLANT_NODE, ControlFrames.CONTROLLER_NODE, profile,
+            console.printf("rfmrt demo: %s plant (node %d) and controller (node %d) in two processes%s, %s profile, " +
+                "%d Hz for %d s%s%n", plantModel, ControlFrames.PLANT_NODE, ControlFrames.CONTROLLER_NODE,
+                twoHosts == null ? "" : " on two hosts (network namespaces joined by rfmrt bridge)", profile,
                 rate, seconds,
                 fault == null ? "" : dropout ? String.format(", sensor dropout at %.1f-%.1f s", dropFrom / (double)rate,
                     dropTo / (double)rate) : stallNanos > 0 ? String.format(", the plant held up for %d ms at %.1f s",
@@ -162,13 +172,23 @@ final class DemoCommand implements Callable<Integer>
             console.flush();
             final Path controllerYaml = writeConfigs(outDir, network, journals, rate, cycles, dropFrom, dropTo, wait,
                 latencyFrom, latencyNanos, plantModel, profile, stallAt, stallNanos);
-            final Process controller = ChildJvm.start("node", "--child", "--config", controllerYaml.toString());
+            final Process controller = twoHosts == null ?
+                ChildJvm.start("node", "--child", "--config", controllerYaml.toString()) :
+                twoHosts.start(DemoHosts.CONTROLLER_HOST, "node", "--child", "--config", controllerYaml.toString());
             children.add(controller);
             final AtomicReference<String> controllerResult = new AtomicReference<>();
             final Thread relay = relay(controller, console, controllerResult);
-            awaitReady(network, controller);
-            final Process plant = ChildJvm.start("node", "--child", "--config",
-                outDir.resolve(PLANT_CONFIG).toString());
+            if (twoHosts == null)
+            {
+                awaitReady(network, controller);
+            }
+            else
+            {
+                twoHosts.awaitController(controller);
+            }
+            final Process plant = twoHosts == null ? ChildJvm.start("node", "--child", "--config",
+                outDir.resolve(PLANT_CONFIG).toString()) : twoHosts.start(DemoHosts.PLANT_HOST, "node", "--child",
+                "--config", outDir.resolve(PLANT_CONFIG).toString());
             children.add(plant);
             if (interrupted.get() != null)
             {
@@ -249,6 +269,10 @@ final class DemoCommand implements Callable<Integer>
             summary.put("plant_model", plantModel);
             summary.put("profile", profile);
             summary.put("wait", wait);
+            if (twoHosts != null)
+            {
+                summary.put("hosts", twoHosts.summary());
+            }
             final Map<?, ?> plantFigures = mapper.convertValue(p, LinkedHashMap.class);
             // the stall times went into the matching above; the summary keeps the plant's counts
             plantFigures.remove("stall_start");
@@ -310,7 +334,14 @@ final class DemoCommand implements Callable<Integer>
         }
         finally
         {
-            SimNetwork.destroy(network, true);
+            if (twoHosts == null)
+            {
+                SimNetwork.destroy(network, true);
+            }
+            else
+            {
+                twoHosts.close();
+            }
             sun.misc.Signal.handle(new sun.misc.Signal("INT"), sun.misc.SignalHandler.SIG_DFL);
             sun.misc.Signal.handle(new sun.misc.Signal("TERM"), sun.misc.SignalHandler.SIG_DFL);
         }
@@ -352,6 +383,10 @@ final class DemoCommand implements Callable<Integer>
             }
         }
         out.printf("  %-26s %s%n", "plant", s.get("plant"));
+        if (s.get("hosts") != null)
+        {
+            out.printf("  %-26s %s%n", "hosts", s.get("hosts"));
+        }
         out.printf("  %-26s %s%n", "plots", s.get("plots"));
         out.printf("  %-26s %s%n", "journals", s.get("journals"));
     }

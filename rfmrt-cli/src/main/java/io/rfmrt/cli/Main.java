@@ -18,10 +18,11 @@ import java.io.PrintWriter;
     mixinStandardHelpOptions = true,
     versionProvider = Main.Version.class,
     description = "Real-time runtime for reflective-memory networks.",
-    subcommands = {RfmCommand.class, DemoCommand.class, NodeCommand.class, StatCommand.class, ReplayCommand.class,
+    subcommands = {RfmCommand.class, BridgeCommand.class, DemoCommand.class, NodeCommand.class, StatCommand.class,
+        ReplayCommand.class,
         BenchCommand.class,
         CheckCommand.class, ReplayBench.class,
-        BenchCommand.Peer.class, BenchCompare.Receiver.class, BenchPeers.Receiver.class,
+        BenchCommand.Peer.class, BenchCompare.Receiver.class, BenchPeers.Receiver.class, BenchHosts.Sender.class,
         CommandLine.HelpCommand.class})
 public final class Main
 {
