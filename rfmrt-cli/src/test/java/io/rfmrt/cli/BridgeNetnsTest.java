@@ -1,5 +1,7 @@
 package io.rfmrt.cli;
 
+import io.rfmrt.control.DemoProfile;
+import io.rfmrt.control.node.PlantApp;
 import io.rfmrt.control.node.NodeResults.ControllerResult;
 import io.rfmrt.control.node.NodeResults.PlantResult;
 import io.rfmrt.rfm.RfmCounter;
@@ -156,7 +158,7 @@ class BridgeNetnsTest
         awaitInSync();
         final int cycles = 10_000;
         final Path controllerYaml = DemoCommand.writeConfigs(work, NETWORK, work.resolve("journal"), 1000, cycles,
-            0, 0, "BLOCKING", 0, 0);
+            0, 0, "BLOCKING", 0, 0, PlantApp.MODEL_IDEAL, DemoProfile.STANDARD, 0, 0);
         final Process controller = start(1, "controller", "node", "--child", "--config", controllerYaml.toString());
         await(() -> remoteNode(0, 2) != null, "the controller (node 2) held on host 0");
         final Process plant = start(0, "plant", "node", "--child", "--config",
