@@ -173,7 +173,7 @@ class BridgeNetnsTest
             ControllerResult.class);
         assertThat(p.cycles()).isEqualTo(cycles);
         assertThat(p.sensorFrames()).isGreaterThanOrEqualTo(cycles - p.missedTicks());
-        assertThat(c.cycles()).as("sensor frames the controller handled").isEqualTo(p.sensorFrames());
+        assertThat(c.cycles()).as("sensor frames the controller handled; %s; %s", c, p).isEqualTo(p.sensorFrames());
         assertThat(c.lostFrames()).isZero();
         assertThat(c.tornFrames()).isZero();
         assertThat(p.commandGaps()).isZero();

@@ -628,6 +628,7 @@ public final class ControllerApp implements NodeApp
         private final long start = System.nanoTime();
         private long nextReport = start + TimeUnit.SECONDS.toNanos(1);
         private long landBy;
+        private long landedCycle;
         private Histogram interval;
         private int second;
         private long lastFrames;
@@ -638,14 +639,17 @@ public final class ControllerApp implements NodeApp
         {
             final long now = System.nanoTime();
             final long done = node.device().window().getLongAcquire(PLANT_DONE_OFFSET);
-            if (landBy == 0 && done != 0)
+            if (done != 0)
             {
-                // the last frames are in flight: let them land
-                landBy = now + TimeUnit.SECONDS.toNanos(1);
-            }
-            if (landBy != 0)
-            {
-                if (lastCycle.getAcquire() >= done || now > landBy)
+                // the last frames are in flight or still queued: let them land while they keep coming (a held-up
+                // controller, or a bridge from another host, can be seconds behind); a second without one ends it
+                final long handled = lastCycle.getAcquire();
+                if (landBy == 0 || handled != landedCycle)
+                {
+                    landedCycle = handled;
+                    landBy = now + TimeUnit.SECONDS.toNanos(1);
+                }
+                if (handled >= done || now > landBy)
                 {
                     node.terminate();
                 }
