@@ -37,7 +37,14 @@ class DmaEngineTest
             {
                 one.window().putLong(0x1000 + i * 8L, 0x1111_0000L + i);
             }
+            assertThat(two.dma().mode()).isEqualTo(DmaMode.AUTO);
+            assertThat(two.dma().policy()).isEqualTo(DmaRingFullPolicy.DROP_NEWEST);
+            assertThat(two.dma().slotCount()).isEqualTo(4);
+            assertThat(two.dma().slotSize()).isEqualTo(256);
+            final long beforeSend = System.nanoTime();
             assertThat(one.sendEvent(2, EventType.INTR1, 5, 0x1000, 128)).isEqualTo(RfmStatus.SUCCESS);
+            assertThat(two.dma().hardwareIndex()).as("one descriptor filled").isEqualTo(1);
+            assertThat(two.dma().completedIndex()).as("none taken yet").isZero();
 
             final EventInfo info = new EventInfo();
             assertThat(two.awaitEvent(EventType.INTR1, RfmDevice.NO_WAIT, info)).isEqualTo(RfmStatus.SUCCESS);
@@ -47,7 +54,8 @@ class DmaEngineTest
             assertThat(done.length()).isEqualTo(128);
             assertThat(done.sourceNode()).isEqualTo(1);
             assertThat(done.eventData()).isEqualTo(5);
-            assertThat(done.completionNanos()).isLessThanOrEqualTo(info.arrivalNanos());
+            // stamped when the copy completed: after the send began, before the interrupt arrived
+            assertThat(done.completionNanos()).isBetween(beforeSend, info.arrivalNanos());
             for (int i = 0; i < 16; i++)
             {
                 assertThat(done.buffer().getLong(i * 8)).isEqualTo(0x1111_0000L + i);
@@ -58,6 +66,32 @@ class DmaEngineTest
             assertThat(two.dma().freeIndex()).isEqualTo(1);
             assertThat(two.counter(RfmCounter.DMA_COMPLETED, null)).isEqualTo(1);
         }
+    }
+
+    @Test
+    void shouldTakeRingsFromTheSmallestToTheLargestAndNameABadShape()
+    {
+        for (final String shape : new String[] {"dmaSlots=2&dmaSlotSize=64", "dmaSlots=65536&dmaSlotSize=64",
+            "dmaSlots=2&dmaSlotSize=1048576"})
+        {
+            try (RfmDevice two = RfmDevices.open("sim:shape?node=2&size=1M&dma=auto&" + shape))
+            {
+                assertThat(two.dma().slotCount() + "x" + two.dma().slotSize()).as(shape)
+                    .isEqualTo(shape.replaceAll("dmaSlots=(\\d+)&dmaSlotSize=(\\d+)", "$1x$2"));
+            }
+        }
+        assertThatThrownBy(() -> RfmDevices.open("sim:shape?node=2&size=1M&dmaSlots=1"))
+            .hasMessageContaining("dmaSlots 1 is outside 2..65536");
+        assertThatThrownBy(() -> RfmDevices.open("sim:shape?node=2&size=1M&dmaSlots=131072"))
+            .hasMessageContaining("dmaSlots 131072 is outside 2..65536");
+        assertThatThrownBy(() -> RfmDevices.open("sim:shape?node=2&size=1M&dmaSlots=24"))
+            .hasMessageContaining("DMA slot count 24 is not a power of two");
+        assertThatThrownBy(() -> RfmDevices.open("sim:shape?node=2&size=1M&dmaSlotSize=32"))
+            .hasMessageContaining("DMA slot size 32 is not a multiple of 64 between 64 and 1M");
+        assertThatThrownBy(() -> RfmDevices.open("sim:shape?node=2&size=1M&dmaSlots=2&dmaSlotSize=1048640"))
+            .hasMessageContaining("DMA slot size 1048640 is not a multiple of 64 between 64 and 1M");
+        assertThatThrownBy(() -> RfmDevices.open("sim:shape?node=2&size=1M&dmaSlotSize=96"))
+            .hasMessageContaining("DMA slot size 96 is not a multiple of 64");
     }
 
     @Test
