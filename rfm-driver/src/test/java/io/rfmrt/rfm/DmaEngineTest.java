@@ -137,8 +137,12 @@ class DmaEngineTest
                 .hasMessage("DMA length 136 at destination offset 0 exceeds the slot size 128 of node 2");
             assertThatThrownBy(() -> dma.submit((1 << 20) - 8, 16, 0))
                 .hasMessage("DMA source 0xffff8 + 16 bytes is outside the memory (0x0..0xfffff)");
-            assertThat(two.counter(RfmCounter.DMA_REJECTED, null)).isEqualTo(5);
+            assertThatThrownBy(() -> dma.submit(0x1000, 0, 0))
+                .hasMessage("DMA length 0 is not a positive multiple of 8");
+            assertThat(two.counter(RfmCounter.DMA_REJECTED, null)).isEqualTo(6);
             assertThat(dma.hardwareIndex()).isZero();
+            // the last 16 bytes of the memory are inside it
+            assertThat(dma.submit((1 << 20) - 16, 16, 0)).isEqualTo(RfmStatus.SUCCESS);
 
             // the sending side checks its own rules too
             assertThatThrownBy(() -> two.sendEvent(3, EventType.INTR1, 0, 0x1001, 64))
@@ -168,6 +172,61 @@ class DmaEngineTest
             two.dma().release(done);
             one.sendEvent(2, EventType.INTR1, 9, 0, 64);
             assertThat(two.counter(RfmCounter.DMA_COMPLETED, null)).isEqualTo(3);
+        }
+    }
+
+    @Test
+    void shouldFailASubmitIntoAFullRingOnDemandWhateverThePolicy()
+    {
+        for (final String policy : new String[] {"drop-newest", "backpressure"})
+        {
+            try (RfmDevice two = RfmDevices.open("sim:dma?node=2&size=1M&dma=on-demand&dmaSlots=2&dmaSlotSize=128" +
+                "&dmaPolicy=" + policy))
+            {
+                assertThat(two.dma().submit(0, 64, 0)).isEqualTo(RfmStatus.SUCCESS);
+                assertThat(two.dma().submit(64, 64, 0)).isEqualTo(RfmStatus.SUCCESS);
+                assertThat(two.dma().submit(128, 64, 0)).as(policy).isEqualTo(RfmStatus.DMA_FAILED);
+                assertThat(two.counter(RfmCounter.DMA_DROPPED, null)).isEqualTo(1);
+                assertThat(two.counter(RfmCounter.DMA_BACKPRESSURE_STALLS, null)).isEqualTo(
+                    "backpressure".equals(policy) ? 1 : 0);
+            }
+        }
+    }
+
+    @Test
+    void shouldLayOutTheRingFileAsDocumented() throws java.io.IOException
+    {
+        try (RfmDevice one = RfmDevices.open("sim:layout?node=1&size=1M");
+            RfmDevice two = RfmDevices.open("sim:layout?node=2&size=1M&dmaSlots=4&dmaSlotSize=128&dma=auto"))
+        {
+            two.enableEvent(EventType.INTR1);
+            final long before = System.nanoTime();
+            one.sendEvent(2, EventType.INTR1, 7, 0x400, 64);
+            one.sendEvent(2, EventType.INTR1, 8, 0x800, 32);
+            // what a reader of the file sees (docs/protocol.md, "DMA ring"), little-endian
+            final java.nio.ByteBuffer file = java.nio.ByteBuffer.wrap(java.nio.file.Files.readAllBytes(
+                root.resolve("layout").resolve("dma-002"))).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+            assertThat(file.getLong(0)).isEqualTo(0x414d4454524d4652L);
+            assertThat(file.getInt(12)).as("slot count").isEqualTo(4);
+            assertThat(file.getInt(16)).as("slot size").isEqualTo(128);
+            assertThat(file.getInt(20)).as("mode").isEqualTo(DmaMode.AUTO.id());
+            assertThat(file.getInt(24)).as("policy").isEqualTo(DmaRingFullPolicy.DROP_NEWEST.id());
+            assertThat(file.getInt(28)).as("node id").isEqualTo(2);
+            assertThat(file.getLong(32)).as("backpressure time-out").isEqualTo(1_000_000L);
+            assertThat(file.getLong(64)).as("hardware index").isEqualTo(2);
+            for (int i = 0; i < 2; i++)
+            {
+                final int descriptor = 4096 + i * 64;
+                assertThat(file.getLong(descriptor)).as("rfm offset").isEqualTo(0x400L * (i + 1));
+                assertThat(file.getInt(descriptor + 8)).as("slot").isEqualTo(i);
+                assertThat(file.getInt(descriptor + 12)).as("length").isEqualTo(64 >> i);
+                assertThat(file.getInt(descriptor + 16)).as("dest offset").isZero();
+                assertThat(file.getInt(descriptor + 20)).as("status").isZero();
+                assertThat(file.getLong(descriptor + 24)).as("completion nanos").isGreaterThanOrEqualTo(before);
+                assertThat(file.getInt(descriptor + 32)).as("source node").isEqualTo(1);
+                assertThat(file.getInt(descriptor + 36)).as("event data").isEqualTo(7 + i);
+                assertThat(file.getLong(descriptor + 40)).as("completion sequence").isEqualTo(i + 1);
+            }
         }
     }
 
