@@ -88,7 +88,7 @@ public final class AxisController
     }
 
     /**
-     * Fill a zero-torque command for a cycle the axis is held safe (the watchdog's zero-torque safe state): the
+     * Fill a zero-torque command for a cycle the axis is held safe (the drive disabled and braked): the
      * torque and every term are 0, the errors are those of the sample against the setpoint.
      *
      * @param sample   the latest sensor sample.

@@ -11,7 +11,7 @@ package io.rfmrt.control;
  * <p>
  * Not thread safe: one thread (the plant node's cycle) owns an instance.
  */
-public final class AxisPlant
+public final class AxisPlant implements SimulatedAxis
 {
     private final AxisParameters parameters;
     private final int subSteps;
@@ -62,6 +62,12 @@ public final class AxisPlant
         commandedTorque = 0.0;
     }
 
+    @Override
+    public void reset(final double positionRad)
+    {
+        reset(positionRad, 0.0);
+    }
+
     /**
      * Advance the axis by one period with the motor driven by a torque command held constant over it (zero-order
      * hold). The drive clamps the command to ±peak torque; a NaN command is applied as 0 and counted
@@ -71,6 +77,7 @@ public final class AxisPlant
      * @param dtSeconds       the period, s, split into {@link AxisParameters#subSteps()} RK4 steps; should not exceed
      *                        {@link AxisParameters#maxPeriodSeconds()}.
      */
+    @Override
     public void step(final double torqueCommandNm, final double dtSeconds)
     {
         double command = torqueCommandNm;
@@ -106,6 +113,7 @@ public final class AxisPlant
      *
      * @param dtSeconds the period, s.
      */
+    @Override
     public void brake(final double dtSeconds)
     {
         torque = 0.0;
@@ -133,8 +141,20 @@ public final class AxisPlant
     }
 
     /**
+     * Advance the axis by one period with no motor torque and the brake open: it coasts on its friction.
+     *
+     * @param dtSeconds the period, s.
+     */
+    @Override
+    public void coast(final double dtSeconds)
+    {
+        step(0.0, dtSeconds);
+    }
+
+    /**
      * @return the axis position, rad.
      */
+    @Override
     public double position()
     {
         return position;
@@ -143,6 +163,7 @@ public final class AxisPlant
     /**
      * @return the axis velocity, rad/s.
      */
+    @Override
     public double velocity()
     {
         return velocity;
@@ -151,9 +172,40 @@ public final class AxisPlant
     /**
      * @return the motor torque at the end of the last step, N·m (0 while braking).
      */
+    @Override
     public double torque()
     {
         return torque;
+    }
+
+    /**
+     * @return the position exactly (an ideal sensor).
+     */
+    @Override
+    public double measuredPosition()
+    {
+        return position;
+    }
+
+    /**
+     * @return the velocity exactly (an ideal sensor).
+     */
+    @Override
+    public double measuredVelocity()
+    {
+        return velocity;
+    }
+
+    @Override
+    public double peakTorqueNm()
+    {
+        return peakTorque;
+    }
+
+    @Override
+    public double inertiaKgM2()
+    {
+        return parameters.inertiaKgM2();
     }
 
     /**

@@ -9,7 +9,7 @@ public enum AxisState
     STARTING(0),
     /** Sensor frames arrive on time; the controller drives the axis. */
     RUNNING(1),
-    /** Sensor frames stopped (or a stop was commanded); the axis is held safe: zero torque or hold. */
+    /** Sensor frames stopped (or a stop was commanded); the axis is held safe: the drive disabled, its brake on. */
     SAFE(2),
     /** Sensor frames are back; the axis stays safe until enough good frames in a row have arrived. */
     RECOVERING(3),

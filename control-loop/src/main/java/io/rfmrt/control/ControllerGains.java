@@ -244,24 +244,40 @@ public record ControllerGains(
      */
     public List<String> loopProblems(final double inertiaKgM2)
     {
+        return loopProblems(inertiaKgM2, 1.0);
+    }
+
+    /**
+     * {@link #loopProblems(double)} with another delay: the phase margin with {@code delayPeriods} periods of delay
+     * besides the zero-order hold must be at least {@link #MIN_PHASE_MARGIN_DEGREES}, and Kv·Δt/J &lt; 1.
+     *
+     * @param inertiaKgM2  the axis's J.
+     * @param delayPeriods the delay in the velocity loop besides the hold, periods (transport, a differenced
+     *                     velocity's half period, a current loop's lag).
+     * @return one line naming the constraint, the value and the least rate that meets it; empty when usable.
+     */
+    public List<String> loopProblems(final double inertiaKgM2, final double delayPeriods)
+    {
         final List<String> problems = new ArrayList<>();
         final double crossover = velocityGainNmSPerRad / inertiaKgM2;
         if (!(crossover > 0.0) || !Double.isFinite(crossover))
         {
             return problems;
         }
-        final double margin = velocityPhaseMarginDegrees(inertiaKgM2, 1.0);
+        final double margin = velocityPhaseMarginDegrees(inertiaKgM2, delayPeriods);
         final double k = crossover * periodSeconds;
         if (k >= 1.0 || margin < MIN_PHASE_MARGIN_DEGREES)
         {
-            // least rate for the margin: ωc·1.5·Δt <= 90° − atan(Ki/ωc) − margin
+            // least rate for the margin: ωc·(½ + delay)·Δt <= 90° − atan(Ki/ωc) − margin
             final double budget = Math.toRadians(90.0 - MIN_PHASE_MARGIN_DEGREES) -
                 Math.atan(velocityIntegralGainPerS / crossover);
-            final long leastHz = budget > 0.0 ? (long)Math.ceil(crossover * 1.5 / budget) : Long.MAX_VALUE;
+            final long leastHz = budget > 0.0 ? (long)Math.ceil(crossover * (0.5 + delayPeriods) / budget) :
+                Long.MAX_VALUE;
             problems.add(String.format(java.util.Locale.ROOT, "rate %.0f Hz is too slow for the velocity loop " +
-                "(Kv/J = %.0f rad/s): phase margin %.1f deg with one period of delay, at least %.0f needed%s; " +
+                "(Kv/J = %.0f rad/s): phase margin %.1f deg with %s of delay, at least %.0f needed%s; " +
                 "use at least %d Hz or lower controller.velocityGainNmSPerRad", 1.0 / periodSeconds, crossover,
-                margin, MIN_PHASE_MARGIN_DEGREES, k >= 1.0 ? String.format(java.util.Locale.ROOT,
+                margin, delayPeriods == 1.0 ? "one period" : String.format(java.util.Locale.ROOT, "%.2f periods",
+                    delayPeriods), MIN_PHASE_MARGIN_DEGREES, k >= 1.0 ? String.format(java.util.Locale.ROOT,
                     " (Kv*dt/J = %.2f >= 1: unstable)", k) : "", leastHz));
         }
         return problems;

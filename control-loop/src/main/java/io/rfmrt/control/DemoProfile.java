@@ -1,9 +1,11 @@
 package io.rfmrt.control;
 
 /**
- * The trajectory {@code rfmrt demo} follows: S-curve moves 0 → 1.0 → 0.25 → 0.75 → 0 rad with a 0.3 s dwell between
- * moves, a 0.5 s lead-in and a 0.5 s tail at rest; about 8.1 s, 3.0 rad of moves in all. Limits: 0.6 rad/s,
- * 3 rad/s², 30 rad/s³.
+ * The trajectories {@code rfmrt demo} follows. {@link #standard()}: S-curve moves 0 → 1.0 → 0.25 → 0.75 → 0 rad with a
+ * 0.3 s dwell between moves, a 0.5 s lead-in and a 0.5 s tail at rest; about 8.1 s, 3.0 rad of moves in all. Limits:
+ * 0.6 rad/s, 3 rad/s², 30 rad/s³ (about 1 % of the axis's peak torque). {@link #fast()}: the moves
+ * 0 → 2.0 → 0.5 → 1.5 → 0 rad three times over at 10 rad/s, 1000 rad/s², 200 000 rad/s³ with 0.25 s dwells (the
+ * acceleration alone takes 40 % of peak torque on the nominal axis, 60 % on the realistic one).
  * <p>
  * Immutable; {@link #setpoint(double, Setpoint)} allocates nothing and is safe from any thread.
  */
@@ -22,13 +24,78 @@ public final class DemoProfile
     /** Rest after the last move, s. */
     public static final double TAIL_SECONDS = 0.5;
 
+    /** Velocity limit of the fast profile, rad/s. */
+    public static final double FAST_V_MAX_RAD_PER_S = 10.0;
+    /** Acceleration limit of the fast profile, rad/s². */
+    public static final double FAST_A_MAX_RAD_PER_S2 = 1000.0;
+    /** Jerk limit of the fast profile, rad/s³. */
+    public static final double FAST_J_MAX_RAD_PER_S3 = 200_000.0;
+    /** Rest between the fast profile's moves, s. */
+    public static final double FAST_DWELL_SECONDS = 0.25;
+    /** How often the fast profile plays its moves. */
+    public static final int FAST_ROUNDS = 3;
+    /** The name of {@link #standard()}. */
+    public static final String STANDARD = "standard";
+    /** The name of {@link #fast()}. */
+    public static final String FAST = "fast";
+
     private static final double[] TARGETS = {1.0, 0.25, 0.75, 0.0};
+    private static final double[] FAST_TARGETS = {2.0, 0.5, 1.5, 0.0};
 
+    private final String name;
     private final TrajectoryGenerator trajectory;
+    private final double vMax;
+    private final double aMax;
+    private final double jMax;
 
-    private DemoProfile(final TrajectoryGenerator trajectory)
+    private DemoProfile(final String name, final TrajectoryGenerator trajectory, final double vMax,
+        final double aMax, final double jMax)
     {
+        this.name = name;
         this.trajectory = trajectory;
+        this.vMax = vMax;
+        this.aMax = aMax;
+        this.jMax = jMax;
+    }
+
+    /**
+     * @param name {@value #STANDARD} or {@value #FAST}.
+     * @return that profile.
+     * @throws IllegalArgumentException for another name.
+     */
+    public static DemoProfile named(final String name)
+    {
+        if (STANDARD.equals(name))
+        {
+            return standard();
+        }
+        if (FAST.equals(name))
+        {
+            return fast();
+        }
+        throw new IllegalArgumentException("profile '" + name + "' is not " + STANDARD + " or " + FAST);
+    }
+
+    /**
+     * @return the fast profile: a large share of the axis's torque on every move.
+     */
+    public static DemoProfile fast()
+    {
+        final TrajectoryGenerator.Builder builder = TrajectoryGenerator.builder(0.0).dwell(LEAD_IN_SECONDS);
+        for (int round = 0; round < FAST_ROUNDS; round++)
+        {
+            for (int i = 0; i < FAST_TARGETS.length; i++)
+            {
+                if (round > 0 || i > 0)
+                {
+                    builder.dwell(FAST_DWELL_SECONDS);
+                }
+                builder.sCurveTo(FAST_TARGETS[i], FAST_V_MAX_RAD_PER_S, FAST_A_MAX_RAD_PER_S2,
+                    FAST_J_MAX_RAD_PER_S3);
+            }
+        }
+        return new DemoProfile(FAST, builder.dwell(TAIL_SECONDS).build(), FAST_V_MAX_RAD_PER_S,
+            FAST_A_MAX_RAD_PER_S2, FAST_J_MAX_RAD_PER_S3);
     }
 
     /**
@@ -45,7 +112,40 @@ public final class DemoProfile
             }
             builder.sCurveTo(TARGETS[i], V_MAX_RAD_PER_S, A_MAX_RAD_PER_S2, J_MAX_RAD_PER_S3);
         }
-        return new DemoProfile(builder.dwell(TAIL_SECONDS).build());
+        return new DemoProfile(STANDARD, builder.dwell(TAIL_SECONDS).build(), V_MAX_RAD_PER_S, A_MAX_RAD_PER_S2,
+            J_MAX_RAD_PER_S3);
+    }
+
+    /**
+     * @return the profile's name ({@value #STANDARD}, {@value #FAST}).
+     */
+    public String name()
+    {
+        return name;
+    }
+
+    /**
+     * @return the moves' velocity limit, rad/s.
+     */
+    public double vMaxRadPerS()
+    {
+        return vMax;
+    }
+
+    /**
+     * @return the moves' acceleration limit, rad/s².
+     */
+    public double aMaxRadPerS2()
+    {
+        return aMax;
+    }
+
+    /**
+     * @return the moves' jerk limit, rad/s³.
+     */
+    public double jMaxRadPerS3()
+    {
+        return jMax;
     }
 
     /**
@@ -80,7 +180,7 @@ public final class DemoProfile
     }
 
     /**
-     * @return the sum of |distance| of the moves, rad (3.0).
+     * @return the sum of |distance| of the moves, rad (3.0 for the standard profile).
      */
     public double moveDistance()
     {

@@ -95,6 +95,48 @@ public final class StallMatcher
     }
 
     /**
+     * Sort deadline misses by cause, each once: in a stall ({@link #coincides}), else a <b>late wake</b> (the
+     * handler's own wake-up for that cycle, {@code wake - from}, already exceeded the deadline), else unexplained
+     * (woken in time, late by the cycle's own work).
+     *
+     * @param from          misses' starts (the sensor frame's publish stamp).
+     * @param to            their ends (the command written).
+     * @param wake          when each cycle's handler started.
+     * @param count         misses.
+     * @param deadlineNanos the deadline.
+     * @return the misses by cause.
+     */
+    public Misses classify(final long[] from, final long[] to, final long[] wake, final int count,
+        final long deadlineNanos)
+    {
+        long matched = 0;
+        long lateWake = 0;
+        for (int i = 0; i < count; i++)
+        {
+            if (coincides(from[i], to[i]))
+            {
+                matched++;
+            }
+            else if (wake[i] - from[i] > deadlineNanos)
+            {
+                lateWake++;
+            }
+        }
+        return new Misses(matched, lateWake, count - matched - lateWake);
+    }
+
+    /**
+     * Deadline misses by cause ({@link #classify}); they add up to the misses classified.
+     *
+     * @param matched     in a stall of either node.
+     * @param lateWake    not in a stall, but woken past the deadline.
+     * @param unexplained woken in time and still late.
+     */
+    public record Misses(long matched, long lateWake, long unexplained)
+    {
+    }
+
+    /**
      * @return stalls known to the matcher.
      */
     public int stalls()

@@ -41,8 +41,8 @@ public final class TrajectoryRejoin
      */
     public static TrajectoryRejoin of(final DemoProfile profile)
     {
-        return new TrajectoryRejoin(profile.trajectory(), DemoProfile.V_MAX_RAD_PER_S, DemoProfile.A_MAX_RAD_PER_S2,
-            DemoProfile.J_MAX_RAD_PER_S3);
+        return new TrajectoryRejoin(profile.trajectory(), profile.vMaxRadPerS(), profile.aMaxRadPerS2(),
+            profile.jMaxRadPerS3());
     }
 
     /**

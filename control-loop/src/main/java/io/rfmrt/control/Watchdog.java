@@ -338,14 +338,6 @@ public final class Watchdog
     }
 
     /**
-     * @return what the node should do to the axis while it is not RUNNING.
-     */
-    public WatchdogConfig.SafeAction safeAction()
-    {
-        return config.safeAction();
-    }
-
-    /**
      * @return timeouts that took the axis from RUNNING or RECOVERING to SAFE.
      */
     public long trips()

@@ -11,14 +11,15 @@ import java.util.List;
  * @param goodFramesToRecover M: frames in a row (none more than K periods after the one before) that start the axis
  *                            from STARTING and bring it from RECOVERING back to RUNNING.
  * @param recovery            whether SAFE turns into RECOVERING by itself when frames return.
- * @param safeAction          what the node does to the axis while it is not RUNNING.
+ * <p>
+ * What the axis does while it is not RUNNING is not a setting: the controller disables the drive and engages its
+ * holding brake (docs/protocol.md, the control word), and quick-stops it when it FAULTs.
  */
 public record WatchdogConfig(
     long periodNanos,
     int missedPeriodsToTrip,
     int goodFramesToRecover,
-    Recovery recovery,
-    SafeAction safeAction)
+    Recovery recovery)
 {
     /** Default K: 10 periods (10 ms at 1 kHz: fast, yet above the hiccups of a non-RT kernel). */
     public static final int MISSED_PERIODS_TO_TRIP_DEFAULT = 10;
@@ -26,8 +27,6 @@ public record WatchdogConfig(
     public static final int GOOD_FRAMES_TO_RECOVER_DEFAULT = 50;
     /** Default recovery. */
     public static final Recovery RECOVERY_DEFAULT = Recovery.AUTOMATIC;
-    /** Default safe action. */
-    public static final SafeAction SAFE_ACTION_DEFAULT = SafeAction.ZERO_TORQUE;
 
     /**
      * How the axis leaves SAFE.
@@ -41,27 +40,13 @@ public record WatchdogConfig(
     }
 
     /**
-     * What the node does to the axis while the watchdog does not say RUNNING.
-     */
-    public enum SafeAction
-    {
-        /** Command zero torque: the axis coasts to a stop on its friction. */
-        ZERO_TORQUE,
-        /**
-         * Hold: command the plant's holding brake (the plant node's {@link AxisPlant#brake(double)}); while frames
-         * still arrive (RECOVERING) hold the position last seen in closed loop.
-         */
-        HOLD
-    }
-
-    /**
      * @param periodNanos the loop period, ns.
      * @return the defaults for that period.
      */
     public static WatchdogConfig defaults(final long periodNanos)
     {
         return new WatchdogConfig(periodNanos, MISSED_PERIODS_TO_TRIP_DEFAULT, GOOD_FRAMES_TO_RECOVER_DEFAULT,
-            RECOVERY_DEFAULT, SAFE_ACTION_DEFAULT);
+            RECOVERY_DEFAULT);
     }
 
     /**
@@ -97,10 +82,6 @@ public record WatchdogConfig(
         if (recovery == null)
         {
             problems.add("watchdog.recovery must be AUTOMATIC or COMMANDED, was null");
-        }
-        if (safeAction == null)
-        {
-            problems.add("watchdog.safeAction must be ZERO_TORQUE or HOLD, was null");
         }
         return problems;
     }

@@ -59,7 +59,9 @@ class AxisControllerTest
     void shouldNeverCommandMoreThanTheTorqueLimit()
     {
         final double limit = 0.2;
-        final AxisController controller = new AxisController(ControllerGains.standard().withTorqueLimit(limit));
+        final ControllerGains gains = ControllerGains.standard().withTorqueLimit(limit);
+        final AxisController controller = new AxisController(gains);
+        assertThat(controller.gains()).isSameAs(gains);
         final SplittableRandom random = new SplittableRandom(42);
         final ControllerState state = new ControllerState();
         final SensorSample sample = new SensorSample();
@@ -204,6 +206,8 @@ class AxisControllerTest
         assertThat(command.cycle()).isEqualTo(9);
         assertThat(command.torqueNm()).isZero();
         assertThat(command.positionErrorRad()).isCloseTo(0.1, within(1e-15));
+        assertThat(command.velocityErrorRadPerS()).as("a held setpoint against a moving axis").isEqualTo(-0.1);
+        assertThat(command.saturated()).isFalse();
     }
 
     @Test

@@ -22,7 +22,7 @@ final class ClosedLoop
         void cycle(long k, double tSeconds, SensorSample sample, Setpoint setpoint, ControlCommand command);
     }
 
-    final AxisPlant plant;
+    final SimulatedAxis plant;
     final AxisController controller;
     final ControllerState state = new ControllerState();
     final SensorSample sample = new SensorSample();
@@ -35,7 +35,12 @@ final class ClosedLoop
 
     ClosedLoop(final AxisParameters axis, final ControllerGains gains, final int delayCycles)
     {
-        plant = new AxisPlant(axis);
+        this(new AxisPlant(axis), gains, delayCycles);
+    }
+
+    ClosedLoop(final SimulatedAxis axis, final ControllerGains gains, final int delayCycles)
+    {
+        plant = axis;
         controller = new AxisController(gains);
         periodSeconds = gains.periodSeconds();
         periodNanos = Math.round(periodSeconds * 1e9);
@@ -55,7 +60,7 @@ final class ClosedLoop
         for (long i = 0; i < cycles; i++)
         {
             final double t = cycle * periodSeconds;
-            sample.set(cycle, cycle * periodNanos, plant.position(), plant.velocity());
+            sample.set(cycle, cycle * periodNanos, plant.measuredPosition(), plant.measuredVelocity());
             source.sample(t, setpoint);
             controller.step(state, sample, setpoint, state, command);
             observer.cycle(cycle, t, sample, setpoint, command);

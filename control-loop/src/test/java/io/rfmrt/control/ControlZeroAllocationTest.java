@@ -7,7 +7,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * A control cycle (trajectory sample, controller step, plant step, deadline and watchdog bookkeeping, wake-up lateness
- * with a stall now and then, and now and then a re-planned move) allocates nothing once warm.
+ * with a stall now and then, and now and then a re-planned move; the realistic axis behind its CiA 402 drive with a
+ * fault and reset now and then; the loop statistics with the thread's CPU time) allocates nothing once warm.
  */
 class ControlZeroAllocationTest
 {
@@ -35,6 +36,9 @@ class ControlZeroAllocationTest
         assertThat(loop.lateness.stallsNotKept()).isPositive();
         assertThat(loop.schedule.missed()).as("the missed-tick branch ran").isPositive();
         assertThat(loop.followingError.peakLag()).isPositive();
+        assertThat(loop.drive.faults()).as("the drive's fault branch ran").isPositive();
+        assertThat(loop.drive.faultResets()).isEqualTo(loop.drive.faults());
+        assertThat(loop.statistics.sample().cycles()).isPositive();
         assertThat(r.lastWindowBytes()).as(r.toString()).isZero();
     }
 
@@ -57,6 +61,10 @@ class ControlZeroAllocationTest
         final WakeLateness lateness = new WakeLateness(PERIOD_NS, 64, (seq, start, duration) -> this.stallsSunk++);
         final FollowingError followingError = new FollowingError(FollowingError.Limits.defaults(PERIOD_S));
         final TickSchedule schedule = new TickSchedule(PERIOD_NS).start(0);
+        final RealisticAxisPlant realistic = new RealisticAxisPlant(RealisticAxisParameters.standard());
+        final Cia402Drive drive = new Cia402Drive(realistic, 50.0, 20, 10);
+        final CycleStatistics statistics = new CycleStatistics(PERIOD_NS);
+        final java.lang.management.ThreadMXBean cpu = java.lang.management.ManagementFactory.getThreadMXBean();
         long stallsSunk;
         double checksum;
 
@@ -87,6 +95,14 @@ class ControlZeroAllocationTest
                     checksum += spare.position();
                 }
                 checksum += command.torqueNm();
+                // the realistic axis behind its drive: enabled, driven, timed out (a fault) every 5000 cycles, reset
+                final int phase = k % 5000;
+                final int word = phase < 4990 ? Cia402Drive.CW_OPERATE : (phase & 1) == 0 ?
+                    Cia402Drive.CW_SHUTDOWN | Cia402Drive.CW_FAULT_RESET : Cia402Drive.CW_SHUTDOWN;
+                drive.tick(word, phase == 4989, 0.05 * Math.sin(k * 1e-3), PERIOD_S);
+                checksum += realistic.measuredPosition() + drive.statusWord();
+                final long cpuStart = cpu.getCurrentThreadCpuTime();
+                statistics.record(now, cpu.getCurrentThreadCpuTime() - cpuStart, k % 777 == 0 ? 2 * PERIOD_NS : 0);
             }
         }
     }

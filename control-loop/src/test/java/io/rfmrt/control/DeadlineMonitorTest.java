@@ -41,6 +41,19 @@ class DeadlineMonitorTest
         assertThat(monitor.maxConsecutiveMisses()).isEqualTo(2);
         assertThat(monitor.consecutiveMisses()).isZero();
         assertThat(monitor.lastLatencyNanos()).isEqualTo(60_000L);
+        assertThat(monitor.periodNanos()).isEqualTo(PERIOD);
+        assertThat(monitor.record(send, send + PERIOD)).isTrue();
+        assertThat(monitor.consecutiveMisses()).isEqualTo(1);
+    }
+
+    @Test
+    void shouldCountAZeroLatencyAsAHit()
+    {
+        final DeadlineMonitor monitor = new DeadlineMonitor(PERIOD);
+        assertThat(monitor.record(1_000, 1_000)).isFalse();
+        assertThat(monitor.cycles()).isEqualTo(1);
+        assertThat(monitor.negativeLatencies()).isZero();
+        assertThat(monitor.misses()).isZero();
     }
 
     @Test
@@ -75,5 +88,8 @@ class DeadlineMonitorTest
             .hasMessage("deadline.periodNanos must be > 0, was 0");
         assertThatThrownBy(() -> new DeadlineMonitor(PERIOD, 1.5)).isInstanceOf(IllegalArgumentException.class)
             .hasMessage("deadline.fraction must be in (0, 1], was 1.5");
+        assertThatThrownBy(() -> new DeadlineMonitor(PERIOD, 0.0)).isInstanceOf(IllegalArgumentException.class)
+            .hasMessage("deadline.fraction must be in (0, 1], was 0.0");
+        assertThat(new DeadlineMonitor(PERIOD, 1.0).deadlineNanos()).as("the whole period").isEqualTo(PERIOD);
     }
 }

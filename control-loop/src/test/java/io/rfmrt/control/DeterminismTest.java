@@ -1,23 +1,96 @@
 package io.rfmrt.control;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.DataInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Same inputs, same bits: the closed loop run twice, and the controller re-run alone over recorded inputs as a replay
- * does, compared with {@link Double#doubleToRawLongBits}.
+ * Same inputs, same bits: the closed loop run five times in this JVM (45,000 steps of controller and plant, so that
+ * the JIT compiles them) against the same loop in a second JVM that only interprets ({@code -Xint}) - what a replay in
+ * another process relies on - and the controller re-run alone over recorded inputs as a replay does, compared with
+ * {@link Double#doubleToRawLongBits}.
  */
 class DeterminismTest
 {
     private static final int CYCLES = 9_000;
+    private static final int RUNS_IN_THIS_JVM = 5;
 
     @Test
-    void shouldGiveBitIdenticalRunsOfPlantAndController()
+    void shouldGiveTheSameBitsInterpretedInAnotherJvmAsCompiledInThisOne(@TempDir final Path dir)
+        throws IOException, InterruptedException
     {
-        final long[] first = run();
-        final long[] second = run();
-        assertThat(second).isEqualTo(first);
+        final Path file = dir.resolve("interpreted.bits");
+        final Process child = startInterpreted(file);
+        final List<long[]> here = new ArrayList<>();
+        for (int i = 0; i < RUNS_IN_THIS_JVM; i++)
+        {
+            here.add(ClosedLoopBits.run(CYCLES));
+        }
+        if (!child.waitFor(5, TimeUnit.MINUTES))
+        {
+            child.destroyForcibly();
+            throw new AssertionError("the interpreted JVM did not finish within 5 minutes");
+        }
+        assertThat(child.exitValue()).as("the interpreted JVM's exit code").isZero();
+        final long[] interpreted = read(file, CYCLES * 4);
+        for (int i = 0; i < here.size(); i++)
+        {
+            assertThat(firstDifference(here.get(i), interpreted)).as("run %d in this JVM against the interpreted JVM",
+                i + 1).isEqualTo("none");
+        }
+    }
+
+    private static String firstDifference(final long[] compiled, final long[] interpreted)
+    {
+        final String[] fields = {"position", "velocity", "torque", "integrator"};
+        for (int i = 0; i < compiled.length; i++)
+        {
+            if (compiled[i] != interpreted[i])
+            {
+                return "cycle " + i / 4 + " " + fields[i % 4] + ": " + Double.longBitsToDouble(compiled[i]) +
+                    " here, " + Double.longBitsToDouble(interpreted[i]) + " interpreted";
+            }
+        }
+        return "none";
+    }
+
+    private static Process startInterpreted(final Path file) throws IOException
+    {
+        final List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.add("-Xint");
+        command.add("-cp");
+        command.add(System.getProperty("rfmrt.test.classpath", System.getProperty("java.class.path")));
+        command.add(ClosedLoopBits.class.getName());
+        command.add(Integer.toString(CYCLES));
+        command.add(file.toString());
+        return new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT)
+            .redirectOutput(ProcessBuilder.Redirect.INHERIT).start();
+    }
+
+    private static long[] read(final Path file, final int count) throws IOException
+    {
+        assertThat(Files.size(file)).as("bytes the interpreted JVM wrote").isEqualTo(count * 8L);
+        final long[] bits = new long[count];
+        try (InputStream in = Files.newInputStream(file);
+            DataInputStream data = new DataInputStream(new java.io.BufferedInputStream(in)))
+        {
+            for (int i = 0; i < count; i++)
+            {
+                bits[i] = data.readLong();
+            }
+        }
+        return bits;
     }
 
     @Test
@@ -61,24 +134,5 @@ class DeterminismTest
             }
         }
         assertThat(mismatches).isZero();
-    }
-
-    /**
-     * The demo in closed loop; every output as raw bits: position, velocity, torque, integrator per cycle.
-     */
-    private static long[] run()
-    {
-        final DemoProfile demo = DemoProfile.standard();
-        final ClosedLoop loop = new ClosedLoop(0);
-        final long[] bits = new long[CYCLES * 4];
-        loop.run(CYCLES, demo::setpoint, (k, t, s, sp, c) ->
-        {
-            final int i = (int)k * 4;
-            bits[i] = Double.doubleToRawLongBits(s.position());
-            bits[i + 1] = Double.doubleToRawLongBits(s.velocity());
-            bits[i + 2] = Double.doubleToRawLongBits(c.torqueNm());
-            bits[i + 3] = Double.doubleToRawLongBits(loop.state.integratorNm());
-        });
-        return bits;
     }
 }

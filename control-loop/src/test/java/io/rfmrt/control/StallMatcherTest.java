@@ -58,4 +58,26 @@ class StallMatcherTest
         assertThatThrownBy(() -> new StallMatcher(new long[0], new long[0], 0, -1))
             .isInstanceOf(IllegalArgumentException.class);
     }
+
+    @Test
+    void shouldSortEachMissOnceIntoAStallALateWakeOrUnexplained()
+    {
+        // a stall 100..110 P; the deadline is half a period
+        final StallMatcher m = new StallMatcher(new long[] {100 * P}, new long[] {110 * P}, 1, P);
+        final long deadline = P / 2;
+        final long[] from = {105 * P, 200 * P, 300 * P, 400 * P, 108 * P};
+        final long[] to = {106 * P, 201 * P, 301 * P, 401 * P, 109 * P};
+        final long[] wake = {
+            105 * P + P,            // in the stall (and woken late too): counted once, as matched
+            200 * P + deadline + 1, // no stall, woken just past the deadline: late wake
+            300 * P + deadline,     // woken exactly at the deadline: not past it, so the cycle's own work
+            400 * P + 1,            // woken at once and still late: unexplained
+            108 * P};
+
+        final StallMatcher.Misses misses = m.classify(from, to, wake, from.length, deadline);
+
+        assertThat(misses).isEqualTo(new StallMatcher.Misses(2, 1, 2));
+        assertThat(m.classify(from, to, wake, 3, deadline)).as("only the first three")
+            .isEqualTo(new StallMatcher.Misses(1, 1, 1));
+    }
 }

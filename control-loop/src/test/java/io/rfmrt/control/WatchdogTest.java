@@ -23,7 +23,7 @@ class WatchdogTest
 
     private Watchdog watchdog(final WatchdogConfig.Recovery recovery)
     {
-        return new Watchdog(new WatchdogConfig(PERIOD, K, M, recovery, WatchdogConfig.SafeAction.ZERO_TORQUE),
+        return new Watchdog(new WatchdogConfig(PERIOD, K, M, recovery),
             (from, to, reason, nanos) -> transitions.add(from + "->" + to + " " + reason + " @" + nanos / PERIOD));
     }
 
@@ -178,32 +178,26 @@ class WatchdogTest
     }
 
     @Test
-    void shouldReportTheConfiguredSafeActionAndTimeout()
+    void shouldReportTheConfiguredTimeout()
     {
         final WatchdogConfig config = WatchdogConfig.defaults(250_000L);
         assertThat(config.timeoutNanos()).isEqualTo(250_000L * WatchdogConfig.MISSED_PERIODS_TO_TRIP_DEFAULT);
-        final Watchdog watchdog = new Watchdog(new WatchdogConfig(PERIOD, K, M, WatchdogConfig.Recovery.AUTOMATIC,
-            WatchdogConfig.SafeAction.HOLD), (from, to, reason, nanos) ->
-            {
-            });
-        assertThat(watchdog.safeAction()).isEqualTo(WatchdogConfig.SafeAction.HOLD);
         assertThat(new Watchdog(config, (a, b, c, d) ->
         {
-        }).safeAction()).isEqualTo(WatchdogConfig.SafeAction.ZERO_TORQUE);
+        }).config().recovery()).isEqualTo(WatchdogConfig.Recovery.AUTOMATIC);
     }
 
     @Test
     void shouldNameEveryBadSetting()
     {
-        final WatchdogConfig bad = new WatchdogConfig(0, 0, 0, null, null);
+        final WatchdogConfig bad = new WatchdogConfig(0, 0, 0, null);
         assertThatThrownBy(() -> new Watchdog(bad, (a, b, c, d) ->
         {
         })).isInstanceOf(IllegalArgumentException.class)
             .hasMessageContaining("watchdog.periodNanos must be > 0, was 0")
             .hasMessageContaining("watchdog.missedPeriodsToTrip must be >= 1, was 0")
             .hasMessageContaining("watchdog.goodFramesToRecover must be >= 1, was 0")
-            .hasMessageContaining("watchdog.recovery must be AUTOMATIC or COMMANDED, was null")
-            .hasMessageContaining("watchdog.safeAction must be ZERO_TORQUE or HOLD, was null");
+            .hasMessageContaining("watchdog.recovery must be AUTOMATIC or COMMANDED, was null");
         assertThatThrownBy(() -> new Watchdog(WatchdogConfig.defaults(PERIOD), null))
             .isInstanceOf(IllegalArgumentException.class);
     }
@@ -316,5 +310,90 @@ class WatchdogTest
         assertThat(frames(watchdog, M - 1)).isEqualTo(AxisState.RECOVERING);
         assertThat(frames(watchdog, 1)).isEqualTo(AxisState.RUNNING);
         assertThat(transitions).contains("RUNNING->SAFE DRIVE_NOT_OPERATING @" + M);
+    }
+
+    @Test
+    void shouldAcceptARecoveryCommandUpToExactlyKPeriodsAfterTheLastFrame()
+    {
+        final Watchdog watchdog = watchdog(WatchdogConfig.Recovery.COMMANDED);
+        frames(watchdog, M);
+        watchdog.commandSafe(now);
+        final long last = now;
+        assertThat(watchdog.lastFrameNanos()).isEqualTo(last);
+        assertThat(watchdog.commandRecovery(last + K * PERIOD + 1)).as("one ns past K periods: stale").isFalse();
+        assertThat(watchdog.state()).isEqualTo(AxisState.SAFE);
+        assertThat(watchdog.commandRecovery(last + K * PERIOD)).as("exactly K periods: still fresh").isTrue();
+        assertThat(watchdog.state()).isEqualTo(AxisState.RECOVERING);
+    }
+
+    @Test
+    void shouldTripOnARecoveryCommandThatFindsTheStreamSilent()
+    {
+        final Watchdog watchdog = watchdog(WatchdogConfig.Recovery.AUTOMATIC);
+        frames(watchdog, M);
+        // no poll since the last frame: the command itself sees the silence
+        assertThat(watchdog.commandRecovery(now + (K + 1) * PERIOD)).isFalse();
+        assertThat(watchdog.state()).isEqualTo(AxisState.SAFE);
+        assertThat(watchdog.trips()).isEqualTo(1);
+        assertThat(transitions).last().asString().startsWith("RUNNING->SAFE SENSOR_TIMEOUT");
+    }
+
+    @Test
+    void shouldIgnoreADuplicateOrReorderedFrame()
+    {
+        final Watchdog watchdog = watchdog(WatchdogConfig.Recovery.AUTOMATIC);
+        assertThat(watchdog.config().goodFramesToRecover()).isEqualTo(M);
+        frames(watchdog, M);
+        assertThat(watchdog.frames()).isEqualTo(M);
+        assertThat(watchdog.lastCycle()).isEqualTo(M);
+        assertThat(watchdog.goodFrames()).isEqualTo(M);
+        assertThat(watchdog.onFrame(M, now, now + 1)).as("the same cycle again").isEqualTo(AxisState.RUNNING);
+        assertThat(watchdog.onFrame(M - 3, now, now + 2)).as("an older cycle").isEqualTo(AxisState.RUNNING);
+        assertThat(watchdog.frames()).isEqualTo(M);
+        assertThat(watchdog.lastCycle()).isEqualTo(M);
+        assertThat(watchdog.lastFrameNanos()).isEqualTo(now);
+    }
+
+    @Test
+    void shouldTripOnAFrameStampedMoreThanKPeriodsBeforeItIsSeen()
+    {
+        final Watchdog watchdog = watchdog(WatchdogConfig.Recovery.AUTOMATIC);
+        frames(watchdog, M);
+        // the stream is fresh (the newest stamp is one period old) but this frame's own stamp is K + 1 periods old
+        now += PERIOD;
+        assertThat(watchdog.onFrame(M + 1, now - (K + 1) * PERIOD, now)).isEqualTo(AxisState.SAFE);
+        assertThat(watchdog.staleTrips()).isEqualTo(1);
+        assertThat(watchdog.staleFrames()).isEqualTo(1);
+        assertThat(watchdog.trips()).isEqualTo(1);
+        assertThat(watchdog.goodFrames()).isZero();
+        assertThat(transitions).last().asString().startsWith("RUNNING->SAFE SENSOR_FRAME_STALE");
+        // exactly K periods old is still good
+        now += PERIOD;
+        assertThat(watchdog.onFrame(M + 2, now - K * PERIOD, now)).isEqualTo(AxisState.RECOVERING);
+        assertThat(watchdog.staleFrames()).isEqualTo(1);
+        assertThat(watchdog.goodFrames()).isEqualTo(1);
+        // a stale frame ends a recovery the same way
+        now += PERIOD;
+        assertThat(watchdog.onFrame(M + 3, now - (K + 1) * PERIOD, now)).isEqualTo(AxisState.SAFE);
+        assertThat(watchdog.staleTrips()).isEqualTo(2);
+        assertThat(transitions).last().asString().startsWith("RECOVERING->SAFE SENSOR_FRAME_STALE");
+    }
+
+    @Test
+    void shouldEndARecoveryOnASensorCycleGap()
+    {
+        final Watchdog watchdog = watchdog(WatchdogConfig.Recovery.AUTOMATIC);
+        frames(watchdog, M);
+        silence(watchdog, K + 1);
+        assertThat(frames(watchdog, 2)).isEqualTo(AxisState.RECOVERING);
+        now += PERIOD;
+        final long cycle = watchdog.lastCycle() + K + 1;
+        // a trip, and the frame after the gap starts the recovery again from its first good frame
+        assertThat(watchdog.onFrame(cycle, now, now)).isEqualTo(AxisState.RECOVERING);
+        assertThat(watchdog.gapTrips()).isEqualTo(1);
+        assertThat(watchdog.trips()).isEqualTo(2);
+        assertThat(watchdog.goodFrames()).isEqualTo(1);
+        assertThat(transitions).extracting(t -> t.substring(0, t.indexOf(" @"))).endsWith(
+            "RECOVERING->SAFE SENSOR_CYCLE_GAP", "SAFE->RECOVERING SENSOR_FRAMES_RETURNED");
     }
 }

@@ -83,6 +83,7 @@ public final class PdController implements NodeApp
     private JournalWriter journal;
     private double dt;
     private long cycles;
+    private int lastWord;
     private double sumSquaredError;
     private RfmNode node;
 
@@ -136,8 +137,13 @@ public final class PdController implements NodeApp
         command.putLong(COMMAND_CYCLE_OFFSET, cycle);
         command.putDouble(COMMAND_SETPOINT_OFFSET, setpoint.position());
         command.putLong(COMMAND_STATE_OFFSET, AxisState.RUNNING.ordinal());
-        // the plant drives only on the operate control word (enable operation, brake released); anything else brakes
-        command.putInt(COMMAND_CONTROL_WORD_OFFSET, CW_OPERATE);
+        // the plant drives only on the operate control word (enable operation, brake released); anything else brakes.
+        // A drive that faulted (its command timed out: this node or the plant was held up) stays faulted until it sees
+        // a rising edge of the fault-reset bit: this law resets it at once, raising the bit every other frame
+        final int word = (b.getInt(p + SENSOR_STATUS_WORD_OFFSET) & SW_FAULT) == 0 ? CW_OPERATE :
+            (lastWord & CW_FAULT_RESET) == 0 ? CW_SHUTDOWN | CW_FAULT_RESET : CW_SHUTDOWN;
+        lastWord = word;
+        command.putInt(COMMAND_CONTROL_WORD_OFFSET, word);
         command.putInt(COMMAND_VERSION_OFFSET, PAYLOAD_VERSION);
         publisher.publish(command, 0, COMMAND_LENGTH, 0);
         if (journal != null)

@@ -125,6 +125,8 @@ public interface RfmDevice extends AutoCloseable
      * nobody waits.
      *
      * @param type the type.
+     * @throws RfmException when the waiter cannot be reached (an emulated card whose control block was cut short
+     *                      under it).
      */
     void cancelAwait(EventType type);
 

@@ -1,5 +1,6 @@
 package io.rfmrt.rfm;
 
+import io.rfmrt.rfm.internal.bridge.BridgeFile;
 import io.rfmrt.rfm.internal.rfm2g.Rfm2gDevice;
 import io.rfmrt.rfm.internal.rfm2g.Rfm2gLibrary;
 import io.rfmrt.rfm.internal.sim.DmaRing;
@@ -16,12 +17,15 @@ import java.util.Set;
  * <pre>
  *   sim:NETWORK?node=N[&amp;size=16M][&amp;dma=auto|on-demand][&amp;dmaSlots=64][&amp;dmaSlotSize=2048]
  *       [&amp;dmaPolicy=drop-newest|backpressure][&amp;loopback=true]
+ *   bridge:NETWORK?node=N[...]   (the sim parameters; the network must be bridged on this host)
  *   rfm2g:/dev/rfm2g0[?dmaThreshold=BYTES|never][&amp;dmaBase=PHYS][&amp;dmaSlots=64][&amp;dmaSlotSize=2048]
  *       [&amp;dma=on-demand]
  * </pre>
  * NETWORK is a name; the folder that holds networks is {@code /dev/shm/rfmrt} unless {@code RFMRT_SIM_ROOT} (or the
  * system property {@code rfmrt.sim.root}) names another. A {@code sim} device joins the network, creating it with
- * {@code size} (default 16 MiB) if it does not exist yet, as plugging a card into a ring. An {@code rfm2g} device is
+ * {@code size} (default 16 MiB) if it does not exist yet, as plugging a card into a ring; on a network that a bridge
+ * joins to other hosts (docs/protocol.md) it logs its writes and remote events for the bridge. A {@code bridge}
+ * device is the same, refused when the network is not bridged on this host. An {@code rfm2g} device is
  * a card through the vendor library ({@code librfm2g.so}, or the library named by the system property
  * {@value Rfm2gLibrary#LIBRARY_PROPERTY}): {@code dmaThreshold} sets the driver's DMA threshold (default: keep the
  * driver's), {@code dmaBase} is the physical address of the boot-reserved DMA buffer (without it the host buffers
@@ -60,10 +64,10 @@ public final class RfmDevices
             return openRfm2g(uri, network, parseQuery(uri, question < 0 ? "" : rest.substring(question + 1),
                 RFM2G_KEYS));
         }
-        if (!"sim".equals(scheme))
+        if (!"sim".equals(scheme) && !"bridge".equals(scheme))
         {
             throw new RfmException(RfmStatus.NOT_FOUND, "device URI '" + uri + "': backend '" + scheme +
-                "' is not available in this build (sim, rfm2g)");
+                "' is not available in this build (sim, bridge, rfm2g)");
         }
         final Map<String, String> params = parseQuery(uri, question < 0 ? "" : rest.substring(question + 1),
             SIM_KEYS);
@@ -95,6 +99,11 @@ public final class RfmDevices
         {
             throw new RfmException(RfmStatus.BAD_PARAMETER, "device URI '" + uri + "': loopback '" + loopbackText +
                 "' is not true or false");
+        }
+        if ("bridge".equals(scheme) && !BridgeFile.exists(SimNetwork.checkedDir(network, false)))
+        {
+            throw new RfmException(RfmStatus.NOT_FOUND, "device URI '" + uri + "': network '" + network +
+                "' is not bridged on this host (no bridge file): start rfmrt bridge --network " + network + " first");
         }
         if (!NetworkImage.exists(SimNetwork.checkedDir(network, false)))
         {

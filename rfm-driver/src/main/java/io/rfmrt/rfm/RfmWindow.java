@@ -15,6 +15,9 @@ import java.nio.ByteOrder;
  * {@code Volatile}. Multi-byte values are little-endian.
  * <p>
  * Thread safety: the window can be shared; ordering between threads and processes is what the method names say.
+ * <p>
+ * Stores made through the window are the ones a mirroring backend sees ({@link WriteObserver}); stores through
+ * {@link #address()} or {@link #newByteBufferView()} bypass it and stay on this host.
  */
 public final class RfmWindow
 {
@@ -23,14 +26,48 @@ public final class RfmWindow
 
     private final UnsafeBuffer memory;
     private final int size;
+    private final WriteObserver observer;
+
+    /**
+     * Told of every store made through a window, right after it: how a backend that mirrors the memory elsewhere
+     * (the {@code bridge} of an emulated network to other hosts) learns what its host wrote, in the order each thread
+     * wrote it. Called on the writing thread; it must not block, allocate or throw.
+     */
+    @FunctionalInterface
+    public interface WriteObserver
+    {
+        /**
+         * @param offset first byte stored.
+         * @param length bytes stored, already in the memory.
+         */
+        void written(int offset, int length);
+    }
 
     /**
      * @param memory a buffer over the mapped memory image; the window covers all of it.
      */
     public RfmWindow(final UnsafeBuffer memory)
     {
+        this(memory, null);
+    }
+
+    /**
+     * @param memory   a buffer over the mapped memory image; the window covers all of it.
+     * @param observer told of every store after it is made, or null.
+     */
+    public RfmWindow(final UnsafeBuffer memory, final WriteObserver observer)
+    {
         this.memory = memory;
         this.size = memory.capacity();
+        this.observer = observer;
+    }
+
+    private void observe(final int offset, final int length)
+    {
+        if (observer != null)
+        {
+            observer.written(offset, length);
+        }
     }
 
     /**
@@ -93,7 +130,9 @@ public final class RfmWindow
      */
     public void putByte(final long offset, final byte value)
     {
-        memory.putByte(check(offset, 1, "putByte"), value);
+        final int at = check(offset, 1, "putByte");
+        memory.putByte(at, value);
+        observe(at, 1);
     }
 
     /**
@@ -111,7 +150,9 @@ public final class RfmWindow
      */
     public void putShort(final long offset, final short value)
     {
-        memory.putShort(check(offset, 2, "putShort"), value, BYTE_ORDER);
+        final int at = check(offset, 2, "putShort");
+        memory.putShort(at, value, BYTE_ORDER);
+        observe(at, 2);
     }
 
     /**
@@ -147,7 +188,9 @@ public final class RfmWindow
      */
     public void putInt(final long offset, final int value)
     {
-        memory.putInt(check(offset, 4, "putInt"), value, BYTE_ORDER);
+        final int at = check(offset, 4, "putInt");
+        memory.putInt(at, value, BYTE_ORDER);
+        observe(at, 4);
     }
 
     /**
@@ -156,7 +199,9 @@ public final class RfmWindow
      */
     public void putIntRelease(final long offset, final int value)
     {
-        memory.putIntRelease(check(offset, 4, "putIntRelease"), value);
+        final int at = check(offset, 4, "putIntRelease");
+        memory.putIntRelease(at, value);
+        observe(at, 4);
     }
 
     /**
@@ -165,7 +210,9 @@ public final class RfmWindow
      */
     public void putIntVolatile(final long offset, final int value)
     {
-        memory.putIntVolatile(check(offset, 4, "putIntVolatile"), value);
+        final int at = check(offset, 4, "putIntVolatile");
+        memory.putIntVolatile(at, value);
+        observe(at, 4);
     }
 
     /**
@@ -201,7 +248,9 @@ public final class RfmWindow
      */
     public void putLong(final long offset, final long value)
     {
-        memory.putLong(check(offset, 8, "putLong"), value, BYTE_ORDER);
+        final int at = check(offset, 8, "putLong");
+        memory.putLong(at, value, BYTE_ORDER);
+        observe(at, 8);
     }
 
     /**
@@ -210,7 +259,9 @@ public final class RfmWindow
      */
     public void putLongRelease(final long offset, final long value)
     {
-        memory.putLongRelease(check(offset, 8, "putLongRelease"), value);
+        final int at = check(offset, 8, "putLongRelease");
+        memory.putLongRelease(at, value);
+        observe(at, 8);
     }
 
     /**
@@ -219,7 +270,9 @@ public final class RfmWindow
      */
     public void putLongVolatile(final long offset, final long value)
     {
-        memory.putLongVolatile(check(offset, 8, "putLongVolatile"), value);
+        final int at = check(offset, 8, "putLongVolatile");
+        memory.putLongVolatile(at, value);
+        observe(at, 8);
     }
 
     /**
@@ -228,7 +281,9 @@ public final class RfmWindow
      */
     public void putLongThenStoreStoreFence(final long offset, final long value)
     {
-        memory.putLong(check(offset, 8, "putLongThenStoreStoreFence"), value, BYTE_ORDER);
+        final int at = check(offset, 8, "putLongThenStoreStoreFence");
+        memory.putLong(at, value, BYTE_ORDER);
+        observe(at, 8);
         java.lang.invoke.VarHandle.storeStoreFence();
     }
 
@@ -268,7 +323,9 @@ public final class RfmWindow
      */
     public void putBytes(final long offset, final DirectBuffer src, final int srcIndex, final int length)
     {
-        memory.putBytes(checkRange(offset, length, "putBytes"), src, srcIndex, length);
+        final int at = checkRange(offset, length, "putBytes");
+        memory.putBytes(at, src, srcIndex, length);
+        observe(at, length);
     }
 
     /**
@@ -281,7 +338,9 @@ public final class RfmWindow
      */
     public void putBytes(final long offset, final byte[] src, final int srcIndex, final int length)
     {
-        memory.putBytes(checkRange(offset, length, "putBytes"), src, srcIndex, length);
+        final int at = checkRange(offset, length, "putBytes");
+        memory.putBytes(at, src, srcIndex, length);
+        observe(at, length);
     }
 
     /**
@@ -293,7 +352,9 @@ public final class RfmWindow
      */
     public void setMemory(final long offset, final int length, final byte value)
     {
-        memory.setMemory(checkRange(offset, length, "setMemory"), length, value);
+        final int at = checkRange(offset, length, "setMemory");
+        memory.setMemory(at, length, value);
+        observe(at, length);
     }
 
     /**

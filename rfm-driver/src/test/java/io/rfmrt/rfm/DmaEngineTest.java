@@ -37,7 +37,14 @@ class DmaEngineTest
             {
                 one.window().putLong(0x1000 + i * 8L, 0x1111_0000L + i);
             }
+            assertThat(two.dma().mode()).isEqualTo(DmaMode.AUTO);
+            assertThat(two.dma().policy()).isEqualTo(DmaRingFullPolicy.DROP_NEWEST);
+            assertThat(two.dma().slotCount()).isEqualTo(4);
+            assertThat(two.dma().slotSize()).isEqualTo(256);
+            final long beforeSend = System.nanoTime();
             assertThat(one.sendEvent(2, EventType.INTR1, 5, 0x1000, 128)).isEqualTo(RfmStatus.SUCCESS);
+            assertThat(two.dma().hardwareIndex()).as("one descriptor filled").isEqualTo(1);
+            assertThat(two.dma().completedIndex()).as("none taken yet").isZero();
 
             final EventInfo info = new EventInfo();
             assertThat(two.awaitEvent(EventType.INTR1, RfmDevice.NO_WAIT, info)).isEqualTo(RfmStatus.SUCCESS);
@@ -47,7 +54,8 @@ class DmaEngineTest
             assertThat(done.length()).isEqualTo(128);
             assertThat(done.sourceNode()).isEqualTo(1);
             assertThat(done.eventData()).isEqualTo(5);
-            assertThat(done.completionNanos()).isLessThanOrEqualTo(info.arrivalNanos());
+            // stamped when the copy completed: after the send began, before the interrupt arrived
+            assertThat(done.completionNanos()).isBetween(beforeSend, info.arrivalNanos());
             for (int i = 0; i < 16; i++)
             {
                 assertThat(done.buffer().getLong(i * 8)).isEqualTo(0x1111_0000L + i);
@@ -58,6 +66,32 @@ class DmaEngineTest
             assertThat(two.dma().freeIndex()).isEqualTo(1);
             assertThat(two.counter(RfmCounter.DMA_COMPLETED, null)).isEqualTo(1);
         }
+    }
+
+    @Test
+    void shouldTakeRingsFromTheSmallestToTheLargestAndNameABadShape()
+    {
+        for (final String shape : new String[] {"dmaSlots=2&dmaSlotSize=64", "dmaSlots=65536&dmaSlotSize=64",
+            "dmaSlots=2&dmaSlotSize=1048576"})
+        {
+            try (RfmDevice two = RfmDevices.open("sim:shape?node=2&size=1M&dma=auto&" + shape))
+            {
+                assertThat(two.dma().slotCount() + "x" + two.dma().slotSize()).as(shape)
+                    .isEqualTo(shape.replaceAll("dmaSlots=(\\d+)&dmaSlotSize=(\\d+)", "$1x$2"));
+            }
+        }
+        assertThatThrownBy(() -> RfmDevices.open("sim:shape?node=2&size=1M&dmaSlots=1"))
+            .hasMessageContaining("dmaSlots 1 is outside 2..65536");
+        assertThatThrownBy(() -> RfmDevices.open("sim:shape?node=2&size=1M&dmaSlots=131072"))
+            .hasMessageContaining("dmaSlots 131072 is outside 2..65536");
+        assertThatThrownBy(() -> RfmDevices.open("sim:shape?node=2&size=1M&dmaSlots=24"))
+            .hasMessageContaining("DMA slot count 24 is not a power of two");
+        assertThatThrownBy(() -> RfmDevices.open("sim:shape?node=2&size=1M&dmaSlotSize=32"))
+            .hasMessageContaining("DMA slot size 32 is not a multiple of 64 between 64 and 1M");
+        assertThatThrownBy(() -> RfmDevices.open("sim:shape?node=2&size=1M&dmaSlots=2&dmaSlotSize=1048640"))
+            .hasMessageContaining("DMA slot size 1048640 is not a multiple of 64 between 64 and 1M");
+        assertThatThrownBy(() -> RfmDevices.open("sim:shape?node=2&size=1M&dmaSlotSize=96"))
+            .hasMessageContaining("DMA slot size 96 is not a multiple of 64");
     }
 
     @Test
@@ -103,8 +137,12 @@ class DmaEngineTest
                 .hasMessage("DMA length 136 at destination offset 0 exceeds the slot size 128 of node 2");
             assertThatThrownBy(() -> dma.submit((1 << 20) - 8, 16, 0))
                 .hasMessage("DMA source 0xffff8 + 16 bytes is outside the memory (0x0..0xfffff)");
-            assertThat(two.counter(RfmCounter.DMA_REJECTED, null)).isEqualTo(5);
+            assertThatThrownBy(() -> dma.submit(0x1000, 0, 0))
+                .hasMessage("DMA length 0 is not a positive multiple of 8");
+            assertThat(two.counter(RfmCounter.DMA_REJECTED, null)).isEqualTo(6);
             assertThat(dma.hardwareIndex()).isZero();
+            // the last 16 bytes of the memory are inside it
+            assertThat(dma.submit((1 << 20) - 16, 16, 0)).isEqualTo(RfmStatus.SUCCESS);
 
             // the sending side checks its own rules too
             assertThatThrownBy(() -> two.sendEvent(3, EventType.INTR1, 0, 0x1001, 64))
@@ -134,6 +172,61 @@ class DmaEngineTest
             two.dma().release(done);
             one.sendEvent(2, EventType.INTR1, 9, 0, 64);
             assertThat(two.counter(RfmCounter.DMA_COMPLETED, null)).isEqualTo(3);
+        }
+    }
+
+    @Test
+    void shouldFailASubmitIntoAFullRingOnDemandWhateverThePolicy()
+    {
+        for (final String policy : new String[] {"drop-newest", "backpressure"})
+        {
+            try (RfmDevice two = RfmDevices.open("sim:dma?node=2&size=1M&dma=on-demand&dmaSlots=2&dmaSlotSize=128" +
+                "&dmaPolicy=" + policy))
+            {
+                assertThat(two.dma().submit(0, 64, 0)).isEqualTo(RfmStatus.SUCCESS);
+                assertThat(two.dma().submit(64, 64, 0)).isEqualTo(RfmStatus.SUCCESS);
+                assertThat(two.dma().submit(128, 64, 0)).as(policy).isEqualTo(RfmStatus.DMA_FAILED);
+                assertThat(two.counter(RfmCounter.DMA_DROPPED, null)).isEqualTo(1);
+                assertThat(two.counter(RfmCounter.DMA_BACKPRESSURE_STALLS, null)).isEqualTo(
+                    "backpressure".equals(policy) ? 1 : 0);
+            }
+        }
+    }
+
+    @Test
+    void shouldLayOutTheRingFileAsDocumented() throws java.io.IOException
+    {
+        try (RfmDevice one = RfmDevices.open("sim:layout?node=1&size=1M");
+            RfmDevice two = RfmDevices.open("sim:layout?node=2&size=1M&dmaSlots=4&dmaSlotSize=128&dma=auto"))
+        {
+            two.enableEvent(EventType.INTR1);
+            final long before = System.nanoTime();
+            one.sendEvent(2, EventType.INTR1, 7, 0x400, 64);
+            one.sendEvent(2, EventType.INTR1, 8, 0x800, 32);
+            // what a reader of the file sees (docs/protocol.md, "DMA ring"), little-endian
+            final java.nio.ByteBuffer file = java.nio.ByteBuffer.wrap(java.nio.file.Files.readAllBytes(
+                root.resolve("layout").resolve("dma-002"))).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+            assertThat(file.getLong(0)).isEqualTo(0x414d4454524d4652L);
+            assertThat(file.getInt(12)).as("slot count").isEqualTo(4);
+            assertThat(file.getInt(16)).as("slot size").isEqualTo(128);
+            assertThat(file.getInt(20)).as("mode").isEqualTo(DmaMode.AUTO.id());
+            assertThat(file.getInt(24)).as("policy").isEqualTo(DmaRingFullPolicy.DROP_NEWEST.id());
+            assertThat(file.getInt(28)).as("node id").isEqualTo(2);
+            assertThat(file.getLong(32)).as("backpressure time-out").isEqualTo(1_000_000L);
+            assertThat(file.getLong(64)).as("hardware index").isEqualTo(2);
+            for (int i = 0; i < 2; i++)
+            {
+                final int descriptor = 4096 + i * 64;
+                assertThat(file.getLong(descriptor)).as("rfm offset").isEqualTo(0x400L * (i + 1));
+                assertThat(file.getInt(descriptor + 8)).as("slot").isEqualTo(i);
+                assertThat(file.getInt(descriptor + 12)).as("length").isEqualTo(64 >> i);
+                assertThat(file.getInt(descriptor + 16)).as("dest offset").isZero();
+                assertThat(file.getInt(descriptor + 20)).as("status").isZero();
+                assertThat(file.getLong(descriptor + 24)).as("completion nanos").isGreaterThanOrEqualTo(before);
+                assertThat(file.getInt(descriptor + 32)).as("source node").isEqualTo(1);
+                assertThat(file.getInt(descriptor + 36)).as("event data").isEqualTo(7 + i);
+                assertThat(file.getLong(descriptor + 40)).as("completion sequence").isEqualTo(i + 1);
+            }
         }
     }
 

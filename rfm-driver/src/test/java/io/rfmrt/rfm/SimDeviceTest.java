@@ -7,6 +7,7 @@ import org.junit.jupiter.api.Test;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -337,6 +338,42 @@ class SimDeviceTest
                 .hasMessage("offset 0x100000 + 8 bytes is outside the memory (0x0..0xfffff) for getLong");
             assertThatThrownBy(() -> window.putBytes((1 << 20) - 4, new byte[8], 0, 8))
                 .extracting(e -> ((RfmException)e).status()).isEqualTo(RfmStatus.OUT_OF_RANGE);
+        }
+    }
+
+    @Test
+    void shouldRefuseToWriteIntoAControlBlockCutShortUnderIt() throws Exception
+    {
+        final RfmDevice one = open(1);
+        one.enableEvent(EventType.INTR1);
+        final Path control = root.resolve("lab").resolve("control");
+        final long size = Files.size(control);
+        try (java.nio.channels.FileChannel file = java.nio.channels.FileChannel.open(control,
+            java.nio.file.StandardOpenOption.WRITE))
+        {
+            file.truncate(4096);
+        }
+
+        // the release's atomic updates would land past the file's end, which crashes a JVM in interpreted code
+        assertThatThrownBy(one::close).isInstanceOf(RfmException.class)
+            .hasMessage("network 'lab': " + control + " was cut to 4096 of its " + size +
+                " bytes under this node: node 1 not released (destroy the network and create it again)");
+    }
+
+    @Test
+    void shouldReleaseAsUsualWhenTheControlFileWasReplacedRatherThanCutShort() throws Exception
+    {
+        final RfmDevice one = open(1);
+        final Path control = root.resolve("lab").resolve("control");
+        Files.move(control, control.resolveSibling("control.old"));
+        Files.write(control, new byte[0]);
+
+        // the mapping keeps the old file's pages: writing there is safe, and the release lands in the old file
+        one.close();
+        Files.move(control.resolveSibling("control.old"), control, StandardCopyOption.REPLACE_EXISTING);
+        try (RfmDevice again = open(1))
+        {
+            assertThat(again.nodeId()).isEqualTo(1);
         }
     }
 }

@@ -17,10 +17,14 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 /**
- * Test helpers: a private network root in /dev/shm per test class, and child JVMs for cross-process tests.
+ * Test helpers: a private network root in /dev/shm (or the folder {@link #SHM_PROPERTY} names) per test class, and
+ * child JVMs for cross-process tests.
  */
 public final class SimTestSupport
 {
+    /** System property: the folder test networks are made in, /dev/shm by default. */
+    public static final String SHM_PROPERTY = "rfmrt.test.shm";
+
     private SimTestSupport()
     {
     }
@@ -32,8 +36,9 @@ public final class SimTestSupport
      */
     public static Path freshRoot()
     {
-        final Path base = Files.isDirectory(Path.of("/dev/shm")) ? Path.of("/dev/shm") :
-            Path.of(System.getProperty("java.io.tmpdir"));
+        // a run that may leave networks behind (PIT kills test JVMs) names a folder of its own to remove afterwards
+        final Path shm = Path.of(System.getProperty(SHM_PROPERTY, "/dev/shm"));
+        final Path base = Files.isDirectory(shm) ? shm : Path.of(System.getProperty("java.io.tmpdir"));
         final Path root = base.resolve("rfmrt-test-" + UUID.randomUUID());
         System.setProperty(SimNetwork.ROOT_PROPERTY, root.toString());
         return root;

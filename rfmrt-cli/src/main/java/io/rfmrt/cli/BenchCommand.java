@@ -37,7 +37,7 @@ import java.util.concurrent.locks.LockSupport;
  */
 @Command(name = "bench", mixinStandardHelpOptions = true, description = "Benchmarks, compared side by side.",
     subcommands = {BenchCommand.Events.class, BenchCompare.class, BenchRamp.class, BenchBurst.class,
-        BenchPeers.class, BenchPlay.class})
+        BenchPeers.class, BenchHosts.class, BenchPlay.class})
 final class BenchCommand
 {
     private BenchCommand()

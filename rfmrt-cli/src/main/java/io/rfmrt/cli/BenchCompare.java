@@ -9,6 +9,7 @@ import io.rfmrt.runtime.FrameHandler;
 import io.rfmrt.runtime.ReceivePath;
 import io.rfmrt.runtime.RuntimeCounter;
 import io.rfmrt.runtime.Stage;
+import io.rfmrt.runtime.ThreadNotStoppedException;
 import io.rfmrt.runtime.WaitStrategy;
 import io.rfmrt.runtime.journal.Journal;
 import io.rfmrt.runtime.journal.JournalConfig;
@@ -277,7 +278,18 @@ final class BenchCompare implements Callable<Integer>
                 }
                 final List<ThreadStats> end = path.threadStats();
                 final List<RtThread> threads = path.threads();
-                path.close();
+                try
+                {
+                    path.close();
+                }
+                catch (final ThreadNotStoppedException ex)
+                {
+                    // the thread still runs over the device's memory: end the process with it mapped (closing the
+                    // device would unmap it under the thread and crash the JVM)
+                    System.err.println("bench-receiver: " + ex.getMessage());
+                    System.err.flush();
+                    Runtime.getRuntime().halt(Main.EXIT_ERROR);
+                }
                 path.latencies().sample();
 
                 final Map<String, Object> r = new LinkedHashMap<>();

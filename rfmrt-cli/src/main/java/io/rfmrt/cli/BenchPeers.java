@@ -412,6 +412,10 @@ final class BenchPeers implements Callable<Integer>
                 return new UdpPeer();
             case "futex":
                 return new FutexPeer();
+            case "bridge":
+                return new BridgePeer();
+            case "aeron-udp":
+                return new AeronUdpPeer();
             default:
                 return null;
         }
@@ -493,7 +497,7 @@ final class BenchPeers implements Callable<Integer>
         }
     }
 
-    private static void send(final PeerTransport.Sender sender, final BenchRun.Traffic traffic,
+    static void send(final PeerTransport.Sender sender, final BenchRun.Traffic traffic,
         final UnsafeBuffer control, final long[] sent, final AtomicReference<String> failure)
     {
         final UnsafeBuffer frame = new UnsafeBuffer(new byte[PeerTransport.FRAME_BYTES]);
@@ -537,7 +541,7 @@ final class BenchPeers implements Callable<Integer>
      * The receiver's next line that starts with {@code prefix} (other lines are skipped), or null when the process
      * ended or said nothing in time: a receiver that hangs never hangs the bench.
      */
-    private static String protocolLine(final BufferedReader lines, final String prefix, final Process process)
+    static String protocolLine(final BufferedReader lines, final String prefix, final Process process)
         throws IOException, InterruptedException
     {
         final long deadline = System.nanoTime() + PROTOCOL_TIMEOUT_NS;

@@ -41,6 +41,27 @@ final class ChildJvm
     }
 
     /**
+     * A child on an emulated host: run in a network namespace, with its own emulator root.
+     *
+     * @param netns the namespaces.
+     * @param host  which one.
+     * @param root  the child's emulator root ({@code rfmrt.sim.root}).
+     * @param args  rfmrt arguments for the child.
+     * @return a builder; the caller chooses how to redirect output.
+     */
+    static ProcessBuilder builderOn(final Netns netns, final int host, final Path root, final String... args)
+    {
+        final List<String> java = builder(args).command();
+        final List<String> command = new ArrayList<>(netns.exec(host));
+        // the root after the JVM's own options (a later -D wins), before -cp and the main class
+        final int cp = java.lastIndexOf("-cp");
+        command.addAll(java.subList(0, cp));
+        command.add("-D" + io.rfmrt.rfm.sim.SimNetwork.ROOT_PROPERTY + "=" + root);
+        command.addAll(java.subList(cp, java.size()));
+        return new ProcessBuilder(command);
+    }
+
+    /**
      * @param args rfmrt arguments for the child.
      * @return the started child, stdout piped to the caller, stderr shared with this process.
      */

@@ -2,6 +2,8 @@ package io.rfmrt.cli;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import io.rfmrt.control.DemoProfile;
+import io.rfmrt.control.RateCheck;
 import io.rfmrt.control.StallMatcher;
 import io.rfmrt.control.node.ControlFrames;
 import io.rfmrt.control.node.ControllerApp;
@@ -77,22 +79,56 @@ final class DemoCommand implements Callable<Integer>
         description = "The controller's gains (YAML: ControllerGains settings; default the standard tune).")
     Path gains;
 
+    @Option(names = "--hosts",
+        description = "Run the plant and the controller on two emulated hosts: network namespaces on a veth pair, " +
+            "each with its own copy of the network, joined by rfmrt bridge (root; the namespaces are removed after).")
+    boolean hosts;
+
     @Option(names = "--fault", paramLabel = "FAULT",
         description = "Inject a fault mid-run (at 40 %% of the run): sensor-dropout (sensor frames stop for 15 %% of " +
-            "the run) or latency:Nms (from then on every command acts N ms later than it arrived, 1..100).")
+            "the run), latency:Nms (from then on every command acts N ms later than it arrived, 1..100) or " +
+            "plant-stall:Nms (the plant's loop is held up once for N ms, 1..1000).")
     String fault;
+
+    @Option(names = "--plant", defaultValue = PlantApp.MODEL_IDEAL, paramLabel = "MODEL",
+        description = "The simulated axis: ideal (exact position and velocity, default) or realistic (encoder counts " +
+            "and a differenced velocity, noise, +50 %% inertia, a two-mass resonance, stiction, gravity, one period " +
+            "of transport delay).")
+    String plantModel;
+
+    @Option(names = "--profile", paramLabel = "PROFILE",
+        description = "The trajectory: standard (gentle moves, the default with the ideal plant) or fast (about " +
+            "60 %% of peak torque or more, the default with the realistic plant).")
+    String profileName;
 
     @Override
     public Integer call() throws Exception
     {
-        if (seconds < 1 || seconds > 3600 || rate < 100 || rate > 10_000)
+        if (seconds < 1 || seconds > 3600)
         {
-            throw new Main.UsageException("--seconds 1..3600 and --rate 100..10000");
+            throw new Main.UsageException("--seconds " + seconds + " is not 1..3600");
         }
-        final String refused = io.rfmrt.control.RateCheck.refusal(rate);
-        if (refused != null)
+        if (!PlantApp.MODEL_IDEAL.equals(plantModel) && !PlantApp.MODEL_REALISTIC.equals(plantModel))
         {
-            throw new Main.UsageException("--rate " + rate + ": " + refused);
+            throw new Main.UsageException("--plant '" + plantModel + "' is not " + PlantApp.MODEL_IDEAL + " or " +
+                PlantApp.MODEL_REALISTIC);
+        }
+        final boolean realistic = PlantApp.MODEL_REALISTIC.equals(plantModel);
+        final String profile = profileName != null ? profileName : realistic ? DemoProfile.FAST : DemoProfile.STANDARD;
+        if (!DemoProfile.STANDARD.equals(profile) && !DemoProfile.FAST.equals(profile))
+        {
+            throw new Main.UsageException("--profile '" + profile + "' is not " + DemoProfile.STANDARD + " or " +
+                DemoProfile.FAST);
+        }
+        // one rule for the rate: the tune on the nominal axis and, with the realistic plant, on that axis too
+        final List<String> rateProblems = new java.util.ArrayList<>(RateCheck.problems(rate));
+        if (realistic && rateProblems.isEmpty())
+        {
+            rateProblems.addAll(RateCheck.realisticProblems(rate, REALISTIC_DELAY_PERIODS));
+        }
+        if (!rateProblems.isEmpty())
+        {
+            throw new Main.UsageException("--rate " + rate + ": " + RateCheck.join(rateProblems));
         }
         if (!"BLOCKING".equals(wait) && !"INLINE".equals(wait))
         {
@@ -108,16 +144,19 @@ final class DemoCommand implements Callable<Integer>
             io.rfmrt.control.ControllerGains.standard()));
         if (controllerOnly)
         {
-            if (fault != null)
+            if (fault != null || hosts)
             {
-                throw new Main.UsageException("--fault needs the plant; --controller-only runs none");
+                throw new Main.UsageException("--fault and --hosts need the plant; --controller-only runs none");
             }
-            return DemoControllerOnly.run(spec.commandLine().getOut(), json, outDir, network, rate, wait, gainsYaml);
+            return DemoControllerOnly.run(spec.commandLine().getOut(), json, outDir, network, rate, wait, profile,
+                gainsYaml);
         }
         final long latencyNanos = latencyNanos(fault);
-        if (fault != null && !"sensor-dropout".equals(fault) && latencyNanos == 0)
+        final long stallNanos = stallNanos(fault);
+        if (fault != null && !"sensor-dropout".equals(fault) && latencyNanos == 0 && stallNanos == 0)
         {
-            throw new Main.UsageException("--fault '" + fault + "' is not sensor-dropout or latency:Nms (N 1..100)");
+            throw new Main.UsageException("--fault '" + fault + "' is not sensor-dropout, latency:Nms (N 1..100) or " +
+                "plant-stall:Nms (N 1..1000)");
         }
         final PrintWriter out = spec.commandLine().getOut();
         final PrintWriter console = json ? new PrintWriter(System.err, true) : out;
@@ -126,6 +165,7 @@ final class DemoCommand implements Callable<Integer>
         final long dropFrom = dropout ? Math.max(1, cycles * 40 / 100) : 0;
         final long dropTo = dropout ? cycles * 55 / 100 : 0;
         final long latencyFrom = latencyNanos > 0 ? Math.max(1, cycles * 40 / 100) : 0;
+        final long stallAt = stallNanos > 0 ? Math.max(1, cycles * 40 / 100) : 0;
         final String network = "demo-" + ProcessHandle.current().pid();
         Files.createDirectories(outDir);
         final Path journals = outDir.toAbsolutePath().resolve("journal");
@@ -134,7 +174,11 @@ final class DemoCommand implements Callable<Integer>
             console.printf("rfmrt demo: %s held a previous run; its journals, summary and plots were removed%n",
                 outDir);
         }
-        SimNetwork.create(network, 1 << 20).close();
+        final DemoHosts twoHosts = hosts ? DemoHosts.start(network, outDir, console) : null;
+        if (twoHosts == null)
+        {
+            SimNetwork.create(network, 1 << 20).close();
+        }
         // SIGINT/SIGTERM: stop both children cleanly (they flush their journals), then summarise what ran
         final AtomicReference<String> interrupted = new AtomicReference<>();
         final List<Process> children = new java.util.concurrent.CopyOnWriteArrayList<>();
@@ -147,21 +191,34 @@ final class DemoCommand implements Callable<Integer>
         sun.misc.Signal.handle(new sun.misc.Signal("TERM"), stopRun);
         try
         {
-            console.printf("rfmrt demo: plant (node %d) and controller (node %d) in two processes, %d Hz for %d s%s%n",
-                ControlFrames.PLANT_NODE, ControlFrames.CONTROLLER_NODE, rate, seconds,
+            console.printf("rfmrt demo: %s plant (node %d) and controller (node %d) in two processes%s, %s profile, " +
+                "%d Hz for %d s%s%n", plantModel, ControlFrames.PLANT_NODE, ControlFrames.CONTROLLER_NODE,
+                twoHosts == null ? "" : " on two hosts (network namespaces joined by rfmrt bridge)", profile,
+                rate, seconds,
                 fault == null ? "" : dropout ? String.format(", sensor dropout at %.1f-%.1f s", dropFrom / (double)rate,
-                    dropTo / (double)rate) : String.format(", commands %d ms late from %.1f s", latencyNanos / 1_000_000,
-                    latencyFrom / (double)rate));
+                    dropTo / (double)rate) : stallNanos > 0 ? String.format(", the plant held up for %d ms at %.1f s",
+                    stallNanos / 1_000_000, stallAt / (double)rate) : String.format(", commands %d ms late from %.1f s",
+                    latencyNanos / 1_000_000, latencyFrom / (double)rate));
             console.flush();
             final Path controllerYaml = writeConfigs(outDir, network, journals, rate, cycles, dropFrom, dropTo, wait,
-                latencyFrom, latencyNanos, gainsYaml);
-            final Process controller = ChildJvm.start("node", "--child", "--config", controllerYaml.toString());
+                latencyFrom, latencyNanos, plantModel, profile, stallAt, stallNanos, gainsYaml);
+            final Process controller = twoHosts == null ?
+                ChildJvm.start("node", "--child", "--config", controllerYaml.toString()) :
+                twoHosts.start(DemoHosts.CONTROLLER_HOST, "node", "--child", "--config", controllerYaml.toString());
             children.add(controller);
             final AtomicReference<String> controllerResult = new AtomicReference<>();
             final Thread relay = relay(controller, console, controllerResult);
-            awaitReady(network, controller);
-            final Process plant = ChildJvm.start("node", "--child", "--config",
-                outDir.resolve(PLANT_CONFIG).toString());
+            if (twoHosts == null)
+            {
+                awaitReady(network, controller);
+            }
+            else
+            {
+                twoHosts.awaitController(controller);
+            }
+            final Process plant = twoHosts == null ? ChildJvm.start("node", "--child", "--config",
+                outDir.resolve(PLANT_CONFIG).toString()) : twoHosts.start(DemoHosts.PLANT_HOST, "node", "--child",
+                "--config", outDir.resolve(PLANT_CONFIG).toString());
             children.add(plant);
             if (interrupted.get() != null)
             {
@@ -203,9 +260,16 @@ final class DemoCommand implements Callable<Integer>
             summary.put("fault_limit_rad", c.faultLimitRad());
             summary.put("peak_lag_rad", c.peakLagRad());
             summary.put("skipped_frames", c.skippedFrames());
-            summary.put("handler_cpu_p50_us", c.handlerCpuP50Us());
-            summary.put("handler_cpu_p99_us", c.handlerCpuP99Us());
-            summary.put("handler_cpu_max_us", c.handlerCpuMaxUs());
+            summary.put("tracking_max_counts", c.trackingMaxMovesCounts());
+            summary.put("encoder_bits", c.encoderBits());
+            summary.put("peak_torque_pct", c.torqueLimitNm() > 0 ? 100.0 * c.peakTorqueNm() / c.torqueLimitNm() : 0.0);
+            summary.put("handler_cpu_p50_us", c.loop().executionP50Us());
+            summary.put("handler_cpu_p99_us", c.loop().executionP99Us());
+            summary.put("handler_cpu_max_us", c.loop().executionMaxUs());
+            summary.put("loop", mapper.convertValue(c.loop(), LinkedHashMap.class));
+            summary.put("plant_loop", mapper.convertValue(p.loop(), LinkedHashMap.class));
+            summary.put("drive_faults", p.driveFaults());
+            summary.put("drive_fault_resets", p.driveFaultResets());
             final Map<String, Object> ticks = new LinkedHashMap<>();
             ticks.put("min", p.tickIntervalMinUs());
             ticks.put("p50", p.tickIntervalP50Us());
@@ -232,11 +296,18 @@ final class DemoCommand implements Callable<Integer>
             summary.put("rate_hz", rate);
             summary.put("seconds", seconds);
             summary.put("fault", fault == null ? "none" : fault);
+            summary.put("plant_model", plantModel);
+            summary.put("profile", profile);
             summary.put("wait", wait);
+            if (twoHosts != null)
+            {
+                summary.put("hosts", twoHosts.summary());
+            }
             final Map<?, ?> plantFigures = mapper.convertValue(p, LinkedHashMap.class);
             // the stall times went into the matching above; the summary keeps the plant's counts
             plantFigures.remove("stall_start");
             plantFigures.remove("stall_end");
+            plantFigures.remove("loop");
             summary.put("plant", plantFigures);
             summary.put("journals", Map.of("controller", journals.resolve("controller").toString(),
                 "plant", journals.resolve("plant").toString()));
@@ -293,7 +364,14 @@ final class DemoCommand implements Callable<Integer>
         }
         finally
         {
-            SimNetwork.destroy(network, true);
+            if (twoHosts == null)
+            {
+                SimNetwork.destroy(network, true);
+            }
+            else
+            {
+                twoHosts.close();
+            }
             sun.misc.Signal.handle(new sun.misc.Signal("INT"), sun.misc.SignalHandler.SIG_DFL);
             sun.misc.Signal.handle(new sun.misc.Signal("TERM"), sun.misc.SignalHandler.SIG_DFL);
         }
@@ -308,14 +386,16 @@ final class DemoCommand implements Callable<Integer>
         final String[][] rows = {
             {"cycles", "%s"}, {"lost_frames", "%s"}, {"deadline_misses", "%s"}, {"deadline_us", "%.1f us"},
             {"watchdog_trips", "%s"}, {"watchdog_recoveries", "%s"}, {"misses_matched", "%s"},
-            {"misses_unexplained", "%s"}, {"misses_late_wake", "%s"}, {"trips_matched", "%s"},
+            {"misses_late_wake", "%s"}, {"misses_unexplained", "%s"}, {"trips_matched", "%s"},
             {"trips_unexplained", "%s"}, {"stalls", "%s"}, {"longest_stall_us", "%.1f us"},
             {"lost_frame_causes", "%s"}, {"tracking_rms", "%.3e rad"},
             {"tracking_rms_pct_of_move", "%.4f %%"}, {"tracking_max", "%.3e rad"},
-            {"tracking_max_at_rest", "%.3e rad"}, {"move_distance", "%.2f rad"}, {"following_error_faults", "%s"},
+            {"tracking_max_counts", "%.1f counts"}, {"tracking_max_at_rest", "%.3e rad"},
+            {"move_distance", "%.2f rad"}, {"peak_torque_pct", "%.1f %% of peak"}, {"following_error_faults", "%s"},
             {"peak_lag_rad", "%.3e rad"}, {"skipped_frames", "%s"}, {"plant_missed_ticks", "%s"},
-            {"plant_late_commands", "%s"}, {"handler_cpu_p50_us", "%.1f us"}, {"handler_cpu_p99_us", "%.1f us"},
-            {"handler_cpu_max_us", "%.1f us"}, {"plant_tick_interval_us", "%s"},
+            {"plant_late_commands", "%s"}, {"drive_faults", "%s"}, {"handler_cpu_p50_us", "%.1f us"},
+            {"handler_cpu_p99_us", "%.1f us"}, {"handler_cpu_max_us", "%.1f us"}, {"loop", "%s"},
+            {"plant_loop", "%s"}, {"plant_tick_interval_us", "%s"},
             {"e2e_p50_us", "%.1f us"}, {"e2e_p99_us", "%.1f us"}, {"e2e_max_us", "%.1f us"},
             {"journal_records", "%s"}, {"journal_drops", "%s"}, {"journal_write_errors", "%s"}};
         for (final String[] row : rows)
@@ -333,6 +413,10 @@ final class DemoCommand implements Callable<Integer>
             }
         }
         out.printf("  %-26s %s%n", "plant", s.get("plant"));
+        if (s.get("hosts") != null)
+        {
+            out.printf("  %-26s %s%n", "hosts", s.get("hosts"));
+        }
         out.printf("  %-26s %s%n", "plots", s.get("plots"));
         out.printf("  %-26s %s%n", "journals", s.get("journals"));
     }
@@ -351,14 +435,15 @@ final class DemoCommand implements Callable<Integer>
         final long[] starts = concat(c.stallStart(), p.stallStart());
         final long[] ends = concat(c.stallEnd(), p.stallEnd());
         final StallMatcher matcher = new StallMatcher(starts, ends, starts.length, periodNanos);
-        final long missesMatched = matcher.matched(c.missFrom(), c.missTo(), c.missFrom().length);
+        final StallMatcher.Misses misses = matcher.classify(c.missFrom(), c.missTo(), c.missWake(),
+            c.missFrom().length, Math.round(c.deadlineUs() * 1_000));
         final long tripsMatched = matcher.matched(c.tripFrom(), c.tripTo(), c.tripFrom().length);
         final Map<String, Object> m = new LinkedHashMap<>();
-        m.put("misses_matched", missesMatched);
-        m.put("misses_unexplained", c.missFrom().length - missesMatched);
+        m.put("misses_matched", misses.matched());
+        m.put("misses_late_wake", misses.lateWake());
+        m.put("misses_unexplained", misses.unexplained());
         // beyond what the controller kept with times (very long runs): neither matched nor unexplained
         m.put("misses_unchecked", c.missesNotKept());
-        m.put("misses_late_wake", c.deadlineMissesLateWake());
         m.put("trips_matched", tripsMatched);
         m.put("trips_unexplained", c.tripFrom().length - tripsMatched);
         m.put("trips_unchecked", c.tripsNotKept());
@@ -532,6 +617,9 @@ final class DemoCommand implements Callable<Integer>
         return t;
     }
 
+    /** The realistic plant's transport delay (its default): the rate is checked with it. */
+    static final int REALISTIC_DELAY_PERIODS = 1;
+
     /** The controller's configuration, written into the demo's folder. */
     static final String CONTROLLER_CONFIG = "controller.yaml";
     /** The plant's configuration, written into the demo's folder. */
@@ -540,11 +628,19 @@ final class DemoCommand implements Callable<Integer>
     static final String LAYOUT_CONFIG = "layout.yaml";
 
     /**
-     * Write the two nodes' configurations and the control layout into the demo's folder: the demo runs what a
-     * production deployment would run from deploy/conf/controller.yaml and plant.yaml, on its own network.
-     *
-     * @return the controller's configuration.
+     * @param fault the --fault value, or {@code null}.
+     * @return the hold-up of a {@code plant-stall:Nms} fault (N 1..1000), ns; 0 for anything else.
      */
+    static long stallNanos(final String fault)
+    {
+        if (fault == null || !fault.matches("plant-stall:[0-9]{1,4}ms"))
+        {
+            return 0;
+        }
+        final int ms = Integer.parseInt(fault.substring("plant-stall:".length(), fault.length() - 2));
+        return ms >= 1 && ms <= 1000 ? TimeUnit.MILLISECONDS.toNanos(ms) : 0;
+    }
+
     /**
      * @param fault the --fault value, or {@code null}.
      * @return the latency of a {@code latency:Nms} fault (N 1..100), ns; 0 for anything else.
@@ -559,11 +655,35 @@ final class DemoCommand implements Callable<Integer>
         return ms >= 1 && ms <= 100 ? TimeUnit.MILLISECONDS.toNanos(ms) : 0;
     }
 
+    /**
+     * Write the two nodes' configurations and the control layout into the demo's folder: the demo runs what a
+     * production deployment would run from deploy/conf/controller.yaml and plant.yaml, on its own network.
+     *
+     * @return the controller's configuration.
+     */
     static Path writeConfigs(final Path out, final String network, final Path journals, final int rate,
         final long cycles, final long dropFrom, final long dropTo, final String wait, final long latencyFrom,
-        final long latencyNanos, final String gainsYaml) throws java.io.IOException
+        final long latencyNanos, final String model, final String profile, final long stallAt, final long stallNanos)
+        throws java.io.IOException
     {
-        final Path controller = writeControllerConfig(out, network, journals, rate, wait, gainsYaml);
+        return writeConfigs(out, network, journals, rate, cycles, dropFrom, dropTo, wait, latencyFrom, latencyNanos,
+            model, profile, stallAt, stallNanos, null);
+    }
+
+    /**
+     * As above, the controller with the gains given.
+     *
+     * @param gainsYaml the controller's {@code gains:} mapping (one line of flow YAML), or {@code null} for the
+     *                  standard tune.
+     * @return the controller's configuration.
+     */
+    static Path writeConfigs(final Path out, final String network, final Path journals, final int rate,
+        final long cycles, final long dropFrom, final long dropTo, final String wait, final long latencyFrom,
+        final long latencyNanos, final String model, final String profile, final long stallAt, final long stallNanos,
+        final String gainsYaml) throws java.io.IOException
+    {
+        final Path controller = writeControllerConfig(out, network, journals, rate, wait, profile, gainsYaml);
+        final String threads = THREADS;
         Files.writeString(out.resolve(PLANT_CONFIG), """
             # written by rfmrt demo: the plant node (deploy/conf/plant.yaml, on the demo's network)
             device: %s
@@ -582,9 +702,12 @@ final class DemoCommand implements Callable<Integer>
               dropoutTo: %d
               latencyFrom: %d
               latencyNanos: %d
-            """.formatted(ControlFrames.deviceUri(network, ControlFrames.PLANT_NODE), LAYOUT_CONFIG, THREADS,
+              model: %s
+              stallAt: %d
+              stallNanos: %d
+            """.formatted(ControlFrames.deviceUri(network, ControlFrames.PLANT_NODE), LAYOUT_CONFIG, threads,
             yamlString(journals.resolve("plant").toString()), PlantApp.NAME, rate, cycles, dropFrom, dropTo,
-            latencyFrom, latencyNanos));
+            latencyFrom, latencyNanos, model, stallAt, stallNanos));
         return controller;
     }
 
@@ -603,12 +726,11 @@ final class DemoCommand implements Callable<Integer>
     /**
      * Write the controller's configuration and the control layout into a folder.
      *
-     * @param gainsYaml the {@code gains:} mapping of the app (one line of flow YAML), or {@code null} for the standard
-     *                  tune.
+     * @param gainsYaml the app's {@code gains:} mapping (one line of flow YAML), or {@code null} for the standard tune.
      * @return the controller's configuration.
      */
     static Path writeControllerConfig(final Path out, final String network, final Path journals, final int rate,
-        final String wait, final String gainsYaml) throws java.io.IOException
+        final String wait, final String profile, final String gainsYaml) throws java.io.IOException
     {
         Files.writeString(out.resolve(LAYOUT_CONFIG), ControlFrames.layoutText());
         final Path controller = out.resolve(CONTROLLER_CONFIG);
@@ -625,8 +747,9 @@ final class DemoCommand implements Callable<Integer>
             app:
               name: %s
               rateHz: %d
+              profile: %s
             """.formatted(ControlFrames.deviceUri(network, ControlFrames.CONTROLLER_NODE), LAYOUT_CONFIG, wait,
-            THREADS, yamlString(journals.resolve("controller").toString()), ControllerApp.NAME, rate) +
+            THREADS, yamlString(journals.resolve("controller").toString()), ControllerApp.NAME, rate, profile) +
             (gainsYaml == null ? "" : "  gains: " + gainsYaml + "\n"));
         return controller;
     }

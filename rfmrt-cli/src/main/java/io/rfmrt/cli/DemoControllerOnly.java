@@ -28,7 +28,7 @@ final class DemoControllerOnly
     }
 
     static int run(final PrintWriter out, final boolean json, final Path outDir, final String network, final int rate,
-        final String wait, final String gainsYaml) throws Exception
+        final String wait, final String profile, final String gainsYaml) throws Exception
     {
         final PrintWriter console = json ? new PrintWriter(System.err, true) : out;
         io.rfmrt.rfm.sim.SimNetwork.checkName(network);
@@ -39,7 +39,8 @@ final class DemoControllerOnly
                 outDir);
         }
         final Path journals = outDir.toAbsolutePath().resolve("journal");
-        final Path config = DemoCommand.writeControllerConfig(outDir, network, journals, rate, wait, gainsYaml);
+        final Path config = DemoCommand.writeControllerConfig(outDir, network, journals, rate, wait, profile,
+            gainsYaml);
         // the network the frames are played onto: made here when missing (and removed at the end if nobody else is
         // on it then), joined when it exists
         boolean made = false;

@@ -18,10 +18,11 @@ import java.io.PrintWriter;
     mixinStandardHelpOptions = true,
     versionProvider = Main.Version.class,
     description = "Real-time runtime for reflective-memory networks.",
-    subcommands = {RfmCommand.class, DemoCommand.class, NodeCommand.class, StatCommand.class, ReplayCommand.class,
+    subcommands = {RfmCommand.class, BridgeCommand.class, DemoCommand.class, NodeCommand.class, StatCommand.class,
+        ReplayCommand.class,
         BenchCommand.class,
         CheckCommand.class, ReplayBench.class,
-        BenchCommand.Peer.class, BenchCompare.Receiver.class, BenchPeers.Receiver.class,
+        BenchCommand.Peer.class, BenchCompare.Receiver.class, BenchPeers.Receiver.class, BenchHosts.Sender.class,
         CommandLine.HelpCommand.class})
 public final class Main
 {
@@ -43,7 +44,23 @@ public final class Main
      */
     public static void main(final String[] args)
     {
-        System.exit(run(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true)));
+        int code;
+        try
+        {
+            code = run(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true));
+        }
+        catch (final Throwable ex)
+        {
+            // an Error passes picocli's handler; still one line and an exit, even when threads are left running
+            if (System.getenv("RFMRT_DEBUG") != null)
+            {
+                ex.printStackTrace();
+            }
+            System.err.println("rfmrt: " + ex.getClass().getSimpleName() +
+                (ex.getMessage() == null ? "" : ": " + firstLine(ex.getMessage())));
+            code = EXIT_ERROR;
+        }
+        System.exit(code);
     }
 
     /**

@@ -103,7 +103,8 @@ final class NodeCommand implements Callable<Integer>
             .terminationHook(stop::countDown);
         final String failure;
         final NodeApp app = ctx.app();
-        try (RfmNode node = new RfmNode(ctx))
+        final RfmNode node = new RfmNode(ctx);
+        try (node)
         {
             try
             {
@@ -138,11 +139,18 @@ final class NodeCommand implements Callable<Integer>
         {
             LogManager.shutdown();
         }
-        if (failure != null)
+        final String closeFailure = node.closeFailure();
+        if (closeFailure != null)
+        {
+            // the rest of the shutdown ran: the journal is flushed, and the claim released unless that was the step
+            err.println("rfmrt node: stopping: " + closeFailure);
+            err.flush();
+        }
+        if (failure != null || closeFailure != null)
         {
             if (!child)
             {
-                out.println("stopped after a thread failed");
+                out.println(failure != null ? "stopped after a thread failed" : "stopped after a failed shutdown step");
             }
             return Main.EXIT_ERROR;
         }

@@ -1,5 +1,6 @@
 package io.rfmrt.cli;
 
+import io.rfmrt.control.CycleStatistics;
 import io.rfmrt.control.replay.ControlAnalysis;
 import io.rfmrt.runtime.Stage;
 import io.rfmrt.runtime.journal.RecordKind;
@@ -150,6 +151,17 @@ final class ReplayFormatter
                 control.controlCycles(), control.trackingRms(), control.trackingMax(),
                 control.maxCycleLatencyMicros());
         }
+        final CycleStatistics.Figures loop = control.loop();
+        if (loop.cycles() > 0)
+        {
+            line(out, "  loop: %,d cycles, period p50 %.1f p99 %.1f max %.1f min %.1f µs, jitter p99 %.1f max %.1f µs",
+                loop.cycles(), loop.periodP50Us(), loop.periodP99Us(), loop.periodMaxUs(), loop.periodMinUs(),
+                loop.jitterP99Us(), loop.jitterMaxUs());
+            line(out, "        execution (thread CPU) p50 %.1f p99 %.1f max %.1f µs, overruns %d, skipped frames %d, " +
+                "late commands %d, missed ticks %d, drive faults %d", loop.executionP50Us(), loop.executionP99Us(),
+                loop.executionMaxUs(), loop.overruns(), control.skippedFrames(), control.lateCommands(),
+                control.missedTicks(), control.driveFaults());
+        }
         if (node.problem() != null)
         {
             line(out, "  problem: %s", node.problem());
@@ -225,6 +237,11 @@ final class ReplayFormatter
             n.put("control_cycles", c.controlCycles());
             n.put("tracking_rms", c.trackingRms());
             n.put("tracking_max", c.trackingMax());
+            n.put("loop", c.loop().cycles() == 0 ? null : ChildResult.MAPPER.convertValue(c.loop(), Map.class));
+            n.put("skipped_frames", c.skippedFrames());
+            n.put("late_commands", c.lateCommands());
+            n.put("missed_ticks", c.missedTicks());
+            n.put("drive_faults", c.driveFaults());
             n.put("problem", node.problem());
             n.put("damaged_regions", node.damageCount());
             n.put("damaged", node.damage());

@@ -3,6 +3,8 @@ package io.rfmrt.cli;
 import io.rfmrt.rfm.EventType;
 import io.rfmrt.rfm.RfmCounter;
 import io.rfmrt.rfm.RfmDevice;
+import io.rfmrt.rfm.bridge.BridgeCounter;
+import io.rfmrt.rfm.bridge.BridgeStatus;
 import io.rfmrt.rfm.sim.SimNetwork;
 
 import java.io.PrintWriter;
@@ -35,7 +37,8 @@ final class RfmStatusText
             "enabled", "sent", "received", "overflow", "dma");
         for (final SimNetwork.CardStatus card : cards)
         {
-            final String state = card.ownerPid() == 0 ? "free" : card.ownerAlive() ? "live" : "dead";
+            final String state = card.remote() ? "remote" : card.ownerPid() == 0 ? "free" : card.ownerAlive() ? "live" :
+                "dead";
             out.printf("%4d  %8d  %-5s  %-24s  %-26s  %8d  %8d  %8d  %8d%n", card.node(), card.ownerPid(),
                 state, flagNames(card), enabled(card.enabledMask()), card.total(RfmCounter.EVENTS_SENT),
                 card.total(RfmCounter.EVENTS_RECEIVED), card.total(RfmCounter.FIFO_OVERFLOWS),
@@ -44,6 +47,10 @@ final class RfmStatusText
         if (cards.isEmpty())
         {
             out.println("(no cards)");
+        }
+        if (status.bridge() != null)
+        {
+            printBridge(status.bridge(), out);
         }
         for (final SimNetwork.CardStatus card : cards)
         {
@@ -59,6 +66,67 @@ final class RfmStatusText
             out.printf("node %d counters: %s%s%n", card.node(), counters.isEmpty() ? "all zero" :
                 String.join(", ", counters), queued.isEmpty() ? "" : "; queued: " + String.join(", ", queued));
         }
+    }
+
+    /**
+     * @param bridge the host's bridge as its file shows it.
+     * @param out    where the lines go.
+     */
+    static void printBridge(final BridgeStatus bridge, final PrintWriter out)
+    {
+        final long now = System.currentTimeMillis();
+        out.printf("bridge host %d (%s)  pid %d %s  state %s  lease %s  channel %s  started %s%n", bridge.hostId(),
+            bridge.hostName(), bridge.pid(), bridge.pid() == 0 ? "never ran" : bridge.alive() ? "live" : "dead",
+            bridge.state(), bridge.leaseValid() ? "valid" : "EXPIRED (link down)", bridge.channel(),
+            bridge.startedMillis() == 0 ? "-" : Instant.ofEpochMilli(bridge.startedMillis()));
+        out.printf("%4s  %-16s  %-22s  %-10s  %-10s  %8s  %12s  %10s  %12s  %7s  %6s%n", "peer", "name", "endpoint",
+            "state", "its view", "pid", "last heard", "messages", "bytes", "resyncs", "losses");
+        for (final BridgeStatus.PeerStatus peer : bridge.peers())
+        {
+            out.printf("%4d  %-16s  %-22s  %-10s  %-10s  %8d  %12s  %10d  %12d  %7d  %6d%n", peer.hostId(),
+                peer.name().isEmpty() ? "-" : peer.name(), peer.endpoint(), peer.state(), peer.viewOfUs(),
+                peer.pid(), ago(now, peer.lastHeard()), peer.messages(), peer.bytes(), peer.resyncs(), peer.losses());
+        }
+        if (!bridge.remoteNodes().isEmpty())
+        {
+            out.printf("%11s  %-22s  %8s  %12s%n", "remote node", "host", "pid", "last heard");
+            for (final BridgeStatus.RemoteNode node : bridge.remoteNodes())
+            {
+                out.printf("%11d  %-22s  %8d  %12s%n", node.node(), node.hostId() + (node.hostName().isEmpty() ? "" :
+                    " (" + node.hostName() + ")"), node.pid(), ago(now, node.lastHeard()));
+            }
+        }
+        final List<String> counters = new ArrayList<>();
+        for (final BridgeCounter counter : BridgeCounter.values())
+        {
+            if (bridge.counter(counter) != 0)
+            {
+                counters.add(counter.label() + "=" + bridge.counter(counter));
+            }
+        }
+        out.printf("bridge counters: %s; log %d of %d bytes queued%s%n", counters.isEmpty() ? "all zero" :
+            String.join(", ", counters), bridge.logQueued(), bridge.logCapacity(),
+            bridge.overflowPending() ? ", OVERFLOW being resent" : "");
+        final List<BridgeStatus.Record> records = bridge.records();
+        final int from = Math.max(0, records.size() - RECORDS_SHOWN);
+        if (!records.isEmpty())
+        {
+            out.printf("bridge records (last %d of %d):%n", records.size() - from, records.size());
+        }
+        for (final BridgeStatus.Record record : records.subList(from, records.size()))
+        {
+            final String name = bridge.peers().stream().filter(p -> p.hostId() == record.peerHostId())
+                .map(BridgeStatus.PeerStatus::name).findFirst().orElse("");
+            out.printf("  %s  %s%n", Instant.ofEpochMilli(record.millis()), BridgeCommand.describe(record.kind(),
+                record.peerHostId(), name, record.value(), record.value2()));
+        }
+    }
+
+    private static final int RECORDS_SHOWN = 12;
+
+    private static String ago(final long now, final long millis)
+    {
+        return millis == 0 ? "never" : Math.max(0, now - millis) + " ms ago";
     }
 
     /**
@@ -89,6 +157,14 @@ final class RfmStatusText
             names.add("led");
         }
         names.add(card.dmaAuto() ? "dma-auto" : "dma-on-demand");
+        if (card.remote())
+        {
+            names.add("remote");
+        }
+        else if (card.bridged())
+        {
+            names.add("bridged");
+        }
         return String.join(",", names);
     }
 

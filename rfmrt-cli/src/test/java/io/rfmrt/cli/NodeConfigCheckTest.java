@@ -87,7 +87,14 @@ class NodeConfigCheckTest
             assertThat(r.out()).contains("is valid").contains(", app " + name.replace(".yaml", ""));
         }
         assertOneLine(node("device: sim:cfg?node=2\nlayout: layout.yaml\nreceive: {channels: [axis.sensor]}\n" +
-            "app: {name: controller, rateHz: 5}\n"), 2, "node.yaml: app: rateHz 5 is not 100..10000");
+            "app: {name: controller, rateHz: 5}\n"), 2, "node.yaml: app: rateHz 5: axis.subSteps 10 is too few",
+            "use at least 598 Hz");
+        // the one rate rule (RateCheck), the same line the demo gives for --rate
+        assertOneLine(node("device: sim:cfg?node=2\nlayout: layout.yaml\nreceive: {channels: [axis.sensor]}\n" +
+            "app: {name: controller, rateHz: 20000}\n"), 2, "node.yaml: app: rateHz 20000: rate 20000 Hz is not " +
+            "1..10000");
+        assertOneLine(node("device: sim:cfg?node=2\nlayout: layout.yaml\nreceive: {channels: [axis.sensor]}\n" +
+            "app: {name: controller, profile: wild}\n"), 2, "node.yaml: app: profile 'wild' is not standard or fast");
         assertOneLine(node("device: sim:cfg?node=2\nlayout: layout.yaml\nreceive: {channels: [axis.sensor]}\n" +
             "app: {name: controller, gains: {kp: 1, velocityGainNmSPerRad: fast}}\n"), 2,
             "node.yaml: app.gains: unknown key 'kp'; velocityGainNmSPerRad 'fast' is not a number (settings: ");

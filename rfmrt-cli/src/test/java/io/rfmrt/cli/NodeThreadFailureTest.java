@@ -4,6 +4,7 @@ import io.rfmrt.rfm.EventType;
 import io.rfmrt.rfm.RfmDevice;
 import io.rfmrt.rfm.RfmDevices;
 import io.rfmrt.rfm.RfmCounter;
+import io.rfmrt.rfm.RfmException;
 import io.rfmrt.rfm.sim.SimNetwork;
 import io.rfmrt.runtime.journal.JournalReader;
 import io.rfmrt.runtime.journal.JournalRecord;
@@ -12,6 +13,8 @@ import io.rfmrt.runtime.replay.ReplayCodes;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -26,6 +29,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * {@code rfmrt node} as systemd runs it, in its own process, when one of its RT threads fails for real: something
@@ -108,6 +112,8 @@ class NodeThreadFailureTest
             assertThat(err.lines().filter(l -> l.startsWith("rfmrt node: ")))
                 .as(err).containsExactly("rfmrt node: thread rfmrt-publisher: InternalError: a fault occurred in a " +
                     "recent unsafe memory access operation in compiled Java code; stopping the node");
+            assertThat(err).as("one report per failure, no second trace from the JVM")
+                .doesNotContain("Exception in thread");
             assertThat(stdout.toString()).endsWith("stopping: closing threads, flushing the journal, releasing the " +
                 "node\nstopped after a thread failed\n");
         }
@@ -132,8 +138,10 @@ class NodeThreadFailureTest
         assertThat(faults).as("FAULT records of the failed thread, flushed before exit").isPositive();
     }
 
-    @Test
-    void shouldExitOneRatherThanCrashWhenTheNetworksMemoryFileIsTruncated(@TempDir final Path dir) throws Exception
+    @ParameterizedTest(name = "{0} truncated")
+    @ValueSource(strings = {"memory", "control"})
+    void shouldExitOneRatherThanCrashOrHangWhenANetworkFileIsTruncated(final String file, @TempDir final Path dir)
+        throws Exception
     {
         Files.copy(Path.of("..", "deploy", "conf", "layout.yaml"), dir.resolve("layout.yaml"));
         Files.writeString(dir.resolve("node-1.yaml"), """
@@ -152,7 +160,8 @@ class NodeThreadFailureTest
         final String err;
         final Process node;
         // a receiving node, held here only to count the frames that reach it; it never touches the memory image
-        try (RfmDevice receiver = RfmDevices.open("sim:lab1?node=2&dma=auto"))
+        final RfmDevice receiver = RfmDevices.open("sim:lab1?node=2&dma=auto");
+        try
         {
             receiver.enableEvent(EventType.INTR1);
             node = CliProcesses.start(simRoot, ProcessBuilder.Redirect.PIPE, "node", "--config",
@@ -174,9 +183,10 @@ class NodeThreadFailureTest
             {
                 throw new AssertionError("the node ended before it ran: " + out + stderr.get(30, TimeUnit.SECONDS));
             }
-            // frames flow (the publisher's path is compiled), then the whole reflective memory loses its pages under
-            // the node; the checksum used to run over the mapped slot, where the fault crashed the JVM (exit 134, an
-            // hs_err file, no journal)
+            // frames flow (the publisher's path is compiled), then the reflective memory or the control block loses
+            // its pages under the node. Memory: the checksum used to run over the mapped slot, where the fault crashed
+            // the JVM (exit 134, an hs_err file, no journal). Control: the shutdown's wake of the ISR thread faulted,
+            // the main thread died and the ISR thread stayed in its futex wait for ever (a hung node, SIGTERM lost)
             final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
             // the held ring takes its descriptors and then drops: completed + dropped = frames that reached node 2
             while (framesReached(receiver) < 2_000 && System.nanoTime() < deadline)
@@ -184,10 +194,10 @@ class NodeThreadFailureTest
                 Thread.sleep(20);
             }
             assertThat(framesReached(receiver)).as("frames before the truncation").isGreaterThanOrEqualTo(2_000);
-            try (FileChannel file = FileChannel.open(simRoot.resolve("lab1").resolve("memory"),
+            try (FileChannel channel = FileChannel.open(simRoot.resolve("lab1").resolve(file),
                 StandardOpenOption.WRITE))
             {
-                file.truncate(0);
+                channel.truncate(0);
             }
             while ((line = lines.readLine()) != null)
             {
@@ -197,12 +207,42 @@ class NodeThreadFailureTest
             stdout = out.toString();
             err = stderr.get(30, TimeUnit.SECONDS);
         }
+        finally
+        {
+            if (file.equals("control"))
+            {
+                // this process's card is in the damaged control block too: its close refuses to write there (an
+                // atomic update of a truncated page from interpreted code would crash this JVM); with the memory
+                // image cut short it releases its claim as usual
+                assertThatThrownBy(receiver::close).isInstanceOf(RfmException.class)
+                    .hasMessageContaining("control was cut to 0 of its").hasMessageContaining("node 2 not released");
+            }
+            else
+            {
+                receiver.close();
+            }
+        }
         assertThat(node.exitValue()).as(stdout + err).isEqualTo(1);
         assertThat(err.lines().filter(l -> l.startsWith("rfmrt node: thread "))).as(err).isNotEmpty()
             .allSatisfy(l -> assertThat(l).contains("InternalError: a fault occurred in a recent unsafe memory access")
                 .endsWith("; stopping the node"));
-        assertThat(err).doesNotContain("A fatal error has been detected by the Java Runtime Environment");
+        assertThat(err).doesNotContain("A fatal error has been detected by the Java Runtime Environment")
+            .as("one report per failure, no second trace from the JVM").doesNotContain("Exception in thread");
         assertThat(stdout).contains("stopped after a thread failed");
+        if (file.equals("control"))
+        {
+            assertThat(err).contains("rfmrt node: stopping: ").contains("control was cut to 0 of its");
+        }
+        long faults = 0;
+        try (JournalReader reader = JournalReader.open(dir.resolve("journal")))
+        {
+            final JournalRecord record = new JournalRecord();
+            while (reader.next(record))
+            {
+                faults += record.kind() == RecordKind.FAULT && record.code() == ReplayCodes.FAULT_THREAD_FAILED ? 1 : 0;
+            }
+        }
+        assertThat(faults).as("FAULT records of the failed thread, flushed before exit").isPositive();
     }
 
     private static long framesReached(final RfmDevice receiver)

@@ -44,6 +44,7 @@ public final class Heartbeat
     private NodeCounters counters;
     private JournalWriter countersJournal;
     private final long[] snapshot = new long[ReplayCodes.COUNTERS_LENGTH];
+    private java.util.function.Supplier<String> app = () -> null;
 
     /**
      * @param device the card.
@@ -84,6 +85,18 @@ public final class Heartbeat
     {
         this.counters = counters;
         this.countersJournal = writer;
+        return this;
+    }
+
+    /**
+     * Add the node app's segment to every line ({@link NodeApp#heartbeat()}).
+     *
+     * @param segment asked once per beat; null leaves the segment out.
+     * @return this.
+     */
+    public Heartbeat app(final java.util.function.Supplier<String> segment)
+    {
+        this.app = segment;
         return this;
     }
 
@@ -185,6 +198,11 @@ public final class Heartbeat
                     " write errors, " + js.droppedRingFull() + " dropped on a full ring so far)" +
                     (js.lastError() == null ? "" : ": " + js.lastError()));
             }
+        }
+        final String appSegment = app.get();
+        if (appSegment != null)
+        {
+            line.append(" | app ").append(appSegment);
         }
         journalCounters(now);
         lastNanos = now;

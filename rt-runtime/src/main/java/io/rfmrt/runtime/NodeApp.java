@@ -53,6 +53,17 @@ public interface NodeApp
     }
 
     /**
+     * The app's part of the node's heartbeat line, once per beat on the heartbeat's thread (never on the receive
+     * path): what the app's loop did since the last beat, say. The app publishes its figures for this thread itself.
+     *
+     * @return the segment (appended after {@code | app }), or null for none.
+     */
+    default String heartbeat()
+    {
+        return null;
+    }
+
+    /**
      * @return the run's figures as a record (written as one JSON line when the node stops), or null.
      */
     default Object result()

@@ -12,11 +12,13 @@ import io.rfmrt.rfm.channel.FramePublisher;
 import io.rfmrt.rfm.channel.FrameReceiver;
 import io.rfmrt.rfm.sim.SimNetwork;
 import io.rfmrt.runtime.counters.NodeCounters;
+import io.rfmrt.runtime.internal.BoundedClose;
 import io.rfmrt.runtime.internal.ConsumerAgent;
 import io.rfmrt.runtime.internal.Counters;
 import io.rfmrt.runtime.internal.HandoffRing;
 import io.rfmrt.runtime.internal.HandoffIdleStrategy;
 import io.rfmrt.runtime.internal.IsrWakeAgent;
+import io.rfmrt.runtime.internal.JitQueue;
 import io.rfmrt.runtime.internal.PollingAgent;
 import io.rfmrt.runtime.internal.ScheduleIdleStrategy;
 import io.rfmrt.runtime.journal.JournalWriter;
@@ -75,6 +77,15 @@ public final class ReceivePath implements AutoCloseable
     private final PollingAgent polling;
     /** Frames per channel that {@link #warmUp} sends by default: enough for the JIT's optimising compiler. */
     public static final int WARMUP_FRAMES_DEFAULT = 30_000;
+
+    /** Longest warm-up, in seconds: frames past {@code frames} go on only while the JIT is still compiling. */
+    private static final int WARMUP_LIMIT_S = 20;
+
+    /** How far apart the JIT compilers are looked at during the warm-up, in ms. */
+    private static final int JIT_CHECK_MS = 50;
+
+    /** Looks in a row that must find the JIT compilers idle. */
+    private static final int JIT_QUIET_CHECKS = 4;
 
     private static final int PAGE_SIZE = 4096;
 
@@ -223,25 +234,27 @@ public final class ReceivePath implements AutoCloseable
         if (polling != null)
         {
             consumerRunner = new AgentRunner(new ScheduleIdleStrategy(polling, clock, 0), errors, null, polling);
-            consumerThread = env.start(CONSUMER_THREAD, consumerCpu, consumerPriority, consumerRunner);
+            consumerThread = env.start(CONSUMER_THREAD, consumerCpu, consumerPriority, errors.guard(consumerRunner));
             return;
         }
         device.enableEvent(event);
         if (wait.kind() != WaitStrategy.Kind.INLINE)
         {
             consumerRunner = new AgentRunner(consumerIdle(), errors, null, consumer);
-            consumerThread = env.start(CONSUMER_THREAD, consumerCpu, consumerPriority, consumerRunner);
+            consumerThread = env.start(CONSUMER_THREAD, consumerCpu, consumerPriority, errors.guard(consumerRunner));
             handoff.consumer(consumerThread.thread());
         }
         isrRunner = new AgentRunner(NoOpIdleStrategy.INSTANCE, errors, null, isr);
-        isrThread = env.start(ISR_THREAD, isrCpu, isrPriority, isrRunner);
+        isrThread = env.start(ISR_THREAD, isrCpu, isrPriority, errors.guard(isrRunner));
     }
 
     /**
      * Warm the receive path's own code up before the real one starts, so that a node does not report RUNNING with
      * its hot path still interpreted: on a private emulated network shaped like {@code device} (same node id, DMA
-     * mode and ring), push {@code frames} frames per channel through a path of the same wait strategy with a no-op
-     * handler, on unpinned threads, then remove the network. The application's handler is not run (it may have side
+     * mode and ring), push at least {@code frames} frames per channel through a path of the same wait strategy with a
+     * no-op handler, on unpinned threads, and go on until the JIT compilers have had nothing in progress or queued
+     * for a while (at most {@link #WARMUP_LIMIT_S} s in all), then wait for them to be idle again and remove the
+     * network. The application's handler is not run (it may have side
      * effects); the code it shares with the path (frame views, stage stamps, journal) is.
      *
      * @param device   the real card, whose shape is copied.
@@ -282,11 +295,15 @@ public final class ReceivePath implements AutoCloseable
             "auto" : "on-demand");
         SimNetwork.create(network, size).close();
         final List<RfmDevice> senders = new ArrayList<>();
-        try (RfmDevice receiver = RfmDevices.open("sim:" + network + "?node=" + device.nodeId() + "&dmaSlots=" +
-            dma.slotCount() + "&dmaSlotSize=" + dma.slotSize() + "&dma=" + mode);
-            RtEnvironment env = RtEnvironment.prepare(new RtSettings(List.of(), false, false, false, Path.of("/")),
-                warning -> { }))
+        RfmDevice receiver = null;
+        RtEnvironment env = null;
+        ReceivePath path = null;
+        ThreadNotStoppedException leftRunning = null;
+        try
         {
+            receiver = RfmDevices.open("sim:" + network + "?node=" + device.nodeId() + "&dmaSlots=" +
+                dma.slotCount() + "&dmaSlotSize=" + dma.slotSize() + "&dma=" + mode);
+            env = RtEnvironment.prepare(new RtSettings(List.of(), false, false, false, Path.of("/")), warning -> { });
             final List<FramePublisher> publishers = new ArrayList<>();
             for (final ChannelSpec c : channels)
             {
@@ -294,14 +311,17 @@ public final class ReceivePath implements AutoCloseable
                 senders.add(sender);
                 publishers.add(new FramePublisher(sender, c));
             }
-            final ReceivePath path = new ReceivePath(receiver, channels, event, wait, handler, null, null,
-                SystemNanoClock.INSTANCE);
+            path = new ReceivePath(receiver, channels, event, wait, handler, null, null, SystemNanoClock.INSTANCE);
             path.start(env, -1, 0, -1, 0);
             final UnsafeBuffer payload = new UnsafeBuffer(new byte[64]);
             final int inFlight = Math.max(1, Math.min(dma.slotCount(), channels.get(0).slots()) / 2);
-            final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+            final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(WARMUP_LIMIT_S);
+            final JitWatch jit = new JitWatch();
             long sent = 0;
-            for (int i = 0; i < frames && System.nanoTime() < deadline && !path.errors().failed(); i++)
+            // at least the frames asked for, then on until the traffic gives the JIT nothing more to compile: the
+            // optimised code of the hot path is installed while its own frames still flow
+            for (int i = 0; (i < frames || !jit.idle()) && System.nanoTime() < deadline && !path.errors().failed();
+                i++)
             {
                 for (int c = 0; c < publishers.size(); c++)
                 {
@@ -316,47 +336,108 @@ public final class ReceivePath implements AutoCloseable
                     sent++;
                 }
             }
-            path.close();
         }
         finally
         {
-            awaitCompilerQuiet();
-            for (final RfmDevice sender : senders)
+            if (path != null)
             {
-                sender.close();
+                try
+                {
+                    path.close();
+                }
+                catch (final ThreadNotStoppedException ex)
+                {
+                    leftRunning = ex;
+                }
             }
-            SimNetwork.destroy(network, true);
+            awaitCompilerQuiet();
+            if (leftRunning == null)
+            {
+                // nothing of the warm-up runs any more: its network can go
+                for (final RfmDevice sender : senders)
+                {
+                    sender.close();
+                }
+                if (env != null)
+                {
+                    env.close();
+                }
+                if (receiver != null)
+                {
+                    receiver.close();
+                }
+                SimNetwork.destroy(network, true);
+            }
+        }
+        if (leftRunning != null)
+        {
+            // a thread of the warm-up still runs on its private network: that stays mapped (and in place) until the
+            // process ends
+            throw new IllegalStateException("warm-up on network '" + network + "': " + leftRunning.getMessage(),
+                leftRunning);
         }
     }
 
     /**
-     * Wait until the JIT compiler has had nothing to do for a while (at most 10 s): what the warm-up queued must be
+     * Wait until the JIT compilers have had nothing to do for a while (at most 10 s): what the warm-up queued must be
      * installed before RT threads start, because a busy RT thread on each core leaves the compiler threads no cpu.
      */
     private static void awaitCompilerQuiet()
     {
-        final CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
-        if (jit == null || !jit.isCompilationTimeMonitoringSupported())
-        {
-            return;
-        }
+        final JitWatch jit = new JitWatch();
         final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        long last = jit.getTotalCompilationTime();
-        int quiet = 0;
-        while (quiet < 3 && System.nanoTime() < deadline)
+        while (!jit.idle() && System.nanoTime() < deadline)
         {
             try
             {
-                Thread.sleep(100);
+                Thread.sleep(10);
             }
             catch (final InterruptedException ex)
             {
                 Thread.currentThread().interrupt();
                 return;
             }
-            final long now = jit.getTotalCompilationTime();
-            quiet = now == last ? quiet + 1 : 0;
-            last = now;
+        }
+    }
+
+    /**
+     * Whether the JIT compilers have been idle for {@link #JIT_QUIET_CHECKS} looks {@link #JIT_CHECK_MS} apart: no
+     * compilation in progress or queued ({@link JitQueue}); where the JVM does not list its queue, no change in the
+     * summed compilation time.
+     */
+    private static final class JitWatch
+    {
+        private final CompilationMXBean bean = ManagementFactory.getCompilationMXBean();
+        private long nextCheck = System.nanoTime();
+        private long lastTime = -1;
+        private int quiet;
+
+        boolean idle()
+        {
+            final long now = System.nanoTime();
+            if (now - nextCheck < 0)
+            {
+                return false;
+            }
+            nextCheck = now + TimeUnit.MILLISECONDS.toNanos(JIT_CHECK_MS);
+            final int pending = JitQueue.pending();
+            final boolean still;
+            if (pending >= 0)
+            {
+                still = pending == 0;
+            }
+            else if (bean != null && bean.isCompilationTimeMonitoringSupported())
+            {
+                final long time = bean.getTotalCompilationTime();
+                still = time == lastTime;
+                lastTime = time;
+            }
+            else
+            {
+                return true;
+            }
+            quiet = still ? quiet + 1 : 0;
+            return quiet >= JIT_QUIET_CHECKS;
         }
     }
 
@@ -514,7 +595,10 @@ public final class ReceivePath implements AutoCloseable
 
     /**
      * Stop the threads (the ISR wait is cancelled, the consumer woken; what is still handed off is given back to the
-     * card) and wait for them; the device stays open.
+     * card) and wait for them, each at most {@link BoundedClose#STOP_TIMEOUT_MS}; the device stays open.
+     *
+     * @throws ThreadNotStoppedException when a thread did not stop (both were tried): it is left running, and the
+     *                                    device must stay open (mapped) for it.
      */
     @Override
     public void close()
@@ -524,15 +608,36 @@ public final class ReceivePath implements AutoCloseable
             return;
         }
         running = false;
+        ThreadNotStoppedException stuck = null;
         if (isrRunner != null)
         {
-            device.cancelAwait(event);
-            isrRunner.close(50, t -> device.cancelAwait(event));
+            try
+            {
+                BoundedClose.close(isrRunner, () -> device.cancelAwait(event), BoundedClose.STOP_TIMEOUT_MS);
+            }
+            catch (final ThreadNotStoppedException ex)
+            {
+                stuck = ex;
+            }
         }
         if (consumerRunner != null)
         {
-            handoff.wake();
-            consumerRunner.close(50, t -> handoff.wake());
+            try
+            {
+                BoundedClose.close(consumerRunner, handoff::wake, BoundedClose.STOP_TIMEOUT_MS);
+            }
+            catch (final ThreadNotStoppedException ex)
+            {
+                if (stuck != null)
+                {
+                    ex.addSuppressed(stuck);
+                }
+                stuck = ex;
+            }
+        }
+        if (stuck != null)
+        {
+            throw stuck;
         }
     }
 }

@@ -16,6 +16,7 @@ import io.rfmrt.runtime.journal.JournalConfig;
 import io.rfmrt.runtime.journal.JournalWriter;
 import io.rfmrt.runtime.threads.RtEnvironment;
 import io.rfmrt.runtime.threads.RtSettings;
+import io.rfmrt.runtime.internal.BoundedClose;
 import io.rfmrt.runtime.internal.PeriodicAgent;
 import io.rfmrt.runtime.internal.ScheduleIdleStrategy;
 import org.agrona.MutableDirectBuffer;
@@ -833,6 +834,8 @@ public final class RfmNode implements AutoCloseable
     private volatile long published;
     private volatile boolean terminated;
     private boolean stopped;
+    private volatile String closeFailure;
+    private boolean threadsLeft;
 
     /**
      * @param ctx the node's parts; concluded by {@link #start()} when it was not yet.
@@ -974,17 +977,23 @@ public final class RfmNode implements AutoCloseable
                 final PeriodicAgent publisher = publisher();
                 publisherRunner = new AgentRunner(new ScheduleIdleStrategy(publisher, SystemNanoClock.INSTANCE,
                     PUBLISH_SPIN_NS), errors, null, publisher);
-                env.start(PUBLISHER_THREAD, ctx.publisher.resolve(rtCpu), ctx.publisher.priority(), publisherRunner);
+                env.start(PUBLISHER_THREAD, ctx.publisher.resolve(rtCpu), ctx.publisher.priority(),
+                    errors.guard(publisherRunner));
             }
             for (final NodeAgent a : agents)
             {
                 final AgentRunner runner = new AgentRunner(a.idle(), errors, null, a.agent());
                 agentRunners.add(runner);
-                env.start(a.agent().roleName(), a.placement().resolve(rtCpu), a.placement().priority(), runner);
+                env.start(a.agent().roleName(), a.placement().resolve(rtCpu), a.placement().priority(),
+                    errors.guard(runner));
             }
             heartbeat = new Heartbeat(device, path, line -> ctx.heartbeatSink.accept(line))
                 .journal(journal, warning -> out.accept("warning: " + warning))
                 .counters(counters, journal == null ? null : journal.newWriter("heartbeat"));
+            if (ctx.nodeApp != null)
+            {
+                heartbeat.app(ctx.nodeApp::heartbeat);
+            }
             if (ctx.heartbeatNanos > 0)
             {
                 final PeriodicAgent beat = new PeriodicAgent(HEARTBEAT_THREAD, ctx.heartbeatNanos,
@@ -992,7 +1001,8 @@ public final class RfmNode implements AutoCloseable
                 heartbeatRunner = new AgentRunner(new ScheduleIdleStrategy(beat, SystemNanoClock.INSTANCE, 0), errors,
                     null, beat);
                 // a housekeeping thread: where the scheduler puts it, SCHED_OTHER by default
-                env.start(HEARTBEAT_THREAD, ctx.heartbeat.resolve(rtCpu), ctx.heartbeat.priority(), heartbeatRunner);
+                env.start(HEARTBEAT_THREAD, ctx.heartbeat.resolve(rtCpu), ctx.heartbeat.priority(),
+                    errors.guard(heartbeatRunner));
             }
             out.accept(String.format("node %d on %s: %d input channel(s) %s, wait %s, DMA %s, publish %s, journal %s",
                 device.nodeId(), ctx.deviceUri == null ? "an open device" : ctx.deviceUri, ctx.inputs.size(),
@@ -1129,68 +1139,152 @@ public final class RfmNode implements AutoCloseable
     /**
      * Stop threads (receive path, publisher, app agents, heartbeat), let the app take its figures, write a last
      * heartbeat, flush and close the journal (with any FAULT record of a failed thread), close the device (its node
-     * id claim is released). Idempotent; the same order after a thread failure.
+     * id claim is released). Idempotent; the same order after a thread failure. A step that fails (a thread that does
+     * not stop within {@link BoundedClose#STOP_TIMEOUT_MS}, a device whose shared files were damaged under it) is
+     * logged in one line and kept in {@link #closeFailure()}, and the steps after it still run: the journal is
+     * flushed and the claim released whatever went before.
      */
     @Override
     public void close()
     {
-        if (path != null)
+        closeStep("stopping the receive path", () ->
         {
-            path.close();
-        }
-        if (publisherRunner != null)
+            if (path != null)
+            {
+                path.close();
+            }
+        });
+        closeStep("stopping the publisher", () ->
         {
-            publisherRunner.close();
-            publisherRunner = null;
-        }
+            if (publisherRunner != null)
+            {
+                final AgentRunner runner = publisherRunner;
+                publisherRunner = null;
+                BoundedClose.close(runner, () -> {}, BoundedClose.STOP_TIMEOUT_MS);
+            }
+        });
         for (final AgentRunner runner : agentRunners)
         {
-            runner.close();
+            closeStep("stopping " + runner.agent().roleName(),
+                () -> BoundedClose.close(runner, () -> {}, BoundedClose.STOP_TIMEOUT_MS));
         }
         agentRunners.clear();
-        if (heartbeatRunner != null)
+        closeStep("stopping the heartbeat", () ->
         {
-            heartbeatRunner.close();
-            heartbeatRunner = null;
-        }
-        if (!stopped && ctx.nodeApp != null && device != null && env != null)
-        {
-            stopped = true;
-            ctx.nodeApp.onStop(this);
-        }
-        if (heartbeat != null && path != null && ctx.heartbeatNanos > 0)
-        {
-            // the last (partial) interval; a node whose heartbeat is off stays silent
-            try
+            if (heartbeatRunner != null)
             {
-                heartbeat.beat();
+                final AgentRunner runner = heartbeatRunner;
+                heartbeatRunner = null;
+                BoundedClose.close(runner, () -> {}, BoundedClose.STOP_TIMEOUT_MS);
             }
-            catch (final RuntimeException ex)
+        });
+        closeStep("stopping the app", () ->
+        {
+            if (!stopped && ctx.nodeApp != null && device != null && env != null)
             {
-                LOG.warn("last heartbeat failed: {}", ex.toString());
+                stopped = true;
+                ctx.nodeApp.onStop(this);
             }
-            heartbeat = null;
-        }
-        if (journal != null)
+        });
+        closeStep("the last heartbeat", () ->
         {
-            journal.close();
-            journal = null;
-        }
-        if (env != null)
+            if (heartbeat != null && path != null && ctx.heartbeatNanos > 0)
+            {
+                // the last (partial) interval; a node whose heartbeat is off stays silent
+                final Heartbeat last = heartbeat;
+                heartbeat = null;
+                try
+                {
+                    last.beat();
+                }
+                catch (final RuntimeException ex)
+                {
+                    LOG.warn("last heartbeat failed: {}", ex.toString());
+                }
+            }
+        });
+        closeStep("closing the journal", () ->
         {
-            env.close();
-            env = null;
-        }
-        if (counters != null)
+            if (journal != null)
+            {
+                final Journal closing = journal;
+                journal = null;
+                closing.close();
+            }
+        });
+        closeStep("releasing the threads", () ->
         {
-            // every thread that counts has stopped; the file goes before the node id is free again
-            counters.close();
-            counters = null;
-        }
-        if (device != null)
+            if (env != null)
+            {
+                final RtEnvironment closing = env;
+                env = null;
+                closing.close();
+            }
+        });
+        if (threadsLeft)
         {
-            device.close();
-            device = null;
+            // its counters file and device stay mapped until the process ends: unmapped, the thread's next access
+            // would crash the JVM
+            closeFailed("releasing the counters file and the device",
+                new IllegalStateException("left open: a thread of the node is still running"));
+            return;
+        }
+        closeStep("closing the counters file", () ->
+        {
+            if (counters != null)
+            {
+                // every thread that counts has stopped; the file goes before the node id is free again
+                final NodeCounters closing = counters;
+                counters = null;
+                closing.close();
+            }
+        });
+        closeStep("closing the device", () ->
+        {
+            if (device != null)
+            {
+                final RfmDevice closing = device;
+                device = null;
+                closing.close();
+            }
+        });
+    }
+
+    /**
+     * @return the first step of {@link #close()} that failed, in one line ({@code closing the device:
+     * InternalError: ...}), or null.
+     */
+    public String closeFailure()
+    {
+        return closeFailure;
+    }
+
+    private void closeStep(final String what, final Runnable step)
+    {
+        try
+        {
+            step.run();
+        }
+        catch (final ThreadNotStoppedException ex)
+        {
+            // a thread left running: what it may touch must stay mapped
+            threadsLeft = true;
+            closeFailed(what, ex);
+        }
+        catch (final RuntimeException | Error ex)
+        {
+            closeFailed(what, ex);
+        }
+    }
+
+    private void closeFailed(final String what, final Throwable ex)
+    {
+        final String line = what + ": " + ex.getClass().getSimpleName() +
+            (ex.getMessage() == null ? "" : ": " + ex.getMessage());
+        LOG.error("node close: {}", line);
+        if (closeFailure == null)
+        {
+            closeFailure = line;
         }
     }
 }

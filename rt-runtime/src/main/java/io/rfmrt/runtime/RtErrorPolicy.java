@@ -7,7 +7,9 @@ import org.agrona.ErrorHandler;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 
+import java.util.Collections;
 import java.util.HashSet;
+import java.util.IdentityHashMap;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -34,6 +36,7 @@ public final class RtErrorPolicy implements ErrorHandler
     private final AtomicLong errors = new AtomicLong();
     private final CountDownLatch failed = new CountDownLatch(1);
     private final Set<String> logged = new HashSet<>();
+    private final Set<Throwable> reported = Collections.newSetFromMap(new IdentityHashMap<>());
     private volatile String failure;
     private volatile Runnable onFailure;
 
@@ -76,6 +79,7 @@ public final class RtErrorPolicy implements ErrorHandler
         synchronized (this)
         {
             first = logged.add(thread.getName());
+            reported.add(error);
             if (counters != null)
             {
                 counters.runtime(RuntimeCounter.ERRORS).increment();
@@ -109,6 +113,38 @@ public final class RtErrorPolicy implements ErrorHandler
         }
         // an agent runner stops its duty cycle when its thread is interrupted after an error
         thread.interrupt();
+    }
+
+    /**
+     * The body of a thread under this policy. An agent runner hands an {@link Error} to the policy and then throws it
+     * again, which would end the thread with the JVM's own "Exception in thread" trace beside the policy's report;
+     * the guard ends the thread quietly instead when the policy has that throwable already, and reports anything
+     * else that escapes the body (a failure outside the duty cycle) through {@link #onError}.
+     *
+     * @param body what the thread runs, usually an {@code AgentRunner}.
+     * @return the body, guarded.
+     */
+    public Runnable guard(final Runnable body)
+    {
+        return () ->
+        {
+            try
+            {
+                body.run();
+            }
+            catch (final Throwable ex)
+            {
+                final boolean known;
+                synchronized (this)
+                {
+                    known = reported.contains(ex);
+                }
+                if (!known)
+                {
+                    onError(ex);
+                }
+            }
+        };
     }
 
     /**

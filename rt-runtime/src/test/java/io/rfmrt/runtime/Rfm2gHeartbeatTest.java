@@ -89,4 +89,20 @@ class Rfm2gHeartbeatTest
             assertThat(simLines.get(0)).startsWith("node 1 | card ").doesNotContain("driver");
         }
     }
+
+    @Test
+    void shouldEndEachLineWithTheAppsSegmentWhenItGivesOne() throws IOException
+    {
+        try (RfmDevice sim = RfmDevices.open("sim:beat-app?node=1&size=1M"))
+        {
+            final List<String> lines = new ArrayList<>();
+            final String[] segment = {"loop period p99 1003.2 us"};
+            final Heartbeat beat = new Heartbeat(sim, null, lines::add).app(() -> segment[0]);
+            beat.beat();
+            assertThat(lines.get(0)).startsWith("node 1 | card ").endsWith(" | app loop period p99 1003.2 us");
+            segment[0] = null;
+            beat.beat();
+            assertThat(lines.get(1)).doesNotContain("| app");
+        }
+    }
 }

@@ -10,7 +10,8 @@ import java.util.UUID;
 import java.util.stream.Stream;
 
 /**
- * A private folder of emulated networks for one test, under /dev/shm, removed afterwards.
+ * A private folder of emulated networks for one test, under /dev/shm (or the folder the system property
+ * {@code rfmrt.test.shm} names), removed afterwards.
  */
 final class SimRoot
 {
@@ -24,7 +25,8 @@ final class SimRoot
      */
     static Path use(final String prefix)
     {
-        final Path root = Path.of("/dev/shm", prefix + UUID.randomUUID());
+        // a run that may leave networks behind (PIT kills test JVMs) names a folder of its own to remove afterwards
+        final Path root = Path.of(System.getProperty("rfmrt.test.shm", "/dev/shm"), prefix + UUID.randomUUID());
         System.setProperty(SimNetwork.ROOT_PROPERTY, root.toString());
         return root;
     }

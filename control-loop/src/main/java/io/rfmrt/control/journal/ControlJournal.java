@@ -1,6 +1,8 @@
 package io.rfmrt.control.journal;
 
 import io.rfmrt.control.AxisState;
+import io.rfmrt.control.CycleStatistics;
+import io.rfmrt.runtime.journal.JournalWriter;
 import io.rfmrt.runtime.replay.ReplayVocabulary;
 
 /**
@@ -21,11 +23,15 @@ import io.rfmrt.runtime.replay.ReplayVocabulary;
  *   after it was due (seq = the command's cycle, value = periods late);</li>
  *   <li>FAULT {@value #FAULT_FRAME_SKIPPED} {@code FRAME_SKIPPED}: the controller did not compute on a sensor frame
  *   because a newer one was already in reflective memory (seq = the skipped cycle, value = frames newer);</li>
+ *   <li>FAULT {@value #FAULT_DRIVE_FAULT} {@code DRIVE_FAULT}: the plant's drive entered FAULT (seq = the tick,
+ *   value = why: {@value #DRIVE_FAULT_COMMAND_TIMEOUT} = its command timed out while operation was enabled);</li>
  *   <li>STATE: watchdog transitions of the axis, as {@link #stateId(AxisState)} ids ({@link AxisState} names);</li>
  *   <li>SAMPLE {@value #SAMPLE_CONTROL} {@code CONTROL}: one control cycle ({@link ControlSample}), SAMPLE
  *   {@value #SAMPLE_CONTROL_INPUT} {@code CONTROL_INPUT}: the controller's inputs of that cycle, for re-runs
  *   ({@link ControlInputSample}), SAMPLE {@value #SAMPLE_PLANT} {@code PLANT}: the plant's state each period
- *   ({@link #PLANT_VALUES}; the record's state field is 1 while braking).</li>
+ *   ({@link #PLANT_VALUES}; the record's state field is 1 while the brake is applied), SAMPLE
+ *   {@value #SAMPLE_LOOP_PERIOD} {@code LOOP_PERIOD} and {@value #SAMPLE_LOOP_EXECUTION} {@code LOOP_EXECUTION}: a
+ *   loop's statistics since it started, once a second and when it stops ({@link #loop}).</li>
  * </ul>
  * A replay learns them through {@link #register(ReplayVocabulary)}.
  */
@@ -45,6 +51,10 @@ public final class ControlJournal
     public static final int FAULT_LATE_COMMAND = 107;
     /** FAULT code: the controller skipped a sensor frame (a newer one was already in memory). */
     public static final int FAULT_FRAME_SKIPPED = 108;
+    /** FAULT code: the plant's drive faulted (value: why, {@link #DRIVE_FAULT_COMMAND_TIMEOUT}). */
+    public static final int FAULT_DRIVE_FAULT = 109;
+    /** Why a drive faulted: its command timed out while operation was enabled. */
+    public static final int DRIVE_FAULT_COMMAND_TIMEOUT = 1;
 
     /** SAMPLE kind: one control cycle. */
     public static final int SAMPLE_CONTROL = 1;
@@ -52,9 +62,24 @@ public final class ControlJournal
     public static final int SAMPLE_CONTROL_INPUT = 2;
     /** SAMPLE kind: the plant's state each period (position, velocity, applied torque, braking 0/1). */
     public static final int SAMPLE_PLANT = 3;
+    /** SAMPLE kind: a loop's cycle period and jitter since it started ({@link #LOOP_PERIOD_VALUES}). */
+    public static final int SAMPLE_LOOP_PERIOD = 4;
+    /** SAMPLE kind: a loop's execution time, overruns, skipped frames, late commands ({@link #LOOP_EXECUTION_VALUES}). */
+    public static final int SAMPLE_LOOP_EXECUTION = 5;
+    /** Value names of a {@link #SAMPLE_LOOP_PERIOD} sample (µs), in record order; its cycle field: cycles counted. */
+    public static final String[] LOOP_PERIOD_VALUES = {"period_p50_us", "period_p99_us", "period_max_us",
+        "period_min_us", "jitter_p99_us", "jitter_max_us"};
+    /** Value names of a {@link #SAMPLE_LOOP_EXECUTION} sample, in record order; its cycle field: cycles counted. */
+    public static final String[] LOOP_EXECUTION_VALUES = {"execution_p50_us", "execution_p99_us",
+        "execution_max_us", "overruns", "skipped_frames", "late_commands"};
 
-    /** Value names of a {@link #SAMPLE_PLANT} sample, in record order. */
-    public static final String[] PLANT_VALUES = {"position", "velocity", "torque", "braking"};
+    /**
+     * Value names of a {@link #SAMPLE_PLANT} sample, in record order: the true motor position and velocity, the motor
+     * torque, 1 while the brake is applied (engaged, engaging or not yet released), the position the drive reported
+     * (the encoder's, on the realistic axis) and the drive's status word.
+     */
+    public static final String[] PLANT_VALUES = {"position", "velocity", "torque", "braking", "measured_position",
+        "status_word"};
 
     private static final AxisState[] STATES = AxisState.values();
 
@@ -95,15 +120,41 @@ public final class ControlJournal
             .fault(FAULT_FOLLOWING_ERROR, "FOLLOWING_ERROR")
             .fault(FAULT_MISSED_TICKS, "MISSED_TICKS")
             .fault(FAULT_LATE_COMMAND, "LATE_COMMAND")
-            .fault(FAULT_FRAME_SKIPPED, "FRAME_SKIPPED");
+            .fault(FAULT_FRAME_SKIPPED, "FRAME_SKIPPED")
+            .fault(FAULT_DRIVE_FAULT, "DRIVE_FAULT");
         for (final AxisState state : STATES)
         {
             vocabulary.state(stateId(state), state.name());
         }
         vocabulary.sample(SAMPLE_CONTROL, "CONTROL", ControlSample.VALUES)
             .sample(SAMPLE_CONTROL_INPUT, "CONTROL_INPUT", ControlInputSample.VALUES)
-            .sample(SAMPLE_PLANT, "PLANT", PLANT_VALUES);
+            .sample(SAMPLE_PLANT, "PLANT", PLANT_VALUES)
+            .sample(SAMPLE_LOOP_PERIOD, "LOOP_PERIOD", LOOP_PERIOD_VALUES)
+            .sample(SAMPLE_LOOP_EXECUTION, "LOOP_EXECUTION", LOOP_EXECUTION_VALUES);
         return vocabulary;
+    }
+
+    /**
+     * Journal a loop's statistics since it started: a {@link #SAMPLE_LOOP_PERIOD} and a {@link #SAMPLE_LOOP_EXECUTION}
+     * sample (a replay reports the last pair of each writer).
+     *
+     * @param writer        the writer (its one producer's thread).
+     * @param nanos         when.
+     * @param figures       the figures since the start.
+     * @param skippedFrames frames the loop skipped (controller), 0 otherwise.
+     * @param lateCommands  commands that arrived late (plant), 0 otherwise.
+     * @return whether both records were taken (a full ring refuses them; the journal counts that).
+     */
+    public static boolean loop(final JournalWriter writer, final long nanos, final CycleStatistics.Figures figures,
+        final long skippedFrames, final long lateCommands)
+    {
+        final boolean period = writer.sample(SAMPLE_LOOP_PERIOD, nanos, figures.cycles(), 0, figures.periodP50Us(),
+            figures.periodP99Us(), figures.periodMaxUs(), figures.periodMinUs(), figures.jitterP99Us(),
+            figures.jitterMaxUs());
+        final boolean execution = writer.sample(SAMPLE_LOOP_EXECUTION, nanos, figures.cycles(), 0,
+            figures.executionP50Us(), figures.executionP99Us(), figures.executionMaxUs(), figures.overruns(),
+            skippedFrames, lateCommands);
+        return period && execution;
     }
 
     /**

@@ -1,5 +1,6 @@
 package io.rfmrt.control.node;
 
+import io.rfmrt.control.Cia402Drive;
 import io.rfmrt.control.journal.ControlJournal;
 import io.rfmrt.rfm.channel.ChannelLayout;
 import io.rfmrt.rfm.channel.ChannelSpec;
@@ -70,42 +71,41 @@ public final class ControlFrames
     public static final int PAYLOAD_VERSION = 2;
 
     /** Control word bit 0 (CiA 402): switch on. */
-    public static final int CW_SWITCH_ON = 1;
+    public static final int CW_SWITCH_ON = Cia402Drive.CW_SWITCH_ON;
     /** Control word bit 1: enable voltage. */
-    public static final int CW_ENABLE_VOLTAGE = 1 << 1;
+    public static final int CW_ENABLE_VOLTAGE = Cia402Drive.CW_ENABLE_VOLTAGE;
     /** Control word bit 2: quick stop, active low (0 = quick stop requested). */
-    public static final int CW_QUICK_STOP = 1 << 2;
+    public static final int CW_QUICK_STOP = Cia402Drive.CW_QUICK_STOP;
     /** Control word bit 3: enable operation. */
-    public static final int CW_ENABLE_OPERATION = 1 << 3;
+    public static final int CW_ENABLE_OPERATION = Cia402Drive.CW_ENABLE_OPERATION;
     /** Control word bit 7: fault reset (acted on at its rising edge). */
-    public static final int CW_FAULT_RESET = 1 << 7;
+    public static final int CW_FAULT_RESET = Cia402Drive.CW_FAULT_RESET;
     /** Control word bit 14 (manufacturer specific): release the holding brake. */
-    public static final int CW_BRAKE_RELEASE = 1 << 14;
+    public static final int CW_BRAKE_RELEASE = Cia402Drive.CW_BRAKE_RELEASE;
     /** The command CiA 402 calls "enable operation", with the brake released: the only word the plant drives on. */
-    public static final int CW_OPERATE = CW_SWITCH_ON | CW_ENABLE_VOLTAGE | CW_QUICK_STOP | CW_ENABLE_OPERATION |
-        CW_BRAKE_RELEASE;
-    /** CiA 402 "shutdown" with the brake engaged: what the controller sends in every state but RUNNING. */
-    public static final int CW_SHUTDOWN = CW_ENABLE_VOLTAGE | CW_QUICK_STOP;
+    public static final int CW_OPERATE = Cia402Drive.CW_OPERATE;
+    /** CiA 402 "shutdown" with the brake engaged: what the controller sends in STARTING, SAFE and RECOVERING. */
+    public static final int CW_SHUTDOWN = Cia402Drive.CW_SHUTDOWN;
     /**
      * CiA 402 "quick stop" (enable voltage, quick stop bit clear): the fault reaction. A drive that was enabled ramps the
      * axis to rest at its quick-stop deceleration, then engages the brake.
      */
-    public static final int CW_QUICK_STOP_COMMAND = CW_ENABLE_VOLTAGE;
+    public static final int CW_QUICK_STOP_COMMAND = Cia402Drive.CW_QUICK_STOP_COMMAND;
 
     /** Status word bit 0 (CiA 402): ready to switch on. */
-    public static final int SW_READY_TO_SWITCH_ON = 1;
+    public static final int SW_READY_TO_SWITCH_ON = Cia402Drive.SW_READY_TO_SWITCH_ON;
     /** Status word bit 1: switched on. */
-    public static final int SW_SWITCHED_ON = 1 << 1;
-    /** Status word bit 2: operation enabled (the drive applies the torque command). */
-    public static final int SW_OPERATION_ENABLED = 1 << 2;
-    /** Status word bit 3: fault. */
-    public static final int SW_FAULT = 1 << 3;
+    public static final int SW_SWITCHED_ON = Cia402Drive.SW_SWITCHED_ON;
+    /** Status word bit 2: operation enabled. */
+    public static final int SW_OPERATION_ENABLED = Cia402Drive.SW_OPERATION_ENABLED;
+    /** Status word bit 3: fault (the drive faulted; only a fault reset edge leaves it). */
+    public static final int SW_FAULT = Cia402Drive.SW_FAULT;
     /** Status word bit 5: quick stop, active low (0 = a quick stop is running). */
-    public static final int SW_QUICK_STOP = 1 << 5;
-    /** Status word bit 6: switch on disabled (the drive stopped after a quick stop). */
-    public static final int SW_SWITCH_ON_DISABLED = 1 << 6;
-    /** Status word bit 14 (manufacturer specific): the holding brake is engaged. */
-    public static final int SW_BRAKE_ENGAGED = 1 << 14;
+    public static final int SW_QUICK_STOP = Cia402Drive.SW_QUICK_STOP;
+    /** Status word bit 6: switch on disabled. */
+    public static final int SW_SWITCH_ON_DISABLED = Cia402Drive.SW_SWITCH_ON_DISABLED;
+    /** Status word bit 14 (manufacturer specific): the holding brake holds (engaged, or not yet released). */
+    public static final int SW_BRAKE_ENGAGED = Cia402Drive.SW_BRAKE_ENGAGED;
 
     public static final int COMMAND_TORQUE_OFFSET = 0;
     public static final int COMMAND_CYCLE_OFFSET = COMMAND_TORQUE_OFFSET + SIZE_OF_DOUBLE;
@@ -129,6 +129,10 @@ public final class ControlFrames
     public static final int FAULT_LATE_COMMAND = ControlJournal.FAULT_LATE_COMMAND;
     /** FAULT code: the controller skipped a sensor frame because a newer one was there. */
     public static final int FAULT_FRAME_SKIPPED = ControlJournal.FAULT_FRAME_SKIPPED;
+    /** FAULT code: the plant's drive faulted. */
+    public static final int FAULT_DRIVE_FAULT = ControlJournal.FAULT_DRIVE_FAULT;
+    /** Why a drive faulted: command timeout. */
+    public static final int DRIVE_FAULT_COMMAND_TIMEOUT = ControlJournal.DRIVE_FAULT_COMMAND_TIMEOUT;
     /** SAMPLE kind: one control cycle. */
     public static final int SAMPLE_CONTROL = ControlJournal.SAMPLE_CONTROL;
     /** SAMPLE kind: the controller's inputs of one cycle, for re-runs. */

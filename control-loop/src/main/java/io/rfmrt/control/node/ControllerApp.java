@@ -5,6 +5,7 @@ import io.rfmrt.control.AxisState;
 import io.rfmrt.control.ControlCommand;
 import io.rfmrt.control.ControllerGains;
 import io.rfmrt.control.ControllerState;
+import io.rfmrt.control.CycleStatistics;
 import io.rfmrt.control.DeadlineMonitor;
 import io.rfmrt.control.DemoProfile;
 import io.rfmrt.control.FollowingError;
@@ -15,6 +16,7 @@ import io.rfmrt.control.Setpoint;
 import io.rfmrt.control.WakeLateness;
 import io.rfmrt.control.Watchdog;
 import io.rfmrt.control.WatchdogConfig;
+import io.rfmrt.control.journal.ControlJournal;
 import io.rfmrt.control.node.NodeResults.ControllerResult;
 import io.rfmrt.control.node.NodeResults.Lateness;
 import io.rfmrt.control.node.NodeResults.LossCauses;
@@ -64,8 +66,11 @@ import static io.rfmrt.control.node.ControlFrames.*;
  * The controller ({@code app: controller}), on the interrupt path: each sensor frame wakes the ISR-wake thread, the
  * node's consumer thread runs the control law (a pure function of state and input, {@link #handler()}) and writes
  * the command frame back. A deadline monitor checks sensor send → command written against a fraction of the period;
- * a watchdog agent ({@code rfmrt-watchdog}, a timer: a missing frame cannot wake anything) drives the axis to SAFE
- * (zero torque) when frames stop and back to RUNNING after M good frames. The trajectory clock advances only in
+ * a watchdog agent ({@code rfmrt-watchdog}, a timer: a missing frame cannot wake anything; {@link WatchdogTimer})
+ * drives the axis to SAFE (drive disabled, brake on) when frames stop and back to RUNNING after M good frames of frame
+ * time. On entering RUNNING it holds the axis where it stands until the drive reports its brake released; a drive that
+ * faulted is reset (an edge of the fault-reset bit) in STARTING and RECOVERING only. The loop's periodicity and
+ * execution ({@link CycleStatistics}) go to the heartbeat, the journal (writer {@code monitor}) and the result. The trajectory clock advances only in
  * RUNNING, on the sensor's cycle number; after a recovery the trajectory is rejoined bumplessly: an S-curve from the
  * measured position at rest to the end of the segment it stopped in, then the profile from there
  * ({@link TrajectoryRejoin}). A monitor agent
@@ -73,16 +78,21 @@ import static io.rfmrt.control.node.ControlFrames.*;
  * <pre>
  * app:
  *   name: controller
- *   rateHz: 1000            # loop rate, 100..10000, and at least what RateCheck accepts (598 with the defaults)
+ *   rateHz: 1000            # loop rate: what RateCheck accepts (598..10000 with the standard tune)
  *   watchdogPriority: 75    # SCHED_FIFO priority of the watchdog timer (on the first RT core)
- *   followingErrorRad: 0.005         # position lag limit at rest
- *   followingErrorAtSpeedRad: 0.010  # the limit at the profile's top speed (scaled linearly in between)
+ *   followingErrorRad: 0.005         # position lag limit at rest (0.020 with the fast profile)
+ *   followingErrorAtSpeedRad: 0.010  # the limit at the profile's top speed, scaled linearly between (0.030 fast)
  *   followingErrorFilterMs: 10       # lag above the limit for this long (in sensor cycles) faults the axis
+ *   profile: standard       # standard | fast (DemoProfile)
+ *   brakeReleaseTimeoutMs: 200       # the drive must report "operation enabled, brake released" this soon
+ *   encoderBits: 17         # counts per revolution = 2^bits, for the following error in counts
  *   gains: {positionGainPerS: 60}    # ControllerGains settings; those not given keep the standard tune
  * </pre>
- * The trajectory starts on the sensor cycle on which the watchdog counted its M-th good frame (the cycle it went
- * RUNNING on), not on the cycle the handler first saw RUNNING, so the commands are a function of the sensor frames
- * alone: the same frames played again (`rfmrt replay --play`) give the same commands.
+ * The trajectory starts after the first cycle, since the watchdog went RUNNING, whose sensor frame reports the drive
+ * operating with its brake released, whether this thread saw RUNNING before that frame or only after it: the watchdog's
+ * timer runs beside the handler, so when the handler sees the new state depends on timing. Started so, the set-points
+ * and the commands are a function of the sensor frames alone: the same frames played again ({@code rfmrt replay
+ * --play}) give the same commands.
  */
 public final class ControllerApp implements NodeApp
 {
@@ -101,25 +111,38 @@ public final class ControllerApp implements NodeApp
     /**
      * The controller's settings.
      *
-     * @param rateHz           loop rate (default 1000).
+     * @param rateHz           loop rate (default 1000); {@link RateCheck} is the one rule for it.
      * @param watchdogPriority the watchdog timer's SCHED_FIFO priority (default 75).
-     * @param followingErrorRad        the position lag limit at rest, rad (default 0.005).
-     * @param followingErrorAtSpeedRad the limit at the profile's top speed, rad (default 0.010).
+     * @param followingErrorRad        the position lag limit at rest, rad (default 0.005; 0.020 with the fast
+     *                                 profile).
+     * @param followingErrorAtSpeedRad the limit at the profile's top speed, rad (default 0.010; 0.030 fast).
      * @param followingErrorFilterMs   how long the lag may stay above the limit before the axis faults (default 10).
+     * @param profile          the trajectory, {@link DemoProfile#STANDARD} (default) or {@link DemoProfile#FAST}.
+     * @param brakeReleaseTimeoutMs how long after entering RUNNING the drive may take to report operation enabled
+     *                              with the brake released (default 200 ms); longer is a drive trip.
+     * @param encoderBits      the encoder's counts per revolution as a power of two, for reporting the following
+     *                         error in counts (default 17).
      * @param gains            {@link ControllerGains} settings by component name (default none: the standard tune).
      */
     public record Settings(Integer rateHz, Integer watchdogPriority, Double followingErrorRad,
-        Double followingErrorAtSpeedRad, Double followingErrorFilterMs, java.util.Map<String, Object> gains)
+        Double followingErrorAtSpeedRad, Double followingErrorFilterMs, String profile, Double brakeReleaseTimeoutMs,
+        Integer encoderBits, java.util.Map<String, Object> gains)
     {
         /** Defaults and ranges. */
         public Settings
         {
             rateHz = rateHz == null ? 1000 : rateHz;
             watchdogPriority = watchdogPriority == null ? 75 : watchdogPriority;
-            followingErrorRad = followingErrorRad == null ? 5e-3 : followingErrorRad;
-            followingErrorAtSpeedRad = followingErrorAtSpeedRad == null ? Math.max(10e-3, followingErrorRad) :
-                followingErrorAtSpeedRad;
+            profile = profile == null ? DemoProfile.STANDARD : profile;
+            // the fast profile lags more (its moves need most of the torque; an inertia the tune underestimates
+            // shows as lag): its limits are wider
+            final boolean fast = DemoProfile.FAST.equals(profile);
+            followingErrorRad = followingErrorRad == null ? (fast ? 20e-3 : 5e-3) : followingErrorRad;
+            followingErrorAtSpeedRad = followingErrorAtSpeedRad == null ?
+                Math.max(fast ? 30e-3 : 10e-3, followingErrorRad) : followingErrorAtSpeedRad;
             followingErrorFilterMs = followingErrorFilterMs == null ? 10.0 : followingErrorFilterMs;
+            brakeReleaseTimeoutMs = brakeReleaseTimeoutMs == null ? 200.0 : brakeReleaseTimeoutMs;
+            encoderBits = encoderBits == null ? 17 : encoderBits;
             if (!(followingErrorRad > 0) || !(followingErrorAtSpeedRad >= followingErrorRad) ||
                 !(followingErrorFilterMs > 0) || followingErrorFilterMs > 1000)
             {
@@ -127,9 +150,24 @@ public final class ControllerApp implements NodeApp
                     "followingErrorAtSpeedRad " + followingErrorAtSpeedRad + " >= followingErrorRad, " +
                     "followingErrorFilterMs " + followingErrorFilterMs + " in (0, 1000]");
             }
-            if (rateHz < 100 || rateHz > 10_000)
+            if (!DemoProfile.STANDARD.equals(profile) && !DemoProfile.FAST.equals(profile))
             {
-                throw new IllegalArgumentException("rateHz " + rateHz + " is not 100..10000");
+                throw new IllegalArgumentException("profile '" + profile + "' is not " + DemoProfile.STANDARD +
+                    " or " + DemoProfile.FAST);
+            }
+            if (!(brakeReleaseTimeoutMs >= 1) || brakeReleaseTimeoutMs > 10_000)
+            {
+                throw new IllegalArgumentException("brakeReleaseTimeoutMs " + brakeReleaseTimeoutMs +
+                    " is not 1..10000");
+            }
+            if (encoderBits < 8 || encoderBits > 32)
+            {
+                throw new IllegalArgumentException("encoderBits " + encoderBits + " is not 8..32");
+            }
+            final String refused = RateCheck.refusal(rateHz);
+            if (refused != null)
+            {
+                throw new IllegalArgumentException("rateHz " + rateHz + ": " + refused);
             }
             if (watchdogPriority < 0 || watchdogPriority > 99)
             {
@@ -154,12 +192,12 @@ public final class ControllerApp implements NodeApp
         }
     }
 
-    private Settings settings = new Settings(null, null, null, null, null, null);
+    private Settings settings = new Settings(null, null, null, null, null, null, null, null, null);
     private ControllerGains gains = ControllerGains.standard();
     private long periodNanos;
     private double dt;
     private AxisController controller;
-    private final DemoProfile profile = DemoProfile.standard();
+    private DemoProfile profile = DemoProfile.standard();
     private final ControllerState state = new ControllerState();
     private final SensorSample sample = new SensorSample();
     private final Setpoint setpoint = new Setpoint();
@@ -168,38 +206,43 @@ public final class ControllerApp implements NodeApp
     private DeadlineMonitor deadline;
     private final SingleWriterRecorder latency = new SingleWriterRecorder(1, HIGHEST_NS, 3);
     private final AtomicInteger axisState = new AtomicInteger(AxisState.STARTING.id());
-    private final AtomicLong framesSeen = new AtomicLong();
-    /** Frames handed to the watchdog timer, in order: cycle, sender stamp, handler start (single producer/consumer). */
-    static final int WATCH_SLOTS = 1 << 13;
-    private final long[] watchCycle = new long[WATCH_SLOTS];
-    private final long[] watchStamp = new long[WATCH_SLOTS];
-    private final long[] watchSeen = new long[WATCH_SLOTS];
-    private final AtomicLong watchTaken = new AtomicLong();
+    private WatchdogTimer timer;
     private final AtomicLong lastCycle = new AtomicLong();
     private final AtomicLong misses = new AtomicLong();
     private FramePublisher publisher;
     private JournalWriter journal;
-    private JournalWriter watchdogJournal;
     private long trajectoryCycle;
     /** Sensor cycle minus trajectory cycle while RUNNING: the trajectory clock runs on the sensor's cycle number. */
     private long trajectoryOrigin;
     private FollowingError followingError;
-    private final TrajectoryRejoin rejoin = TrajectoryRejoin.of(profile);
+    private TrajectoryRejoin rejoin = TrajectoryRejoin.of(profile);
     private boolean rejoining;
     /** Cycles after entering RUNNING before the drive must report "operation enabled" (its answer takes a period). */
     static final int DRIVE_ENABLE_GRACE_CYCLES = 5;
     private long runningSinceCycle;
     private boolean driveTripPending;
     private long driveTripSince;
-    /** The cycle on which the handler saw the drive not operating while RUNNING (the watchdog trips on a change). */
-    private final AtomicLong driveTripCycle = new AtomicLong();
     private long rejoinStartCycle;
     /** The sensor cycle on which the watchdog went STARTING → RUNNING (written before it publishes the state). */
     private final AtomicLong runningFromCycle = new AtomicLong();
+    /** The first cycle of the current run of frames reporting the drive operating with its brake released, or 0. */
+    private long driveReadySince;
     /** The cycle the axis faulted on its following error (0: not faulted); written by the handler. */
     private final AtomicLong faultCycle = new AtomicLong();
     private long faultNanos;
-    private long skippedFrames;
+    private final AtomicLong skippedFrames = new AtomicLong();
+    /** Entered RUNNING and waiting for the drive to report operation enabled with its brake released. */
+    private boolean awaitingDrive;
+    private boolean startingTrajectory;
+    private double holdPosition;
+    private long brakeWaitCycles;
+    private int lastWord;
+    private long driveResets;
+    private double peakTorque;
+    private CycleStatistics cycleStatistics;
+    private JournalWriter monitorJournal;
+    /** The last second's loop figures, for the heartbeat (written by the monitor). */
+    private volatile CycleStatistics.Figures lastSecond = CycleStatistics.Figures.NONE;
     private long sensorSeqOffset;
     private long movingCycles;
     private double movingSumSquaredError;
@@ -215,7 +258,7 @@ public final class ControllerApp implements NodeApp
     private WakeLateness timerLateness;
     private final long[] missFrom = new long[MISSES_KEPT];
     private final long[] missTo = new long[MISSES_KEPT];
-    private long missesLateWake;
+    private final long[] missWake = new long[MISSES_KEPT];
     private final long[] tripAt = new long[TRIPS_KEPT];
     private int tripsKept;
     private final long[] transitions = new long[3];
@@ -223,8 +266,6 @@ public final class ControllerApp implements NodeApp
     private long[] cardWarm;
     private volatile List<ThreadStats> warm;
     private final Histogram cumulative = new Histogram(1, HIGHEST_NS, 3);
-    /** The handler's CPU time per computed cycle, ns (written by the handler's thread, read after it stopped). */
-    private final Histogram handlerCpu = new Histogram(1, HIGHEST_NS, 3);
     private final java.lang.management.ThreadMXBean cpuClock = java.lang.management.ManagementFactory.getThreadMXBean();
     private ControllerResult result;
 
@@ -280,29 +321,42 @@ public final class ControllerApp implements NodeApp
             throw new ConfigException(node.context().source(), List.of("app controller takes the layout's " +
                 "'axis.sensor' channel as its one input (receive.channels: [axis.sensor])"));
         }
-        final String refused = RateCheck.refusal(settings.rateHz());
-        if (refused != null)
-        {
-            throw new ConfigException(node.context().source(), List.of("app: rateHz " + settings.rateHz() + ": " +
-                refused));
-        }
+        profile = DemoProfile.named(settings.profile());
+        rejoin = TrajectoryRejoin.of(profile);
         periodNanos = TimeUnit.SECONDS.toNanos(1) / settings.rateHz();
         dt = 1.0 / settings.rateHz();
         controller = new AxisController(gains.withPeriodSeconds(dt).validate());
         deadline = new DeadlineMonitor(periodNanos);
         followingError = new FollowingError(new FollowingError.Limits(settings.followingErrorRad(),
-            settings.followingErrorAtSpeedRad(), DemoProfile.V_MAX_RAD_PER_S,
+            settings.followingErrorAtSpeedRad(), profile.vMaxRadPerS(),
             Math.max(1, (int)Math.round(settings.followingErrorFilterMs() * 1e-3 / dt))));
         watchdogConfig = WatchdogConfig.defaults(periodNanos);
+        brakeWaitCycles = Math.max(1, Math.round(settings.brakeReleaseTimeoutMs() * 1e-3 / dt));
+        cycleStatistics = new CycleStatistics(periodNanos);
+        monitorJournal = journals.newWriter("monitor");
         publisher = new FramePublisher(node.device(), COMMAND);
         journal = journals.newWriter("controller");
         final JournalWriter handlerJournal = journal;
         lateness = new WakeLateness(periodNanos, WakeLateness.CAPACITY_DEFAULT,
             (seq, startNanos, durationNanos) -> handlerJournal.fault(FAULT_STALL, seq, durationNanos, startNanos));
         final JournalWriter stateJournal = journals.newWriter("watchdog");
-        watchdogJournal = stateJournal;
         timerLateness = new WakeLateness(periodNanos, WakeLateness.CAPACITY_DEFAULT,
             (seq, startNanos, durationNanos) -> stateJournal.fault(FAULT_STALL, seq, durationNanos, startNanos));
+        timer = new WatchdogTimer(new Watchdog(watchdogConfig, (from, to, reason, now) ->
+        {
+            if (from == AxisState.STARTING && to == AxisState.RUNNING)
+            {
+                // the cycle of the frame that made it RUNNING (the watchdog's last), before the state is published
+                runningFromCycle.setRelease(timer.watchdog().lastCycle());
+            }
+            axisState.setRelease(to.id());
+            if (to == AxisState.SAFE && from != AxisState.SAFE && tripsKept < TRIPS_KEPT)
+            {
+                tripAt[tripsKept++] = now;
+            }
+            stateJournal.state(from.id(), to.id(), now);
+            transitions[0]++;
+        }));
         cardWarm = NodeResults.cardCounters(node.device(), SENSOR.event());
     }
 
@@ -316,7 +370,7 @@ public final class ControllerApp implements NodeApp
     public List<NodeAgent> agents()
     {
         return List.of(
-            new NodeAgent(new WatchdogAgent(node.device(), watchdogJournal),
+            new NodeAgent(new WatchdogAgent(node.device()),
                 CpuPlacement.auto(settings.watchdogPriority()), new NoOpIdleStrategy()),
             new NodeAgent(new MonitorAgent(), CpuPlacement.HOUSEKEEPING, new SleepingMillisIdleStrategy(1)));
     }
@@ -324,28 +378,42 @@ public final class ControllerApp implements NodeApp
     private void onSensor(final FrameView frame, final StageStamps stamps)
     {
         final long cpuStart = cpuClock.getCurrentThreadCpuTime();
+        final long start = stamps.consumerStartNanos();
+        final long end = handle(frame, start);
+        if (end != 0)
+        {
+            // the cycle's execution time as the thread's own CPU time: a pre-emption in the middle is not counted
+            cycleStatistics.record(start, cpuClock.getCurrentThreadCpuTime() - cpuStart, end - start);
+        }
+    }
+
+    /**
+     * One sensor frame.
+     *
+     * @return when the cycle ended (its command written, or the frame skipped), or 0 for a frame not read.
+     */
+    private long handle(final FrameView frame, final long start)
+    {
         final DirectBuffer b = frame.buffer();
         final int p = frame.payloadOffset();
         if (b.getInt(p + SENSOR_VERSION_OFFSET) != PAYLOAD_VERSION)
         {
             // another payload layout: not read (the watchdog sees the silence)
-            return;
+            return 0;
         }
         final long cycle = b.getLong(p + SENSOR_CYCLE_OFFSET);
         final double position = b.getDouble(p + SENSOR_POSITION_OFFSET);
         final double velocity = b.getDouble(p + SENSOR_VELOCITY_OFFSET);
+        final int status = b.getInt(p + SENSOR_STATUS_WORD_OFFSET);
         final long sendNanos = frame.sendNanos();
+        // since when the frames report the drive ready, followed on every frame (a skipped one too): the trajectory's
+        // start is taken from the frames, not from when this thread saw RUNNING
+        final boolean driveReady = (status & (SW_OPERATION_ENABLED | SW_BRAKE_ENGAGED | SW_FAULT)) ==
+            SW_OPERATION_ENABLED;
+        driveReadySince = !driveReady ? 0 : driveReadySince == 0 ? cycle : driveReadySince;
         // woken by the frame: it should have run when the frame was published
-        final long wakeLateness = lateness.wake(cycle, sendNanos, stamps.consumerStartNanos());
-        final long handed = framesSeen.getPlain();
-        if (handed - watchTaken.getAcquire() < WATCH_SLOTS)
-        {
-            final int slot = (int)(handed & (WATCH_SLOTS - 1));
-            watchCycle[slot] = cycle;
-            watchStamp[slot] = sendNanos;
-            watchSeen[slot] = stamps.consumerStartNanos();
-            framesSeen.setRelease(handed + 1);
-        }
+        lateness.wake(cycle, sendNanos, start);
+        timer.offer(cycle, sendNanos, start);
         // else the timer is held up past 8,192 frames: the watchdog sees the cycles missing as a gap and trips (counted)
         lastCycle.setRelease(cycle);
         // a newer sensor frame already in reflective memory: this one is backlog (the thread was held up), and a
@@ -354,9 +422,9 @@ public final class ControllerApp implements NodeApp
             SENSOR.slotOffset(frame.seq() + 1) + FrameHeaderDescriptor.SEQ_OFFSET);
         if (Math.abs(newer) > frame.seq())
         {
-            skippedFrames++;
-            journal.fault(FAULT_FRAME_SKIPPED, cycle, Math.abs(newer) - frame.seq(), stamps.consumerStartNanos());
-            return;
+            skippedFrames.setRelease(skippedFrames.getPlain() + 1);
+            journal.fault(FAULT_FRAME_SKIPPED, cycle, Math.abs(newer) - frame.seq(), start);
+            return start;
         }
 
         final boolean faulted = faultCycle.getPlain() != 0;
@@ -373,30 +441,43 @@ public final class ControllerApp implements NodeApp
             if (cycle - driveTripSince > 2 * DRIVE_ENABLE_GRACE_CYCLES)
             {
                 driveTripSince = cycle;
-                driveTripCycle.setRelease(cycle);
+                timer.requestDriveTrip(cycle);
             }
         }
-        else if (previousState == AxisState.RUNNING.id() && cycle - runningSinceCycle > DRIVE_ENABLE_GRACE_CYCLES &&
-            (b.getInt(p + SENSOR_STATUS_WORD_OFFSET) & SW_OPERATION_ENABLED) == 0)
+        else if (previousState == AxisState.RUNNING.id() && (awaitingDrive ?
+            cycle - runningSinceCycle > brakeWaitCycles :
+            (status & (SW_OPERATION_ENABLED | SW_BRAKE_ENGAGED | SW_FAULT)) != SW_OPERATION_ENABLED))
         {
-            // the drive is not applying the torque (it braked on a stale command): a trip, so the loop does not wind
-            // up against a braked axis and re-enters bumplessly after the recovery
+            // the drive is not applying the torque (it faulted on a stale command, or lost "operation enabled"), or
+            // did not release its brake in time: a trip, so the loop does not wind up against a braked axis and
+            // re-enters bumplessly after the recovery
             driveTripPending = true;
             driveTripSince = cycle;
-            driveTripCycle.setRelease(cycle);
+            timer.requestDriveTrip(cycle);
             st = AxisState.SAFE.id();
         }
         if (st == AxisState.RUNNING.id() && previousState != st)
         {
-            // entering RUNNING: no integrator history from before. At the start the trajectory begins; after a
-            // recovery it is rejoined bumplessly, from the measured position at rest (TrajectoryRejoin). From here on
-            // its clock runs on the sensor's cycle number (a gap in the cycles is time passed)
-            state.reset();
+            // entering RUNNING: the drive is told to enable and release its brake; until it reports both, the axis is
+            // held where it stands (closed loop on that position, no integrator history)
             runningSinceCycle = cycle;
-            if (previousState == AxisState.STARTING.id())
+            awaitingDrive = true;
+            holdPosition = position;
+            startingTrajectory = previousState == AxisState.STARTING.id();
+        }
+        if (st == AxisState.RUNNING.id() && awaitingDrive &&
+            (status & (SW_OPERATION_ENABLED | SW_BRAKE_ENGAGED | SW_FAULT)) == SW_OPERATION_ENABLED)
+        {
+            // the drive drives and its brake is open: no integrator history from before. At the start the trajectory
+            // begins; after a recovery it is rejoined bumplessly, from the measured position at rest
+            // (TrajectoryRejoin). From here on its clock runs on the sensor's cycle number (a gap is time passed)
+            awaitingDrive = false;
+            state.reset();
+            if (startingTrajectory)
             {
-                // the trajectory starts after the cycle the watchdog went RUNNING on, however late this thread saw it
-                trajectoryOrigin = runningFromCycle.getAcquire();
+                // from the first frame after the watchdog's RUNNING cycle that reported the drive ready, however late
+                // this thread saw RUNNING
+                trajectoryOrigin = Math.max(runningFromCycle.getAcquire() + 1, driveReadySince) - trajectoryCycle - 1;
             }
             else
             {
@@ -407,8 +488,15 @@ public final class ControllerApp implements NodeApp
         }
         previousState = st;
         sample.set(cycle, sendNanos, position, velocity);
+        final boolean driving = st == AxisState.RUNNING.id() && !awaitingDrive;
+        if (st == AxisState.RUNNING.id() && awaitingDrive)
+        {
+            // waiting for the brake: hold the position the axis stood at, without integrating
+            state.reset();
+            setpoint.hold(holdPosition);
+        }
         final double integratorBefore = state.integratorNm();
-        if (st == AxisState.RUNNING.id())
+        if (driving)
         {
             if (rejoining && !rejoin.sample((cycle - rejoinStartCycle) * dt, setpoint))
             {
@@ -424,6 +512,10 @@ public final class ControllerApp implements NodeApp
             }
             controller.step(state, sample, setpoint, state, command);
         }
+        else if (st == AxisState.RUNNING.id())
+        {
+            controller.step(state, sample, setpoint, state, command);
+        }
         else
         {
             profile.setpoint(trajectoryCycle * dt, setpoint);
@@ -434,10 +526,7 @@ public final class ControllerApp implements NodeApp
         commandPayload.putLong(COMMAND_CYCLE_OFFSET, cycle);
         commandPayload.putDouble(COMMAND_SETPOINT_OFFSET, setpoint.position());
         commandPayload.putLong(COMMAND_STATE_OFFSET, st);
-        // only RUNNING enables the drive and releases the brake: SAFE, RECOVERING and STARTING hold it on
-        // a faulted axis is quick-stopped (the drive ramps it to rest, then brakes)
-        commandPayload.putInt(COMMAND_CONTROL_WORD_OFFSET, st == AxisState.RUNNING.id() ? CW_OPERATE :
-            st == AxisState.FAULT.id() ? CW_QUICK_STOP_COMMAND : CW_SHUTDOWN);
+        commandPayload.putInt(COMMAND_CONTROL_WORD_OFFSET, controlWord(st, status));
         commandPayload.putInt(COMMAND_VERSION_OFFSET, PAYLOAD_VERSION);
         publisher.publish(commandPayload, 0, COMMAND_LENGTH, 0);
         // written: the command frame's own send stamp, the moment it is in reflective memory (the same definition as
@@ -455,11 +544,8 @@ public final class ControllerApp implements NodeApp
             {
                 missFrom[(int)missed - 1] = sendNanos;
                 missTo[(int)missed - 1] = written;
-            }
-            if (wakeLateness > deadline.deadlineNanos())
-            {
-                // the wake-up alone was past the deadline, whatever the handler took
-                missesLateWake++;
+                // the wake-up is the node's own measure of the kernel's part in the miss
+                missWake[(int)missed - 1] = start;
             }
             journal.fault(FAULT_DEADLINE_MISS, cycle, cycleLatency - deadline.deadlineNanos(), written);
         }
@@ -469,6 +555,7 @@ public final class ControllerApp implements NodeApp
             sumSquaredError += error * error;
             maxError = Math.max(maxError, Math.abs(error));
             trackedCycles++;
+            peakTorque = Math.max(peakTorque, Math.abs(torque));
             if (setpoint.velocity() != 0.0 || setpoint.acceleration() != 0.0)
             {
                 // tracking is judged over the moves: the rest between them would dilute it
@@ -486,6 +573,7 @@ public final class ControllerApp implements NodeApp
                 // timer moves the axis state to FAULT and journals the transition
                 faultNanos = written;
                 faultCycle.setRelease(cycle);
+                timer.requestFault(cycle);
                 journal.fault(FAULT_FOLLOWING_ERROR, cycle, (long)(Math.abs(error) * 1e9), written);
             }
         }
@@ -494,39 +582,51 @@ public final class ControllerApp implements NodeApp
             cycleLatency / 1e3);
         journal.sample(SAMPLE_CONTROL_INPUT, sendNanos, cycle, st, integratorBefore, setpoint.velocity(),
             setpoint.acceleration(), setpoint.jerk(), position, velocity);
-        // the cycle's execution time as the thread's own CPU time: a pre-emption in the middle is not counted
-        final long cpu = cpuClock.getCurrentThreadCpuTime() - cpuStart;
-        handlerCpu.recordValue(Math.max(1, Math.min(cpu, HIGHEST_NS)));
+        return written;
+    }
+
+    /**
+     * The control word of a cycle: only RUNNING enables the drive and releases the brake; a faulted axis is
+     * quick-stopped (the drive ramps it to rest, then brakes); STARTING, SAFE and RECOVERING hold the brake on
+     * (shutdown). A drive that reports a fault is reset in STARTING and RECOVERING, where the axis is about to be
+     * driven again: the fault-reset bit is raised every other cycle, so the drive sees a rising edge; never in SAFE
+     * (held) or FAULT (latched), and a drive never leaves its fault by itself.
+     */
+    private int controlWord(final int st, final int status)
+    {
+        final int word;
+        if (st == AxisState.RUNNING.id())
+        {
+            word = CW_OPERATE;
+        }
+        else if (st == AxisState.FAULT.id())
+        {
+            word = CW_QUICK_STOP_COMMAND;
+        }
+        else if ((status & SW_FAULT) != 0 &&
+            (st == AxisState.RECOVERING.id() || st == AxisState.STARTING.id()) && (lastWord & CW_FAULT_RESET) == 0)
+        {
+            word = CW_SHUTDOWN | CW_FAULT_RESET;
+            driveResets++;
+        }
+        else
+        {
+            word = CW_SHUTDOWN;
+        }
+        lastWord = word;
+        return word;
     }
 
     /** The watchdog's timer: one tick per period on the absolute schedule, parked in between. */
     private final class WatchdogAgent implements Agent
     {
         private final RfmDevice device;
-        private final Watchdog watchdog;
-        private long judgedCycle;
-        private long seen;
         private long next;
-        private long lastDriveTrip;
         private boolean done;
 
-        WatchdogAgent(final RfmDevice device, final JournalWriter stateJournal)
+        WatchdogAgent(final RfmDevice device)
         {
             this.device = device;
-            this.watchdog = new Watchdog(watchdogConfig, (from, to, reason, now) ->
-            {
-                if (from == AxisState.STARTING && to == AxisState.RUNNING)
-                {
-                    runningFromCycle.setRelease(judgedCycle);
-                }
-                axisState.setRelease(to.id());
-                if (to == AxisState.SAFE && from != AxisState.SAFE && tripsKept < TRIPS_KEPT)
-                {
-                    tripAt[tripsKept++] = now;
-                }
-                stateJournal.state(from.id(), to.id(), now);
-                transitions[0]++;
-            });
         }
 
         @Override
@@ -551,34 +651,11 @@ public final class ControllerApp implements NodeApp
             }
             LockSupport.parkNanos(next - System.nanoTime());
             final long now = System.nanoTime();
-            timerLateness.wake(seen, next, now);
+            timerLateness.wake(timer.seen(), next, now);
             next += periodNanos;
-            if (faultCycle.getAcquire() != 0)
-            {
-                watchdog.fault(now);
-            }
-            final long driveTrip = driveTripCycle.getAcquire();
-            if (driveTrip != lastDriveTrip)
-            {
-                lastDriveTrip = driveTrip;
-                watchdog.driveNotOperating(now);
-            }
-            final long frames = framesSeen.getAcquire();
-            if (frames == seen)
-            {
-                watchdog.poll(now);
-            }
-            while (seen < frames)
-            {
-                // judged in frame time: the frame's own cycle and stamp, and when the handler took it
-                final int slot = (int)(seen & (WATCH_SLOTS - 1));
-                judgedCycle = watchCycle[slot];
-                watchdog.onFrame(watchCycle[slot], watchStamp[slot], watchSeen[slot]);
-                seen++;
-                watchTaken.setRelease(seen);
-            }
-            transitions[1] = watchdog.trips();
-            transitions[2] = watchdog.recoveries();
+            timer.tick(now);
+            transitions[1] = timer.watchdog().trips();
+            transitions[2] = timer.watchdog().recoveries();
             return 1;
         }
 
@@ -595,6 +672,7 @@ public final class ControllerApp implements NodeApp
         private final long start = System.nanoTime();
         private long nextReport = start + TimeUnit.SECONDS.toNanos(1);
         private long landBy;
+        private long landedCycle;
         private Histogram interval;
         private int second;
         private long lastFrames;
@@ -605,14 +683,17 @@ public final class ControllerApp implements NodeApp
         {
             final long now = System.nanoTime();
             final long done = node.device().window().getLongAcquire(PLANT_DONE_OFFSET);
-            if (landBy == 0 && done != 0)
+            if (done != 0)
             {
-                // the last frames are in flight: let them land
-                landBy = now + TimeUnit.SECONDS.toNanos(1);
-            }
-            if (landBy != 0)
-            {
-                if (lastCycle.getAcquire() >= done || now > landBy)
+                // the last frames are in flight or still queued: let them land while they keep coming (a held-up
+                // controller, or a bridge from another host, can be seconds behind); a second without one ends it
+                final long handled = lastCycle.getAcquire();
+                if (landBy == 0 || handled != landedCycle)
+                {
+                    landedCycle = handled;
+                    landBy = now + TimeUnit.SECONDS.toNanos(1);
+                }
+                if (handled >= done || now > landBy)
                 {
                     node.terminate();
                 }
@@ -627,6 +708,10 @@ public final class ControllerApp implements NodeApp
             journalWarned = journalWarned || JournalWarning.warnOnce(node.journal(), live);
             interval = latency.getIntervalHistogram(interval);
             cumulative.add(interval);
+            // the loop's periodicity and execution: the last second for the heartbeat, the run so far to the journal
+            final CycleStatistics.Figures loop = cycleStatistics.sample();
+            lastSecond = loop;
+            ControlJournal.loop(monitorJournal, now, cycleStatistics.total(), skippedFrames.getAcquire(), 0);
             final ReceivePath sensors = node.receivePath();
             final long frames = sensors.counter(RuntimeCounter.FRAMES_HANDLED);
             if (frames > lastFrames)
@@ -638,9 +723,9 @@ public final class ControllerApp implements NodeApp
                     warm = sensors.threadStats();
                 }
                 live.accept(String.format(Locale.ROOT, "%4d s  cycles %6d  tracking error %+8.1f urad  " +
-                    "e2e p99 %6.1f us  misses %d  state %s", second, frames, lastError * 1e6,
-                    interval.getValueAtPercentile(99) / 1e3, misses.getAcquire(),
-                    AxisState.fromId(axisState.getAcquire())));
+                    "e2e p99 %6.1f us  period p99 %6.1f us  cpu p99 %5.1f us  misses %d  state %s", second, frames,
+                    lastError * 1e6, interval.getValueAtPercentile(99) / 1e3, loop.periodP99Us(),
+                    loop.executionP99Us(), misses.getAcquire(), AxisState.fromId(axisState.getAcquire())));
                 lastFrames = frames;
             }
             return 1;
@@ -654,6 +739,29 @@ public final class ControllerApp implements NodeApp
     }
 
     @Override
+    public String heartbeat()
+    {
+        return heartbeatSegment(lastSecond, "skipped", skippedFrames.getAcquire(), "misses", misses.getAcquire());
+    }
+
+    /**
+     * @param f      a second's loop figures.
+     * @param name1  a count's name.
+     * @param value1 its value.
+     * @param name2  another's.
+     * @param value2 its value.
+     * @return the heartbeat segment of a control node's loop.
+     */
+    static String heartbeatSegment(final CycleStatistics.Figures f, final String name1, final long value1,
+        final String name2, final long value2)
+    {
+        return String.format(Locale.ROOT, "loop period p50 %.1f p99 %.1f max %.1f jitter p99 %.1f max %.1f us | " +
+            "exec cpu p50 %.1f p99 %.1f max %.1f us | overruns %d %s %d %s %d", f.periodP50Us(), f.periodP99Us(),
+            f.periodMaxUs(), f.jitterP99Us(), f.jitterMaxUs(), f.executionP50Us(), f.executionP99Us(),
+            f.executionMaxUs(), f.overruns(), name1, value1, name2, value2);
+    }
+
+    @Override
     public void onStop(final RfmNode node)
     {
         final ReceivePath sensors = node.receivePath();
@@ -663,6 +771,9 @@ public final class ControllerApp implements NodeApp
         }
         lateness.finish();
         timerLateness.finish();
+        cycleStatistics.sample();
+        final CycleStatistics.Figures loop = cycleStatistics.total();
+        ControlJournal.loop(monitorJournal, System.nanoTime(), loop, skippedFrames.get(), 0);
         final List<ThreadStats> end = sensors.threadStats();
         final List<RtThread> threads = sensors.threads();
         final Histogram total = latency.getIntervalHistogram();
@@ -707,11 +818,11 @@ public final class ControllerApp implements NodeApp
             node.environment().placementTable(),
             hygiene,
             sensors.waitStrategy().toString(),
-            missesLateWake,
             Lateness.of(lateness),
             Lateness.of(timerLateness),
             Arrays.copyOf(missFrom, missesKept),
             Arrays.copyOf(missTo, missesKept),
+            Arrays.copyOf(missWake, missesKept),
             deadline.misses() - missesKept,
             tripFrom,
             Arrays.copyOf(tripAt, tripsKept),
@@ -727,10 +838,14 @@ public final class ControllerApp implements NodeApp
             followingError.lagAtFault(),
             followingError.limitAtFault(),
             followingError.peakLag(),
-            skippedFrames,
-            handlerCpu.getValueAtPercentile(50) / 1e3,
-            handlerCpu.getValueAtPercentile(99) / 1e3,
-            handlerCpu.getMaxValue() / 1e3);
+            skippedFrames.get(),
+            loop,
+            peakTorque,
+            controller.gains().torqueLimitNm(),
+            movingMaxError / (2.0 * Math.PI / (1L << settings.encoderBits())),
+            settings.encoderBits(),
+            profile.name(),
+            driveResets);
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.rfmrt.control.node;
 
+import io.rfmrt.control.CycleStatistics;
 import io.rfmrt.control.WakeLateness;
 import io.rfmrt.rfm.EventType;
 import io.rfmrt.rfm.RfmCounter;
@@ -113,11 +114,11 @@ public final class NodeResults
      * @param placement              the placement table.
      * @param threadsAfterWarmup     RT hygiene per thread.
      * @param waitStrategy           the wait strategy.
-     * @param deadlineMissesLateWake misses whose wake-up alone was past the deadline.
      * @param lateness               the handler's lateness.
      * @param watchdogTimerLateness  the watchdog timer's.
      * @param missFrom               kept misses' starts (nanoTime).
      * @param missTo                 their ends.
+     * @param missWake               when the handler of each started (its wake-up: {@code missWake - missFrom}).
      * @param missesNotKept          misses beyond those kept.
      * @param tripFrom               kept trips' windows' starts.
      * @param tripTo                 the trips' times.
@@ -134,20 +135,25 @@ public final class NodeResults
      * @param faultLimitRad          the limit then, rad.
      * @param peakLagRad             the largest lag checked while RUNNING, rad.
      * @param skippedFrames          sensor frames not computed on: a newer one was already there (backlog).
-     * @param handlerCpuP50Us        the handler's CPU time per computed cycle (thread CPU time, not wall), median.
-     * @param handlerCpuP99Us        99th percentile.
-     * @param handlerCpuMaxUs        highest.
+     * @param loop                   the handler's periodicity and execution (thread CPU time) over the run.
+     * @param peakTorqueNm           the largest |torque| commanded while RUNNING, N·m.
+     * @param torqueLimitNm          the controller's torque clamp (the drive's peak), N·m.
+     * @param trackingMaxMovesCounts {@code trackingMaxMoves} in encoder counts.
+     * @param encoderBits            the encoder those counts are of (2^bits a revolution).
+     * @param profile                the trajectory followed.
+     * @param driveResets            fault-reset edges sent to a faulted drive.
      */
     public record ControllerResult(long cycles, long lostFrames, long tornFrames, LossCauses lostFrameCauses,
         long deadlineMisses, double deadlineUs, long watchdogTrips, long watchdogRecoveries, double trackingRms,
         double trackingMax, double moveDistance, long trackedCycles, double e2eP50Us, double e2eP99Us,
         double e2eMaxUs, long journalDrops, long journalWriteErrors, long journalRecords, String placement,
-        List<ThreadHygiene> threadsAfterWarmup, String waitStrategy, long deadlineMissesLateWake, Lateness lateness,
-        Lateness watchdogTimerLateness, long[] missFrom, long[] missTo, long missesNotKept, long[] tripFrom,
+        List<ThreadHygiene> threadsAfterWarmup, String waitStrategy, Lateness lateness,
+        Lateness watchdogTimerLateness, long[] missFrom, long[] missTo, long[] missWake, long missesNotKept, long[] tripFrom,
         long[] tripTo, long tripsNotKept, long[] stallStart, long[] stallEnd, double trackingRmsMoves,
         double trackingMaxMoves, double trackingMaxAtRest, long movingCycles, long followingErrorFaults,
         long faultCycle, double faultLagRad, double faultLimitRad, double peakLagRad, long skippedFrames,
-        double handlerCpuP50Us, double handlerCpuP99Us, double handlerCpuMaxUs)
+        CycleStatistics.Figures loop, double peakTorqueNm, double torqueLimitNm, double trackingMaxMovesCounts,
+        int encoderBits, String profile, long driveResets)
     {
     }
 
@@ -168,6 +174,10 @@ public final class NodeResults
      * @param tickIntervalP50Us    median interval.
      * @param tickIntervalP99Us    99th percentile.
      * @param tickIntervalMaxUs    longest.
+     * @param loop                 the tick loop's periodicity and execution (thread CPU time per tick) over the run.
+     * @param model                the axis model (ideal, realistic).
+     * @param driveFaults          times the drive faulted (command timeout while operation was enabled).
+     * @param driveFaultResets     faults reset by a fault-reset edge.
      * @param commandsReceived     command frames handled.
      * @param commandGaps          command frames lost.
      * @param lostFrameCauses      why.
@@ -181,7 +191,8 @@ public final class NodeResults
     public record PlantResult(long cycles, boolean interrupted, long sensorFrames, long staleCommandCycles,
         long withheldSensorFrames, long ticksTaken, long missedTicks, long missedTickEvents, long lateCommands,
         long[] lateCommandsByPeriods, double tickIntervalMinUs, double tickIntervalP50Us, double tickIntervalP99Us,
-        double tickIntervalMaxUs, long commandsReceived, long commandGaps, LossCauses lostFrameCauses,
+        double tickIntervalMaxUs, CycleStatistics.Figures loop, String model, long driveFaults,
+        long driveFaultResets, long commandsReceived, long commandGaps, LossCauses lostFrameCauses,
         long journalDrops, long journalWriteErrors, long journalRecords, Lateness lateness, long[] stallStart,
         long[] stallEnd)
     {

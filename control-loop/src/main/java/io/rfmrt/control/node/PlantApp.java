@@ -2,8 +2,15 @@ package io.rfmrt.control.node;
 
 import io.rfmrt.control.AxisParameters;
 import io.rfmrt.control.AxisPlant;
+import io.rfmrt.control.Cia402Drive;
+import io.rfmrt.control.CycleStatistics;
+import io.rfmrt.control.RateCheck;
+import io.rfmrt.control.RealisticAxisParameters;
+import io.rfmrt.control.RealisticAxisPlant;
+import io.rfmrt.control.SimulatedAxis;
 import io.rfmrt.control.TickSchedule;
 import io.rfmrt.control.WakeLateness;
+import io.rfmrt.control.journal.ControlJournal;
 import io.rfmrt.control.node.NodeResults.Lateness;
 import io.rfmrt.control.node.NodeResults.LossCauses;
 import io.rfmrt.control.node.NodeResults.PlantResult;
@@ -23,7 +30,6 @@ import io.rfmrt.runtime.config.AppSettings;
 import io.rfmrt.runtime.config.ConfigException;
 import io.rfmrt.runtime.journal.Journal;
 import io.rfmrt.runtime.journal.JournalWriter;
-import org.HdrHistogram.Histogram;
 import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.NoOpIdleStrategy;
 import org.agrona.concurrent.SleepingMillisIdleStrategy;
@@ -44,14 +50,17 @@ import static io.rfmrt.control.node.ControlFrames.*;
  * zero-order hold). The schedule never catches up: a wake-up more than half a period late misses the ticks it cannot
  * take on time (counted, journaled as MISSED_TICKS; the axis still moves through them under the held command), so
  * the controller sees a gap in the sensor cycles, never a burst. A command first seen one or more periods after it
- * was due is counted and journaled (LATE_COMMAND); one older than {@link #STALE_PERIODS} periods makes it brake,
- * counted and journaled. Sensor frames can be withheld for a window of cycles (the sensor-dropout fault). When its
+ * was due is counted and journaled (LATE_COMMAND); one older than {@link #STALE_PERIODS} periods has timed out,
+ * counted and journaled, and faults an enabled drive. The axis ({@link SimulatedAxis}: the ideal one or, with
+ * {@code model: realistic}, {@link RealisticAxisPlant}) sits behind a CiA 402 drive ({@link Cia402Drive}: control
+ * and status words, brake release and engage delays, its own fault, reset only on an edge); the sensor frame carries
+ * what the drive measures. Sensor frames can be withheld for a window of cycles (the sensor-dropout fault). When its
  * cycles are done (or the node stops) it tells the controller through the layout's {@code plant.done} word; when
  * done it stops its node.
  * <pre>
  * app:
  *   name: plant
- *   rateHz: 1000        # loop rate, 1..100000
+ *   rateHz: 1000        # loop rate, 1..10000
  *   cycles: 10000       # periods to run, 0 = until the node is stopped
  *   dropoutFrom: 0      # first cycle whose sensor frame is withheld (0 = no dropout)
  *   dropoutTo: 0        # first cycle published again
@@ -59,6 +68,12 @@ import static io.rfmrt.control.node.ControlFrames.*;
  *   latencyFrom: 0      # first cycle of the latency fault (0 = none)
  *   latencyNanos: 0     # from then on commands act this much later than they arrived (whole periods)
  *   quickStopRadPerS2: 50   # the drive's quick-stop deceleration
+ *   model: ideal        # ideal | realistic (encoder, noise, resonance, stiction, gravity, +50 % inertia)
+ *   delayPeriods: 0     # the drive applies a command this many periods after it is due (default: 1 if realistic)
+ *   brakeReleaseMs: 20  # the holding brake's release time (the brake holds meanwhile)
+ *   brakeEngageMs: 10   # its engage time (the motor is off and the axis coasts meanwhile)
+ *   stallAt: 0          # the plant-stall fault: the loop is held up once, after taking this tick (0 = none)
+ *   stallNanos: 0       # for this long
  * </pre>
  */
 public final class PlantApp implements NodeApp
@@ -67,8 +82,12 @@ public final class PlantApp implements NodeApp
     public static final String NAME = "plant";
     /** Name of the plant loop's thread. */
     public static final String LOOP_THREAD = "rfmrt-plant";
-    /** A command older than this many periods is stale: the plant brakes. */
+    /** A command older than this many periods is stale: the drive faults (command timeout). */
     public static final int STALE_PERIODS = 5;
+    /** {@code model:} the ideal axis (exact position and velocity). */
+    public static final String MODEL_IDEAL = "ideal";
+    /** {@code model:} the realistic axis ({@link RealisticAxisPlant}). */
+    public static final String MODEL_REALISTIC = "realistic";
 
     /**
      * The plant's settings.
@@ -82,9 +101,17 @@ public final class PlantApp implements NodeApp
      *                     {@code latencyNanos} later than it arrived.
      * @param latencyNanos the added transport delay (rounded to whole periods).
      * @param quickStopRadPerS2 the drive's quick-stop deceleration (default 50 rad/s²).
+     * @param model        {@value #MODEL_IDEAL} (default) or {@value #MODEL_REALISTIC}.
+     * @param delayPeriods periods between a command being due and the drive applying it (default 0, or 1 for the
+     *                     realistic model: a cyclic-synchronous drive applies it at the next sync).
+     * @param brakeReleaseMs the brake's release time (default 20 ms).
+     * @param brakeEngageMs  its engage time (default 10 ms).
+     * @param stallAt      the plant-stall fault: the tick after which the loop is held up once (0 = none).
+     * @param stallNanos   how long, ns (at most 10 s).
      */
     public record Settings(Integer rateHz, Long cycles, Long dropoutFrom, Long dropoutTo, Integer priority,
-        Long latencyFrom, Long latencyNanos, Double quickStopRadPerS2)
+        Long latencyFrom, Long latencyNanos, Double quickStopRadPerS2, String model, Integer delayPeriods,
+        Double brakeReleaseMs, Double brakeEngageMs, Long stallAt, Long stallNanos)
     {
         /** Defaults and ranges. */
         public Settings
@@ -97,8 +124,34 @@ public final class PlantApp implements NodeApp
             latencyFrom = latencyFrom == null ? 0 : latencyFrom;
             latencyNanos = latencyNanos == null ? 0 : latencyNanos;
             quickStopRadPerS2 = quickStopRadPerS2 == null ? 50.0 : quickStopRadPerS2;
+            model = model == null ? MODEL_IDEAL : model;
+            if (!MODEL_IDEAL.equals(model) && !MODEL_REALISTIC.equals(model))
+            {
+                throw new IllegalArgumentException("model '" + model + "' is not " + MODEL_IDEAL + " or " +
+                    MODEL_REALISTIC);
+            }
+            delayPeriods = delayPeriods == null ? (MODEL_REALISTIC.equals(model) ? 1 : 0) : delayPeriods;
+            brakeReleaseMs = brakeReleaseMs == null ? Cia402Drive.BRAKE_RELEASE_DEFAULT_MS : brakeReleaseMs;
+            brakeEngageMs = brakeEngageMs == null ? Cia402Drive.BRAKE_ENGAGE_DEFAULT_MS : brakeEngageMs;
+            stallAt = stallAt == null ? 0 : stallAt;
+            stallNanos = stallNanos == null ? 0 : stallNanos;
+            if (stallAt < 0 || stallNanos < 0 || stallNanos > TimeUnit.SECONDS.toNanos(10))
+            {
+                throw new IllegalArgumentException("stallAt " + stallAt + " must be >= 0 and stallNanos " +
+                    stallNanos + " 0..10000000000");
+            }
+            if (delayPeriods < 0 || delayPeriods > STALE_PERIODS - 1)
+            {
+                throw new IllegalArgumentException("delayPeriods " + delayPeriods + " is not 0.." +
+                    (STALE_PERIODS - 1));
+            }
+            if (!(brakeReleaseMs >= 0) || brakeReleaseMs > 1000 || !(brakeEngageMs >= 0) || brakeEngageMs > 1000)
+            {
+                throw new IllegalArgumentException("brakeReleaseMs " + brakeReleaseMs + " and brakeEngageMs " +
+                    brakeEngageMs + " must be 0..1000");
+            }
             if (latencyFrom < 0 || latencyNanos < 0 ||
-                latencyNanos / (TimeUnit.SECONDS.toNanos(1) / rateHz) >= COMMAND_SLOTS / 2)
+                latencyNanos / (TimeUnit.SECONDS.toNanos(1) / Math.max(1, rateHz)) >= COMMAND_SLOTS / 2)
             {
                 throw new IllegalArgumentException("latencyFrom " + latencyFrom + " and latencyNanos " +
                     latencyNanos + " must be >= 0, the latency under " + COMMAND_SLOTS / 2 + " periods");
@@ -107,9 +160,10 @@ public final class PlantApp implements NodeApp
             {
                 throw new IllegalArgumentException("quickStopRadPerS2 " + quickStopRadPerS2 + " must be > 0");
             }
-            if (rateHz < 1 || rateHz > 100_000)
+            if (rateHz < RateCheck.MIN_RATE_HZ || rateHz > RateCheck.MAX_RATE_HZ)
             {
-                throw new IllegalArgumentException("rateHz " + rateHz + " is not 1..100000");
+                throw new IllegalArgumentException("rateHz " + rateHz + " is not " + RateCheck.MIN_RATE_HZ + ".." +
+                    RateCheck.MAX_RATE_HZ);
             }
             if (cycles < 0 || dropoutFrom < 0 || dropoutTo < dropoutFrom)
             {
@@ -120,6 +174,15 @@ public final class PlantApp implements NodeApp
             {
                 throw new IllegalArgumentException("priority " + priority + " is not 0..99");
             }
+        }
+
+        /**
+         * @return a new axis of the chosen model.
+         */
+        public SimulatedAxis newAxis()
+        {
+            return MODEL_REALISTIC.equals(model) ? new RealisticAxisPlant(RealisticAxisParameters.standard()) :
+                new AxisPlant(AxisParameters.standard());
         }
     }
 
@@ -139,7 +202,7 @@ public final class PlantApp implements NodeApp
         }
     }
 
-    private Settings settings = new Settings(null, null, null, null, null, null, null, null);
+    private Settings settings = new Settings(null, null, null, null, null, null, null, null, null, null, null, null, null, null);
     /** Commands by cycle (the handler writes a slot, then its tag, then the newest cycle; the loop reads). */
     static final int COMMAND_SLOTS = 1024;
     private final AtomicLong newestCycle = new AtomicLong();
@@ -148,13 +211,20 @@ public final class PlantApp implements NodeApp
     private final int[] commandWord = new int[COMMAND_SLOTS];
     /**
      * Last tick, sensor frames, stale command ticks, withheld sensor frames, missed ticks, wake-ups that missed
-     * ticks, ticks taken, late commands; written by the loop only.
+     * ticks, ticks taken, late commands, drive faults, drive fault resets; written by the loop only.
      */
-    private final long[] counts = new long[8];
+    private final long[] counts = new long[10];
+    /** Late commands, for the monitor (written by the loop). */
+    private final AtomicLong lateCommands = new AtomicLong();
+    /** Missed ticks, for the monitor (written by the loop). */
+    private final AtomicLong missedTicks = new AtomicLong();
     /** Late commands by how late, 1..{@link #STALE_PERIODS} periods (the last bucket: that many or more). */
     private final long[] lateByPeriods = new long[STALE_PERIODS];
-    /** Intervals between the ticks taken, ns (recorded by the loop, read after it stopped). */
-    private final Histogram tickIntervals = new Histogram(1, TimeUnit.SECONDS.toNanos(10), 3);
+    /** The tick loop's periodicity and execution: recorded by the loop, sampled by the monitor. */
+    private CycleStatistics cycleStatistics;
+    private JournalWriter monitorJournal;
+    private volatile CycleStatistics.Figures lastSecond = CycleStatistics.Figures.NONE;
+    private final java.lang.management.ThreadMXBean cpuClock = java.lang.management.ManagementFactory.getThreadMXBean();
     private volatile boolean finished;
     private RfmNode node;
     private JournalWriter plantJournal;
@@ -186,13 +256,17 @@ public final class PlantApp implements NodeApp
             throw new ConfigException(node.context().source(), List.of("app plant takes the layout's " +
                 "'axis.command' channel as its one input (receive.channels: [axis.command])"));
         }
-        final java.util.List<String> axisProblems = AxisParameters.standard().problemsFor(1.0 / settings.rateHz());
+        final double period = 1.0 / settings.rateHz();
+        final List<String> axisProblems = MODEL_REALISTIC.equals(settings.model()) ?
+            RealisticAxisParameters.standard().problemsFor(period) : AxisParameters.standard().problemsFor(period);
         if (!axisProblems.isEmpty())
         {
             throw new ConfigException(node.context().source(), List.of("app: rateHz " + settings.rateHz() + ": " +
                 String.join("; ", axisProblems)));
         }
         plantJournal = node.journal().newWriter("plant");
+        monitorJournal = node.journal().newWriter("monitor");
+        cycleStatistics = new CycleStatistics(TimeUnit.SECONDS.toNanos(1) / settings.rateHz());
         final JournalWriter j = plantJournal;
         lateness = new WakeLateness(TimeUnit.SECONDS.toNanos(1) / settings.rateHz(), WakeLateness.CAPACITY_DEFAULT,
             (seq, startNanos, durationNanos) -> j.fault(FAULT_STALL, seq, durationNanos, startNanos));
@@ -259,34 +333,32 @@ public final class PlantApp implements NodeApp
     /** One tick per {@code doWork}. */
     private final class LoopAgent implements Agent
     {
-        private final AxisPlant plant = new AxisPlant(AxisParameters.standard());
+        private final SimulatedAxis plant = settings.newAxis();
+        private final Cia402Drive drive = new Cia402Drive(plant, settings.quickStopRadPerS2(),
+            (int)Math.round(settings.brakeReleaseMs() * 1e-3 * settings.rateHz()),
+            (int)Math.round(settings.brakeEngageMs() * 1e-3 * settings.rateHz()));
         private final FramePublisher publisher = new FramePublisher(node.device(), SENSOR);
         private final UnsafeBuffer payload = new UnsafeBuffer(new byte[SENSOR_LENGTH]);
         private final long period = TimeUnit.SECONDS.toNanos(1) / settings.rateHz();
         private final TickSchedule schedule = new TickSchedule(period);
         private final double dt = 1.0 / settings.rateHz();
         private final long latencyPeriods = settings.latencyNanos() / period;
-        private final double quickStopTorque = Math.min(AxisParameters.standard().peakTorqueNm(),
-            settings.quickStopRadPerS2() * AxisParameters.standard().inertiaKgM2());
+        private final long transportPeriods = settings.delayPeriods();
         /** For a taken tick t (slot t mod COMMAND_SLOTS): t, and the tick taken after it, the one its command is due by. */
         private final long[] takenTick = new long[COMMAND_SLOTS];
         private final long[] takenNext = new long[COMMAND_SLOTS];
         private long previousTaken;
-        private long previousTakenNanos;
         private boolean started;
         private long lastCommandCycle;
         private long appliedCycle;
         private double appliedTorque;
         private int appliedWord;
-        /** The drive's CiA 402 state: whether operation is enabled, a quick stop runs, it stopped after one. */
-        private boolean operating;
-        private boolean quickStopping;
-        private boolean disabledAfterQuickStop;
+        private long driveFaults;
 
         @Override
         public void onStart()
         {
-            plant.reset(0, 0);
+            plant.reset(0);
             started = false;
         }
 
@@ -306,6 +378,7 @@ public final class PlantApp implements NodeApp
                 started = true;
             }
             long now = awaitTick(schedule.dueNanos());
+            final long cpuStart = cpuClock.getCurrentThreadCpuTime();
             lateness.wake(schedule.nextTick(), schedule.dueNanos(), now);
             final long firstMissed = schedule.nextTick();
             long missed = 0;
@@ -325,16 +398,11 @@ public final class PlantApp implements NodeApp
             if (missed > 0)
             {
                 counts[4] += missed;
+                missedTicks.setRelease(counts[4]);
                 counts[5]++;
                 plantJournal.fault(FAULT_MISSED_TICKS, firstMissed, missed, now);
             }
             final long cycle = schedule.take();
-            if (previousTakenNanos != 0)
-            {
-                tickIntervals.recordValue(Math.max(1, Math.min(now - previousTakenNanos,
-                    tickIntervals.getHighestTrackableValue())));
-            }
-            previousTakenNanos = now;
             final int slot = (int)(previousTaken & (COMMAND_SLOTS - 1));
             takenTick[slot] = previousTaken;
             takenNext[slot] = cycle;
@@ -346,19 +414,28 @@ public final class PlantApp implements NodeApp
             }
             else
             {
-                payload.putDouble(SENSOR_POSITION_OFFSET, plant.position());
-                payload.putDouble(SENSOR_VELOCITY_OFFSET, plant.velocity());
+                // what the drive reports: the ideal axis exactly, the realistic one in encoder counts
+                payload.putDouble(SENSOR_POSITION_OFFSET, plant.measuredPosition());
+                payload.putDouble(SENSOR_VELOCITY_OFFSET, plant.measuredVelocity());
                 payload.putLong(SENSOR_CYCLE_OFFSET, cycle);
                 payload.putLong(SENSOR_SEND_NANOS_OFFSET, now);
-                payload.putInt(SENSOR_STATUS_WORD_OFFSET, statusWord());
+                payload.putInt(SENSOR_STATUS_WORD_OFFSET, drive.statusWord());
                 payload.putInt(SENSOR_VERSION_OFFSET, PAYLOAD_VERSION);
                 publisher.publish(payload, 0, SENSOR_LENGTH, 0);
                 counts[1]++;
             }
             plantJournal.sample(SAMPLE_PLANT, now, cycle, braking ? 1 : 0, plant.position(), plant.velocity(),
-                plant.torque(), braking ? 1 : 0, 0, 0);
+                plant.torque(), braking ? 1 : 0, plant.measuredPosition(), drive.statusWord());
             counts[0] = cycle;
             counts[6]++;
+            if (cycle == settings.stallAt() && settings.stallNanos() > 0)
+            {
+                // the plant-stall fault: this thread held up once, as a pre-emption would; the ticks that pass
+                // meanwhile are missed, not made up
+                LockSupport.parkNanos(settings.stallNanos());
+            }
+            // the tick's period (from the last tick taken), its execution as the thread's CPU time, and its wall time
+            cycleStatistics.record(now, cpuClock.getCurrentThreadCpuTime() - cpuStart, System.nanoTime() - now);
             if (settings.cycles() > 0 && cycle >= settings.cycles())
             {
                 finish();
@@ -377,14 +454,16 @@ public final class PlantApp implements NodeApp
          */
         private boolean actuate(final long cycle, final long now, final boolean sampled)
         {
-            // the command that answers cycle k is due before tick k + 1; the latency fault holds each one back
+            // the command that answers cycle k is due before tick k + 1; a cyclic-synchronous drive (the transport
+            // delay) applies it that many periods later, and the latency fault holds each one back further
             final long delay = settings.latencyFrom() > 0 && cycle >= settings.latencyFrom() ? latencyPeriods : 0;
-            adopt(cycle - 1 - delay);
+            adopt(cycle - 1 - transportPeriods - delay);
             final long commandCycle = appliedCycle;
-            // periods late: since the first tick taken after the command's own cycle, so the ticks the plant missed
-            // are not the command's lateness; through missed ticks themselves the drive keeps its own time and
-            // brakes once the command it holds is more than STALE_PERIODS old, as a drive's command timeout does
-            final long age = cycle - dueTick(commandCycle);
+            // periods late: since the first tick taken after the command's own cycle (less the drive's own transport
+            // delay, which is not lateness), so the ticks the plant missed are not the command's lateness; through
+            // missed ticks the drive keeps its own time and times out once the command it holds is more than
+            // STALE_PERIODS old, as a drive's command timeout does
+            final long age = cycle - transportPeriods - dueTick(commandCycle);
             if (sampled && commandCycle > lastCommandCycle)
             {
                 // a command acted on for the first time: on time when it answers the tick before this one
@@ -392,54 +471,28 @@ public final class PlantApp implements NodeApp
                 if (age >= 1)
                 {
                     counts[7]++;
+                    lateCommands.setRelease(counts[7]);
                     lateByPeriods[(int)Math.min(age, STALE_PERIODS) - 1]++;
                     plantJournal.fault(FAULT_LATE_COMMAND, commandCycle, age, now);
                 }
             }
             final boolean stale = commandCycle != 0 && age > STALE_PERIODS;
-            // CiA 402 in brief: "enable operation" with the brake released drives; "quick stop" from operation ramps
-            // the axis to rest at the quick-stop deceleration, then brakes and disables until the word leaves quick
-            // stop; any other word (or no command, or a stale one) keeps the brake on
-            final int word = commandCycle == 0 || stale ? 0 : appliedWord;
-            final boolean quickStopWord = (word & (CW_ENABLE_VOLTAGE | CW_QUICK_STOP)) == CW_ENABLE_VOLTAGE;
-            if (quickStopWord && (operating || quickStopping))
+            // the drive (docs/protocol.md): no command yet is the word 0; a stale one times out, which faults an
+            // enabled drive (it brakes and stays in FAULT until a fault reset edge)
+            drive.tick(commandCycle == 0 ? 0 : appliedWord, stale, appliedTorque, dt);
+            counts[9] = drive.faultResets();
+            if (drive.faults() != driveFaults)
             {
-                quickStopping = true;
-            }
-            else if (!quickStopWord)
-            {
-                quickStopping = false;
-                disabledAfterQuickStop = false;
-            }
-            operating = !quickStopping && !disabledAfterQuickStop && (word & CW_OPERATE) == CW_OPERATE;
-            if (quickStopping)
-            {
-                final double v = plant.velocity();
-                if (Math.abs(v) <= settings.quickStopRadPerS2() * dt)
-                {
-                    quickStopping = false;
-                    disabledAfterQuickStop = true;
-                    plant.brake(dt);
-                }
-                else
-                {
-                    plant.step(-Math.copySign(quickStopTorque, v), dt);
-                }
-            }
-            else if (operating)
-            {
-                plant.step(appliedTorque, dt);
-            }
-            else
-            {
-                plant.brake(dt);
+                driveFaults = drive.faults();
+                counts[8] = driveFaults;
+                plantJournal.fault(FAULT_DRIVE_FAULT, cycle, DRIVE_FAULT_COMMAND_TIMEOUT, now);
             }
             if (stale && sampled)
             {
                 counts[2]++;
                 plantJournal.fault(FAULT_COMMAND_STALE, cycle, age, now);
             }
-            return !operating && !quickStopping;
+            return drive.braking();
         }
 
         /**
@@ -480,23 +533,6 @@ public final class PlantApp implements NodeApp
             }
         }
 
-        /**
-         * @return the CiA 402 status word of the drive's state now.
-         */
-        private int statusWord()
-        {
-            if (quickStopping)
-            {
-                return SW_READY_TO_SWITCH_ON | SW_SWITCHED_ON | SW_OPERATION_ENABLED;
-            }
-            if (operating)
-            {
-                return SW_READY_TO_SWITCH_ON | SW_SWITCHED_ON | SW_OPERATION_ENABLED | SW_QUICK_STOP;
-            }
-            return disabledAfterQuickStop ? SW_SWITCH_ON_DISABLED | SW_BRAKE_ENGAGED :
-                SW_READY_TO_SWITCH_ON | SW_QUICK_STOP | SW_BRAKE_ENGAGED;
-        }
-
         @Override
         public void onClose()
         {
@@ -521,10 +557,11 @@ public final class PlantApp implements NodeApp
         }
     }
 
-    /** The one warning when the journal starts losing records. */
+    /** The one warning when the journal starts losing records; the loop's statistics once a second. */
     private final class WarningAgent implements Agent
     {
         private boolean warned;
+        private long nextSample = System.nanoTime() + TimeUnit.SECONDS.toNanos(1);
 
         @Override
         public int doWork()
@@ -532,6 +569,14 @@ public final class PlantApp implements NodeApp
             if (!warned)
             {
                 warned = JournalWarning.warnOnce(node.journal(), line -> node.context().appOut().accept(line));
+            }
+            final long now = System.nanoTime();
+            if (now >= nextSample && !finished)
+            {
+                nextSample += TimeUnit.SECONDS.toNanos(1);
+                lastSecond = cycleStatistics.sample();
+                ControlJournal.loop(monitorJournal, now, cycleStatistics.total(), 0, lateCommands.getAcquire());
+                return 1;
             }
             return 0;
         }
@@ -544,6 +589,13 @@ public final class PlantApp implements NodeApp
     }
 
     @Override
+    public String heartbeat()
+    {
+        return ControllerApp.heartbeatSegment(lastSecond, "late", lateCommands.getAcquire(), "missed_ticks",
+            missedTicks.getAcquire());
+    }
+
+    @Override
     public void onStop(final RfmNode node)
     {
         final ReceivePath commands = node.receivePath();
@@ -552,12 +604,14 @@ public final class PlantApp implements NodeApp
             return;
         }
         lateness.finish();
+        cycleStatistics.sample();
+        final CycleStatistics.Figures loop = cycleStatistics.total();
+        ControlJournal.loop(monitorJournal, System.nanoTime(), loop, 0, counts[7]);
         final Journal journal = node.journal();
         result = new PlantResult(counts[0], settings.cycles() == 0 || counts[0] < settings.cycles(), counts[1],
             counts[2], counts[3], counts[6], counts[4], counts[5], counts[7], lateByPeriods.clone(),
-            tickIntervals.getTotalCount() == 0 ? 0 : tickIntervals.getMinValue() / 1e3,
-            tickIntervals.getValueAtPercentile(50) / 1e3, tickIntervals.getValueAtPercentile(99) / 1e3,
-            tickIntervals.getMaxValue() / 1e3,
+            loop.periodMinUs(), loop.periodP50Us(), loop.periodP99Us(), loop.periodMaxUs(), loop, settings.model(),
+            counts[8], counts[9],
             commands.counter(RuntimeCounter.FRAMES_HANDLED), commands.counter(FrameCounter.GAPS),
             LossCauses.of(commands, node.device(), COMMAND.event(), cardWarm), journal.stats().droppedRingFull(),
             journal.stats().writeErrors(), journal.stats().recordsWritten(), Lateness.of(lateness),

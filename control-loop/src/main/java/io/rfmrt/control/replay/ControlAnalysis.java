@@ -1,6 +1,7 @@
 package io.rfmrt.control.replay;
 
 import io.rfmrt.control.AxisState;
+import io.rfmrt.control.CycleStatistics;
 import io.rfmrt.control.journal.ControlJournal;
 import io.rfmrt.control.journal.ControlSample;
 import io.rfmrt.runtime.journal.JournalRecord;
@@ -16,8 +17,11 @@ import java.util.Map;
  * commands at the plant ({@value ControlJournal#FAULT_COMMAND_STALE}), stalls the nodes measured themselves and the
  * longest ({@value ControlJournal#FAULT_STALL}), watchdog trips (a transition into SAFE) and recoveries (from SAFE
  * or RECOVERING into RUNNING), and tracking over the CONTROL samples: RMS and largest |error| over the cycles in
- * RUNNING (as the controller node judges it), the largest cycle latency over all of them. Journals of nodes that
- * write none of these read as {@link ControlFigures#NONE}.
+ * RUNNING (as the controller node judges it), the largest cycle latency over all of them; the loop's periodicity and
+ * execution statistics (the last LOOP_PERIOD and LOOP_EXECUTION samples, which hold the figures since the loop
+ * started), the ticks the plant missed (FAULT {@value ControlJournal#FAULT_MISSED_TICKS}) and its drive's faults
+ * ({@value ControlJournal#FAULT_DRIVE_FAULT}). Journals of nodes that write none of these read as
+ * {@link ControlFigures#NONE}.
  *
  * <p>Threading: one thread at a time.
  */
@@ -47,13 +51,21 @@ public final class ControlAnalysis implements ReplayListener
      * @param trackingRms           RMS of the position error over the cycles in RUNNING, rad; 0 when none.
      * @param trackingMax           largest |position error| over the cycles in RUNNING, rad.
      * @param maxCycleLatencyMicros largest cycle latency over every CONTROL sample, µs.
+     * @param loop                  the loop's statistics since it started, as last journaled
+     *                              ({@link CycleStatistics.Figures#NONE} when none was).
+     * @param skippedFrames         frames the controller skipped, as last journaled with them.
+     * @param lateCommands          commands that reached the plant late, as last journaled with them.
+     * @param missedTicks           ticks the plant missed (the sum of its MISSED_TICKS records).
+     * @param driveFaults           times the plant's drive faulted.
      */
     public record ControlFigures(long deadlineMisses, long maxLatenessNanos, long commandStale, long stalls,
         long longestStallNanos, long trips, long recoveries, long controlCycles, long trackedCycles,
-        double trackingRms, double trackingMax, double maxCycleLatencyMicros)
+        double trackingRms, double trackingMax, double maxCycleLatencyMicros, CycleStatistics.Figures loop,
+        long skippedFrames, long lateCommands, long missedTicks, long driveFaults)
     {
         /** A journal without control records. */
-        public static final ControlFigures NONE = new ControlFigures(0, 0, 0, 0, 0, 0, 0, 0, 0, 0.0, 0.0, 0.0);
+        public static final ControlFigures NONE = new ControlFigures(0, 0, 0, 0, 0, 0, 0, 0, 0, 0.0, 0.0, 0.0,
+            CycleStatistics.Figures.NONE, 0, 0, 0, 0);
     }
 
     private static final class Figures
@@ -70,12 +82,21 @@ public final class ControlAnalysis implements ReplayListener
         double errorSquares;
         double maxError;
         double maxCycleLatencyMicros;
+        final double[] period = new double[6];
+        final double[] execution = new double[6];
+        long periodCycles;
+        long missedTicks;
+        long driveFaults;
 
         ControlFigures snapshot()
         {
+            final CycleStatistics.Figures loop = periodCycles == 0 ? CycleStatistics.Figures.NONE :
+                new CycleStatistics.Figures(periodCycles, period[0], period[1], period[2], period[3], period[4],
+                    period[5], execution[0], execution[1], execution[2], (long)execution[3]);
             return new ControlFigures(deadlineMisses, maxLatenessNanos, commandStale, stalls, longestStallNanos,
                 trips, recoveries, controlCycles, trackedCycles,
-                trackedCycles == 0 ? 0.0 : Math.sqrt(errorSquares / trackedCycles), maxError, maxCycleLatencyMicros);
+                trackedCycles == 0 ? 0.0 : Math.sqrt(errorSquares / trackedCycles), maxError, maxCycleLatencyMicros,
+                loop, (long)execution[4], (long)execution[5], missedTicks, driveFaults);
         }
     }
 
@@ -105,6 +126,14 @@ public final class ControlAnalysis implements ReplayListener
             f.stalls++;
             f.longestStallNanos = Math.max(f.longestStallNanos, record.value());
         }
+        else if (code == ControlJournal.FAULT_MISSED_TICKS)
+        {
+            figures(node).missedTicks += record.value();
+        }
+        else if (code == ControlJournal.FAULT_DRIVE_FAULT)
+        {
+            figures(node).driveFaults++;
+        }
     }
 
     @Override
@@ -125,6 +154,19 @@ public final class ControlAnalysis implements ReplayListener
     @Override
     public void sample(final NodeAnalysis node, final JournalRecord record)
     {
+        if (record.sampleKind() == ControlJournal.SAMPLE_LOOP_PERIOD ||
+            record.sampleKind() == ControlJournal.SAMPLE_LOOP_EXECUTION)
+        {
+            // the figures since the loop started: the last record holds the run's
+            final Figures f = figures(node);
+            final double[] into = record.sampleKind() == ControlJournal.SAMPLE_LOOP_PERIOD ? f.period : f.execution;
+            for (int i = 0; i < into.length; i++)
+            {
+                into[i] = record.value(i);
+            }
+            f.periodCycles = Math.max(f.periodCycles, record.cycle());
+            return;
+        }
         if (!sample.wrap(record))
         {
             return;

@@ -53,7 +53,12 @@ class ControlJournalTest
         assertThat(vocabulary.sampleName(ControlJournal.SAMPLE_CONTROL)).isEqualTo("CONTROL");
         assertThat(vocabulary.sampleName(ControlJournal.SAMPLE_CONTROL_INPUT)).isEqualTo("CONTROL_INPUT");
         assertThat(vocabulary.sample(ControlJournal.SAMPLE_PLANT).values())
-            .containsExactly("position", "velocity", "torque", "braking");
+            .containsExactly("position", "velocity", "torque", "braking", "measured_position", "status_word");
+        assertThat(vocabulary.faultName(ControlJournal.FAULT_DRIVE_FAULT)).isEqualTo("DRIVE_FAULT");
+        assertThat(vocabulary.sample(ControlJournal.SAMPLE_LOOP_PERIOD).values()).containsExactly("period_p50_us",
+            "period_p99_us", "period_max_us", "period_min_us", "jitter_p99_us", "jitter_max_us");
+        assertThat(vocabulary.sample(ControlJournal.SAMPLE_LOOP_EXECUTION).values()).containsExactly(
+            "execution_p50_us", "execution_p99_us", "execution_max_us", "overruns", "skipped_frames", "late_commands");
         // registering twice is harmless; a vocabulary that gives a control code another name is refused
         ControlJournal.register(vocabulary);
         assertThatThrownBy(() -> ControlJournal.register(ReplayVocabulary.runtime().fault(104, "OVERHEAT")))

@@ -86,4 +86,13 @@ public final class LibC
      * @return the calling thread's kernel id.
      */
     public static native int gettid();
+
+    /**
+     * {@code kill(pid, 0)} asks whether a process exists without signalling it.
+     *
+     * @param pid a pid.
+     * @param sig a signal, 0 for none.
+     * @return 0 on success, -1 on error ({@code Native.getLastError()}: ESRCH no such process, EPERM not ours).
+     */
+    public static native int kill(int pid, int sig);
 }

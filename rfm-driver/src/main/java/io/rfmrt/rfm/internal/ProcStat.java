@@ -59,6 +59,25 @@ public final class ProcStat
         }
     }
 
+    /** {@code errno} of a signal to a process of another user. */
+    private static final int EPERM = 1;
+
+    /**
+     * Allocation-free: whether a process with this pid exists (any user's), without telling a reused pid apart (see
+     * {@link #isAlive} for that). False when libc is not bound.
+     *
+     * @param pid a pid.
+     * @return whether it exists.
+     */
+    public static boolean exists(final long pid)
+    {
+        if (pid <= 0 || pid > Integer.MAX_VALUE || LibC.loadFailure() != null)
+        {
+            return false;
+        }
+        return LibC.kill((int)pid, 0) == 0 || com.sun.jna.Native.getLastError() == EPERM;
+    }
+
     /**
      * @param pid       a pid.
      * @param startTime the start time recorded with it, or 0 if unknown.

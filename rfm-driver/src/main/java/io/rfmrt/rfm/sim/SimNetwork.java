@@ -4,7 +4,13 @@ import io.rfmrt.rfm.EventType;
 import io.rfmrt.rfm.RfmCounter;
 import io.rfmrt.rfm.RfmException;
 import io.rfmrt.rfm.RfmStatus;
+import io.rfmrt.rfm.bridge.BridgeCounter;
+import io.rfmrt.rfm.bridge.BridgeRecordKind;
+import io.rfmrt.rfm.bridge.BridgeState;
+import io.rfmrt.rfm.bridge.BridgeStatus;
 import io.rfmrt.rfm.internal.SharedFiles;
+import io.rfmrt.rfm.internal.bridge.BridgeFile;
+import io.rfmrt.rfm.internal.bridge.BridgeFileDescriptor;
 import io.rfmrt.rfm.internal.sim.ControlBlockDescriptor;
 import io.rfmrt.rfm.internal.sim.DmaRing;
 import io.rfmrt.rfm.internal.sim.NetworkImage;
@@ -18,7 +24,9 @@ import java.util.List;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
+import static io.rfmrt.rfm.internal.sim.ControlBlockDescriptor.FLAG_BRIDGED;
 import static io.rfmrt.rfm.internal.sim.ControlBlockDescriptor.FLAG_DMA_AUTO;
+import static io.rfmrt.rfm.internal.sim.ControlBlockDescriptor.FLAG_REMOTE;
 import static io.rfmrt.rfm.internal.sim.ControlBlockDescriptor.FLAG_LED;
 import static io.rfmrt.rfm.internal.sim.ControlBlockDescriptor.FLAG_LOOPBACK;
 import static io.rfmrt.rfm.internal.sim.ControlBlockDescriptor.FLAG_TRANSMIT_OFF;
@@ -46,7 +54,10 @@ public final class SimNetwork implements AutoCloseable
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,63}");
     /** Files a network owns: what {@link #destroy} removes. */
     private static final Pattern OWN_FILE = Pattern.compile(
-        "(\\.?(memory|control|dma-[0-9]{3}|node-[0-9]{1,3}\\.counters)(\\.tmp-[0-9]+)?)|\\.create\\.lock");
+        "(\\.?(memory|control|bridge|dma-[0-9]{3}|node-[0-9]{1,3}\\.counters)(\\.tmp-[0-9]+)?)|\\.create\\.lock");
+
+    /** The bridge's media driver folder in a network folder. */
+    private static final String BRIDGE_AERON_DIR = BridgeFileDescriptor.AERON_DIR;
 
     private final NetworkImage image;
 
@@ -244,6 +255,12 @@ public final class SimNetwork implements AutoCloseable
         {
             if (!force)
             {
+                final BridgeFile bridge = net.image.bridgeFile();
+                if (bridge != null && bridge.bridgeAlive())
+                {
+                    throw new RfmException(RfmStatus.NODE_IN_USE, "network '" + network + "' is bridged by live " +
+                        "process " + bridge.bridgePid() + "; stop the bridge or use --force");
+                }
                 final List<CardStatus> live = net.cards().stream().filter(CardStatus::ownerAlive).toList();
                 if (!live.isEmpty())
                 {
@@ -273,6 +290,11 @@ public final class SimNetwork implements AutoCloseable
                 {
                     Files.deleteIfExists(file);
                 }
+                else if (BRIDGE_AERON_DIR.equals(name) && Files.isDirectory(file, LinkOption.NOFOLLOW_LINKS))
+                {
+                    // the bridge's media driver folder (a bridge removes it when it stops; one that died does not)
+                    removeTree(file);
+                }
                 else
                 {
                     others.add(name);
@@ -288,6 +310,17 @@ public final class SimNetwork implements AutoCloseable
             throw new RfmException(RfmStatus.OS_ERROR, "cannot remove " + dir + ": " + SharedFiles.describe(ex), ex);
         }
         return others;
+    }
+
+    private static void removeTree(final Path dir) throws IOException
+    {
+        try (Stream<Path> paths = Files.walk(dir))
+        {
+            for (final Path p : paths.sorted(java.util.Comparator.reverseOrder()).toList())
+            {
+                Files.deleteIfExists(p);
+            }
+        }
     }
 
     private static boolean hasOwnFiles(final Path dir)
@@ -441,7 +474,8 @@ public final class SimNetwork implements AutoCloseable
             final int flags = image.card(node).flags();
             cards.add(new CardStatus(node, pid, pid != 0 && image.ownerAlive(node), present,
                 (flags & FLAG_LOOPBACK) != 0, (flags & FLAG_TRANSMIT_OFF) != 0, (flags & FLAG_LED) != 0,
-                (flags & FLAG_DMA_AUTO) != 0, image.card(node).enabledMask(), counters, queued, java.nio.file.Files.exists(DmaRing.file(image, node))));
+                (flags & FLAG_DMA_AUTO) != 0, image.card(node).enabledMask(), counters, queued,
+                Files.exists(DmaRing.file(image, node)), (flags & FLAG_REMOTE) != 0, (flags & FLAG_BRIDGED) != 0));
         }
         return cards;
     }
@@ -452,7 +486,76 @@ public final class SimNetwork implements AutoCloseable
     public Status status()
     {
         return new Status(image.name(), image.memorySize(), image.linkUp(), image.createdMillis(), image.resets(),
-            image.linkDowns(), cards());
+            image.linkDowns(), cards(), bridgeStatus());
+    }
+
+    /**
+     * @return the host's bridge as its bridge file shows it, or null when the network is not bridged.
+     */
+    public BridgeStatus bridgeStatus()
+    {
+        final BridgeFile file = image.bridgeFile();
+        if (file == null)
+        {
+            return null;
+        }
+        final List<BridgeStatus.PeerStatus> peers = new ArrayList<>();
+        for (int i = 0; i < BridgeFileDescriptor.MAX_PEERS; i++)
+        {
+            final int host = file.peerHostId(i);
+            if (host == 0)
+            {
+                continue;
+            }
+            peers.add(new BridgeStatus.PeerStatus(host, file.peerName(i), file.peerEndpoint(i),
+                stateOf(file.peerInt(i, BridgeFileDescriptor.PEER_STATE_OFFSET)),
+                stateOf(file.peerInt(i, BridgeFileDescriptor.PEER_VIEW_OF_US_OFFSET)),
+                file.peerLong(i, BridgeFileDescriptor.PEER_PID_OFFSET),
+                file.peerLong(i, BridgeFileDescriptor.PEER_LAST_HEARD_OFFSET),
+                file.peerLong(i, BridgeFileDescriptor.PEER_MESSAGES_OFFSET),
+                file.peerLong(i, BridgeFileDescriptor.PEER_BYTES_OFFSET),
+                file.peerLong(i, BridgeFileDescriptor.PEER_RESYNCS_OFFSET),
+                file.peerLong(i, BridgeFileDescriptor.PEER_LOSSES_OFFSET)));
+        }
+        final List<BridgeStatus.RemoteNode> remote = new ArrayList<>();
+        for (int node = 0; node < ControlBlockDescriptor.CARD_COUNT; node++)
+        {
+            final int host = file.remoteHost(node);
+            if (host != 0)
+            {
+                final int peer = file.peerIndex(host);
+                remote.add(new BridgeStatus.RemoteNode(node, host, peer < 0 ? "" : file.peerName(peer),
+                    file.remotePid(node), file.remoteLastHeard(node), file.remoteSince(node)));
+            }
+        }
+        final long[] counters = new long[BridgeCounter.SLOT_COUNT];
+        for (final BridgeCounter counter : BridgeCounter.values())
+        {
+            counters[counter.id()] = file.counter(counter);
+        }
+        final List<BridgeStatus.Record> records = new ArrayList<>();
+        final long count = file.recordCount();
+        final long[] fields = new long[5];
+        for (long index = Math.max(0, count - BridgeFileDescriptor.RECORD_COUNT); index < count; index++)
+        {
+            final BridgeRecordKind kind;
+            if (file.readRecord(index, fields) && (kind = BridgeRecordKind.fromId((int)fields[1])) != null)
+            {
+                records.add(new BridgeStatus.Record(fields[0], kind, (int)fields[2], fields[3], fields[4]));
+            }
+        }
+        final org.agrona.concurrent.ringbuffer.ManyToOneRingBuffer log = file.newLog();
+        final boolean alive = file.bridgeAlive();
+        return new BridgeStatus(file.hostId(), file.hostName(), file.channel(), file.bridgePid(), alive,
+            file.leaseValid(System.nanoTime()), alive ? file.state() : BridgeState.STOPPED, file.bridgeStartedMillis(),
+            peers, remote, counters,
+            records, file.logCapacity(), log.producerPosition() - log.consumerPosition(), file.overflowFlag());
+    }
+
+    private static BridgeState stateOf(final int id)
+    {
+        final BridgeState state = BridgeState.fromId(id);
+        return state == null ? BridgeState.STOPPED : state;
     }
 
     /**
@@ -474,9 +577,10 @@ public final class SimNetwork implements AutoCloseable
      * @param resets        network resets done.
      * @param linkDowns     times the ring went down.
      * @param cards         the cards, in node order.
+     * @param bridge        the host's bridge, or null when the network is not bridged.
      */
     public record Status(String name, long memorySize, boolean linkUp, long createdMillis, long resets,
-        long linkDowns, List<CardStatus> cards)
+        long linkDowns, List<CardStatus> cards, BridgeStatus bridge)
     {
     }
 
@@ -495,10 +599,12 @@ public final class SimNetwork implements AutoCloseable
      * @param counters    counter slots by {@link RfmCounter#slot}.
      * @param queued      events waiting in each FIFO, by {@link EventType#id()}.
      * @param hasDmaRing  whether the node's DMA file exists.
+     * @param remote      whether the card stands in for another host's node (held by this host's bridge).
+     * @param bridged     whether the holder logs its writes for the host's bridge.
      */
     public record CardStatus(int node, long ownerPid, boolean ownerAlive, boolean present, boolean loopback,
         boolean transmitOff, boolean led, boolean dmaAuto, int enabledMask, long[] counters, int[] queued,
-        boolean hasDmaRing)
+        boolean hasDmaRing, boolean remote, boolean bridged)
     {
         /**
          * @param counter counter.

@@ -12,8 +12,12 @@ import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -201,13 +205,13 @@ class FrameChannelTest
         publish(publisher, 1);
         final int announced = nextEvent();
         // while the reader copies slot 1, the publisher goes round the 4-slot ring and rewrites it
-        frames.readFault(() ->
+        assertThat(frames.readFault(() ->
         {
             for (int i = 0; i < SENSOR.slots(); i++)
             {
                 publish(publisher, 1000 + i);
             }
-        });
+        })).isSameAs(frames);
         assertThat(frames.receiveFromMemory(announced, view)).isEqualTo(FrameStatus.TORN);
         assertThat(frames.counter(FrameCounter.TORN)).isEqualTo(1);
 
@@ -259,7 +263,7 @@ class FrameChannelTest
         assertThat(sender.awaitEvent(EventType.INTR2, RfmDevice.NO_WAIT, event)).isEqualTo(RfmStatus.SUCCESS);
         assertThat(own.receiveFromMemory(event.data(), view)).isEqualTo(FrameStatus.SELF);
         assertThat(own.counter(FrameCounter.SELF_FILTERED)).isEqualTo(1);
-        own.selfFilter(false);
+        assertThat(own.selfFilter(false)).isSameAs(own);
         assertThat(own.receiveFromMemory(event.data(), view)).isEqualTo(FrameStatus.OK);
     }
 
@@ -329,5 +333,157 @@ class FrameChannelTest
             .hasMessage("payload of 97 bytes does not fit channel 'sensor' (max 96)");
         assertThatThrownBy(() -> new FramePublisher(receiver, SENSOR))
             .hasMessage("channel 'sensor' is published by node 1, not by node 2");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"auto", "on-demand"})
+    void shouldDeliverAFrameWithoutPayloadEveryWay(final String dma)
+    {
+        open(dma);
+        final FramePublisher publisher = new FramePublisher(sender, SENSOR);
+        final FrameReceiver frames = new FrameReceiver(receiver, SENSOR);
+        final DmaCompletion done = new DmaCompletion();
+        assertThat(publisher.publish(payload, 0, 0, 5)).isEqualTo(RfmStatus.SUCCESS);
+        if ("auto".equals(dma))
+        {
+            nextEvent();
+            assertThat(receiver.dma().takeCompleted(done)).isTrue();
+            assertThat(done.length()).isEqualTo(FrameHeaderDescriptor.HEADER_SIZE);
+            assertThat(frames.receiveCompleted(done, view)).isEqualTo(FrameStatus.OK);
+        }
+        else
+        {
+            assertThat(frames.receiveOnDemand(nextEvent(), done, view)).isEqualTo(FrameStatus.OK);
+        }
+        assertThat(view.seq()).isEqualTo(1);
+        assertThat(view.length()).isZero();
+        assertThat(view.flags()).isEqualTo(5);
+        receiver.dma().release(done);
+
+        publisher.publish(payload, 0, 0, 0);
+        assertThat(frames.receiveFromMemory(nextEvent(), view)).isEqualTo(FrameStatus.OK);
+        assertThat(view.length()).isZero();
+        assertThat(frames.counter(FrameCounter.FRAMES)).isEqualTo(2);
+        assertThat(frames.counter(FrameCounter.BAD_HEADER)).isZero();
+    }
+
+    @Test
+    void shouldSayWhatATransferOfAnUnfinishedAnEmptyOrACutFrameIs()
+    {
+        open("auto");
+        final FramePublisher publisher = new FramePublisher(sender, SENSOR);
+        final FrameReceiver frames = new FrameReceiver(receiver, SENSOR);
+        final DmaCompletion done = new DmaCompletion();
+        final int transfer = FrameHeaderDescriptor.transferLength(48);
+        final List<FrameStatus> outcomes = new ArrayList<>();
+        // slot 1 while its publisher is still writing it (its busy mark), slot 2 never written, then slot 1 once
+        // written, announced with a transfer that stops short of its payload
+        publish(publisher, 1);
+        nextEvent();
+        receiver.dma().takeCompleted(done);
+        receiver.dma().release(done);
+        sender.window().putLong(SENSOR.slotOffset(1), -1);
+        sender.sendEvent(2, EventType.INTR1, 1, SENSOR.slotOffset(1), transfer);
+        sender.sendEvent(2, EventType.INTR1, 2, SENSOR.slotOffset(2), transfer);
+        sender.window().putLong(SENSOR.slotOffset(1), 1);
+        sender.sendEvent(2, EventType.INTR1, 1, SENSOR.slotOffset(1), transfer - 8);
+        while (receiver.dma().takeCompleted(done))
+        {
+            outcomes.add(frames.receiveCompleted(done, view));
+            receiver.dma().release(done);
+        }
+        assertThat(outcomes).containsExactly(FrameStatus.TORN, FrameStatus.BAD_HEADER, FrameStatus.BAD_HEADER);
+        // the CPU reading the empty slot says the same
+        assertThat(frames.receiveFromMemory(2, view)).isEqualTo(FrameStatus.BAD_HEADER);
+        assertThat(frames.counter(FrameCounter.TORN)).isEqualTo(1);
+        assertThat(frames.counter(FrameCounter.BAD_HEADER)).isEqualTo(3);
+        assertThat(frames.counter(FrameCounter.FRAMES)).isZero();
+    }
+
+    @Test
+    void shouldTakeAnySourceNodeIdUpTo255AndRefuseMore()
+    {
+        open("on-demand");
+        final FramePublisher publisher = new FramePublisher(sender, SENSOR);
+        final FrameReceiver frames = new FrameReceiver(receiver, SENSOR);
+        publish(publisher, 1);
+        // the header's source names the publisher; a frame relayed for node 255 is that node's
+        sender.window().putShort(SENSOR.slotOffset(1) + FrameHeaderDescriptor.SOURCE_OFFSET, (short)255);
+        assertThat(frames.receiveFromMemory(nextEvent(), view)).isEqualTo(FrameStatus.OK);
+        assertThat(view.source()).isEqualTo(255);
+        assertThat(frames.lastSeq(255)).isEqualTo(1);
+        publish(publisher, 2);
+        sender.window().putShort(SENSOR.slotOffset(2) + FrameHeaderDescriptor.SOURCE_OFFSET, (short)256);
+        assertThat(frames.receiveFromMemory(nextEvent(), view)).isEqualTo(FrameStatus.BAD_HEADER);
+        assertThat(frames.lastSeq(1)).isZero();
+    }
+
+    @Test
+    void shouldTakeNoDescriptorForABadHeaderAndCountAFullRingOnDemand()
+    {
+        open("on-demand");
+        final FramePublisher publisher = new FramePublisher(sender, SENSOR);
+        final FrameReceiver frames = new FrameReceiver(receiver, SENSOR);
+        assertThat(frames.channel()).isEqualTo(SENSOR);
+        final DmaCompletion done = new DmaCompletion();
+        publish(publisher, 1);
+        sender.window().putInt(SENSOR.slotOffset(1) + FrameHeaderDescriptor.LENGTH_OFFSET, -1);
+        assertThat(frames.receiveOnDemand(nextEvent(), done, view)).isEqualTo(FrameStatus.BAD_HEADER);
+        assertThat(receiver.dma().hardwareIndex()).as("nothing transferred").isZero();
+
+        // eight descriptors (the ring) taken and none given back: the ninth frame finds none
+        final DmaCompletion[] held = new DmaCompletion[8];
+        for (int i = 0; i < held.length; i++)
+        {
+            publish(publisher, 2 + i);
+            held[i] = new DmaCompletion();
+            assertThat(frames.receiveOnDemand(nextEvent(), held[i], view)).isEqualTo(FrameStatus.OK);
+        }
+        publish(publisher, 10);
+        assertThat(frames.receiveOnDemand(nextEvent(), done, view)).isEqualTo(FrameStatus.DMA_MISSING);
+        assertThat(frames.counter(FrameCounter.DMA_MISSING)).isEqualTo(1);
+        assertThat(frames.counter(FrameCounter.FRAMES)).isEqualTo(8);
+    }
+
+    @Test
+    void shouldMarkASlotBusyWhileItsFrameIsWritten()
+    {
+        open("on-demand");
+        final FramePublisher publisher = new FramePublisher(sender, SENSOR, () -> 777);
+        final FrameReceiver frames = new FrameReceiver(receiver, SENSOR);
+        final List<FrameStatus> midWrite = new ArrayList<>();
+        // the publisher reads its payload for the checksum after it has marked the slot and before it stores the
+        // sequence number: a reader looking then must see the frame torn
+        final UnsafeBuffer source = new UnsafeBuffer(new byte[48])
+        {
+            @Override
+            public void getBytes(final int index, final byte[] dst, final int offset, final int length)
+            {
+                midWrite.add(frames.receiveFromMemory((int)publisher.lastSeq() + 1, view));
+                super.getBytes(index, dst, offset, length);
+            }
+        };
+        source.putLong(0, 42);
+        publisher.publish(source, 0, 48, 0);
+        publisher.publish(source, 0, 48, 0);
+        assertThat(midWrite).containsExactly(FrameStatus.TORN, FrameStatus.TORN);
+        assertThat(frames.receiveFromMemory(2, view)).isEqualTo(FrameStatus.OK);
+        assertThat(view.sendNanos()).isEqualTo(777);
+        assertThat(view.buffer().getLong(view.payloadOffset())).isEqualTo(42);
+        assertThat(publisher.lastSeq()).isEqualTo(2);
+        assertThat(publisher.lastSendNanos()).isEqualTo(777);
+        assertThat(publisher.channel()).isEqualTo(SENSOR);
+    }
+
+    @Test
+    void shouldTakeAChannelThatEndsAtTheEndOfMemoryAndRefuseOneBeyond()
+    {
+        open("auto");
+        final long end = 1 << 20;
+        final ChannelSpec last = new ChannelSpec("last", 1, end - 4 * 128, 4, 128, EventType.INTR1, 2);
+        assertThat(new FramePublisher(sender, last).channel()).isEqualTo(last);
+        final ChannelSpec beyond = new ChannelSpec("beyond", 1, end - 4 * 128 + 64, 4, 128, EventType.INTR1, 2);
+        assertThatThrownBy(() -> new FramePublisher(sender, beyond))
+            .hasMessage("channel 'beyond' ends beyond the device memory of 1048576 bytes");
     }
 }

@@ -281,14 +281,6 @@ public final class JournalWriter
         return name;
     }
 
-    /**
-     * @return the writer id recorded in every record of this writer (0, 1, ... in creation order).
-     */
-    int id()
-    {
-        return id;
-    }
-
     OneToOneRingBuffer ring()
     {
         return ring;

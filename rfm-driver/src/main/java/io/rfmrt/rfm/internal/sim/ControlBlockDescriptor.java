@@ -91,6 +91,13 @@ public final class ControlBlockDescriptor
     public static final int FLAG_LED = 4;
     /** Card flag: DMA engine in auto mode. */
     public static final int FLAG_DMA_AUTO = 8;
+    /**
+     * Card flag: a stand-in the host's bridge holds for a node of another host (the owner pid is the bridge's):
+     * sends to it go into the outbound log, nothing is delivered here.
+     */
+    public static final int FLAG_REMOTE = 16;
+    /** Card flag: the holder appends its writes and its events for other hosts to the host's outbound log. */
+    public static final int FLAG_BRIDGED = 32;
 
     public static final int FIFO_HEAD_OFFSET = 0;
     public static final int FIFO_TAIL_OFFSET = CACHE_LINE;

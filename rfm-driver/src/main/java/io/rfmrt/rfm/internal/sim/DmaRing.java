@@ -171,14 +171,6 @@ public final class DmaRing implements AutoCloseable
     }
 
     /**
-     * @return node id of the ring.
-     */
-    public int node()
-    {
-        return node;
-    }
-
-    /**
      * @return how the ring is filled.
      */
     public DmaMode mode()

@@ -12,7 +12,6 @@ import static io.rfmrt.rfm.internal.sim.ControlBlockDescriptor.FIFO_HEAD_OFFSET;
 import static io.rfmrt.rfm.internal.sim.ControlBlockDescriptor.FIFO_SLOTS;
 import static io.rfmrt.rfm.internal.sim.ControlBlockDescriptor.FIFO_TAIL_OFFSET;
 import static io.rfmrt.rfm.internal.sim.ControlBlockDescriptor.FIFO_WAITERS_OFFSET;
-import static io.rfmrt.rfm.internal.sim.ControlBlockDescriptor.FIFO_LINE_OFFSET;
 import static io.rfmrt.rfm.internal.sim.ControlBlockDescriptor.entryOffset;
 
 /**
@@ -56,22 +55,6 @@ public final class EventFifo
         {
             buffer.putLong(entryOffset(offset, i) + ENTRY_SEQUENCE_OFFSET, i);
         }
-    }
-
-    /**
-     * @return offset of the FIFO in the control block.
-     */
-    public int offset()
-    {
-        return offset;
-    }
-
-    /**
-     * @return offset of the FIFO's interrupt line word.
-     */
-    public int lineOffset()
-    {
-        return offset + FIFO_LINE_OFFSET;
     }
 
     /**

@@ -6,6 +6,8 @@ import io.rfmrt.rfm.RfmException;
 import io.rfmrt.rfm.RfmStatus;
 import io.rfmrt.rfm.internal.ProcStat;
 import io.rfmrt.rfm.internal.SharedFiles;
+import io.rfmrt.rfm.internal.bridge.BridgeFile;
+import io.rfmrt.rfm.internal.bridge.OutboundLog;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.io.IOException;
@@ -13,6 +15,7 @@ import java.nio.MappedByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.concurrent.TimeUnit;
 
 import static io.rfmrt.rfm.internal.sim.ControlBlockDescriptor.*;
@@ -44,10 +47,13 @@ public final class NetworkImage implements AutoCloseable
     private final MappedByteBuffer memoryMap;
     private final UnsafeBuffer control;
     private final UnsafeBuffer memory;
+    private final Object controlKey;
     private final LinkState linkState = new LinkState();
     private final CardFlyweight[] cards = new CardFlyweight[CARD_COUNT];
     private final EventFifo[][] fifos = new EventFifo[CARD_COUNT][EventType.ID_LIMIT];
     private final InterruptLine[][] lines = new InterruptLine[CARD_COUNT][EventType.ID_LIMIT];
+    private BridgeFile bridgeFile;
+    private OutboundLog outbound;
 
     private NetworkImage(final Path dir, final String name, final MappedByteBuffer controlMap,
         final MappedByteBuffer memoryMap)
@@ -58,6 +64,7 @@ public final class NetworkImage implements AutoCloseable
         this.memoryMap = memoryMap;
         this.control = new UnsafeBuffer(controlMap);
         this.memory = new UnsafeBuffer(memoryMap);
+        this.controlKey = fileKey(dir.resolve(CONTROL_FILE));
         linkState.wrap(control);
         for (int node = 0; node < CARD_COUNT; node++)
         {
@@ -221,7 +228,11 @@ public final class NetworkImage implements AutoCloseable
                 throw badLayout(name, "memory image is " + memoryMap.capacity() + " bytes, control block says " +
                     memorySize);
             }
-            return new NetworkImage(dir, name, controlMap, memoryMap);
+            // a bridged network's bridge file is checked before anything is handed out (a bad one unmaps both here)
+            final BridgeFile bridge = BridgeFile.attachIfPresent(dir, name, memorySize);
+            final NetworkImage image = new NetworkImage(dir, name, controlMap, memoryMap);
+            image.useBridge(bridge);
+            return image;
         }
         catch (final RuntimeException ex)
         {
@@ -296,11 +307,126 @@ public final class NetworkImage implements AutoCloseable
     }
 
     /**
-     * @return whether the ring is closed.
+     * @return whether the ring is closed: the link word is up and, on a bridged network, the host's bridge renews
+     * its lease (a bridge that died leaves the host cut off, as an open ring).
      */
     public boolean linkUp()
     {
-        return linkState.up();
+        return linkState.up() && (bridgeFile == null || bridgeFile.leaseValid(System.nanoTime()));
+    }
+
+    // ---------------------------------------------------------------------------------------------- bridge
+
+    /**
+     * Map a bridge file for this image (done by attach when the network is bridged; by the bridge once it made it).
+     *
+     * @param file the bridge file, or null.
+     */
+    public void useBridge(final BridgeFile file)
+    {
+        if (file != null && bridgeFile == null)
+        {
+            bridgeFile = file;
+            outbound = new OutboundLog(file, memory);
+        }
+    }
+
+    /**
+     * @return the host's bridge file, or null when the network is not bridged.
+     */
+    public BridgeFile bridgeFile()
+    {
+        return bridgeFile;
+    }
+
+    /**
+     * @return the outbound log node processes append to, or null when the network is not bridged.
+     */
+    public OutboundLog outbound()
+    {
+        return outbound;
+    }
+
+    /**
+     * @param node node id.
+     * @return whether the card stands in for another host's node.
+     */
+    public boolean isRemote(final int node)
+    {
+        return (cards[node].flags() & FLAG_REMOTE) != 0;
+    }
+
+    /**
+     * @param node node id.
+     * @return who holds the card, for a message: a live process of this host, or a node on another host.
+     */
+    public String describeHolder(final int node)
+    {
+        final long pid = cards[node].ownerPid();
+        if (isRemote(node) && bridgeFile != null && bridgeFile.remoteHost(node) != 0)
+        {
+            final int host = bridgeFile.remoteHost(node);
+            final int peer = bridgeFile.peerIndex(host);
+            final String hostName = peer < 0 ? "" : bridgeFile.peerName(peer);
+            final long ago = Math.max(0, System.currentTimeMillis() - bridgeFile.remoteLastHeard(node));
+            return "process " + bridgeFile.remotePid(node) + " on host " +
+                (hostName.isEmpty() ? "id " + host : "'" + hostName + "' (host id " + host + ")") +
+                ", as this host's bridge (pid " + pid + ") last heard " + ago + " ms ago";
+        }
+        return "live process " + pid;
+    }
+
+    /**
+     * Bridge only: hold a free card (or one a dead process left) as the stand-in for another host's node.
+     *
+     * @param node node id.
+     * @return true when held now (or already held by this process as a stand-in); false when a live holder has it.
+     */
+    public boolean claimRemote(final int node)
+    {
+        final long self = ProcStat.selfPid();
+        final CardFlyweight card = cards[node];
+        while (true)
+        {
+            final long owner = card.ownerPid();
+            if (owner == self)
+            {
+                return isRemote(node);
+            }
+            if (owner != 0 && ownerAlive(node))
+            {
+                return false;
+            }
+            if (card.casOwnerPid(owner, self))
+            {
+                card.init();
+                card.ownerStart(ProcStat.startTime(self));
+                card.flag(FLAG_REMOTE, true);
+                card.bumpClaimGeneration();
+                setPresent(node, true);
+                return true;
+            }
+        }
+    }
+
+    /**
+     * Bridge only: give a stand-in card back, or one a dead bridge left.
+     *
+     * @param node node id.
+     */
+    public void releaseRemote(final int node)
+    {
+        final CardFlyweight card = cards[node];
+        final long owner = card.ownerPid();
+        if (!isRemote(node) || owner != ProcStat.selfPid() && ownerAlive(node))
+        {
+            return;
+        }
+        setPresent(node, false);
+        card.flag(FLAG_REMOTE, false);
+        card.disableAll();
+        card.bumpClaimGeneration();
+        card.casOwnerPid(owner, 0);
     }
 
     /**
@@ -320,6 +446,10 @@ public final class NetworkImage implements AutoCloseable
         {
             for (int node = nextPresent(0); node >= 0; node = nextPresent(node + 1))
             {
+                if (isRemote(node))
+                {
+                    continue;
+                }
                 cards[node].addCounter(RfmCounter.SYNC_LOSSES.id(), 1);
                 deliver(node, EventType.SYNC_LOSS, node, 0);
             }
@@ -351,7 +481,10 @@ public final class NetworkImage implements AutoCloseable
         linkState.countReset();
         for (int node = nextPresent(0); node >= 0; node = nextPresent(node + 1))
         {
-            deliver(node, EventType.RESET, node, 0);
+            if (!isRemote(node))
+            {
+                deliver(node, EventType.RESET, node, 0);
+            }
         }
     }
 
@@ -555,7 +688,60 @@ public final class NetworkImage implements AutoCloseable
     @Override
     public void close()
     {
+        if (bridgeFile != null)
+        {
+            bridgeFile.close();
+            bridgeFile = null;
+            outbound = null;
+        }
         SharedFiles.unmap(controlMap);
         SharedFiles.unmap(memoryMap);
+    }
+
+    /**
+     * Whether the control block was cut short under this image (truncated in place by something outside rfmrt). A
+     * write to a page past the file's end faults: in a plain access the JVM turns that into an {@link InternalError},
+     * but an atomic update from interpreted code crashes the JVM, so a holder checks this before the atomic updates
+     * of its shutdown (the memory image is not written there). A file replaced or removed is not cut short: the
+     * mapping still holds the old file's pages. Off the hot path (one file-status read).
+     *
+     * @return null when the control block still covers its mapping, else one line naming the file and its sizes.
+     */
+    public String controlTruncation()
+    {
+        return truncation(CONTROL_FILE, controlKey, controlMap.capacity());
+    }
+
+    private String truncation(final String file, final Object key, final long mapped)
+    {
+        final Path path = dir.resolve(file);
+        try
+        {
+            final BasicFileAttributes attributes = Files.readAttributes(path, BasicFileAttributes.class,
+                LinkOption.NOFOLLOW_LINKS);
+            if (key != null && key.equals(attributes.fileKey()) && attributes.size() < mapped)
+            {
+                return "network '" + name + "': " + path + " was cut to " + attributes.size() + " of its " + mapped +
+                    " bytes under this node";
+            }
+            return null;
+        }
+        catch (final IOException ex)
+        {
+            // removed: the mapping keeps the old pages
+            return null;
+        }
+    }
+
+    private static Object fileKey(final Path file)
+    {
+        try
+        {
+            return Files.readAttributes(file, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS).fileKey();
+        }
+        catch (final IOException ex)
+        {
+            return null;
+        }
     }
 }

@@ -12,12 +12,14 @@ import io.rfmrt.rfm.RfmException;
 import io.rfmrt.rfm.RfmStatus;
 import io.rfmrt.rfm.RfmWindow;
 import io.rfmrt.rfm.internal.Futex;
+import io.rfmrt.rfm.internal.bridge.OutboundLog;
 import org.agrona.BufferUtil;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 
+import static io.rfmrt.rfm.internal.sim.ControlBlockDescriptor.FLAG_BRIDGED;
 import static io.rfmrt.rfm.internal.sim.ControlBlockDescriptor.FLAG_DMA_AUTO;
 import static io.rfmrt.rfm.internal.sim.ControlBlockDescriptor.FLAG_LED;
 import static io.rfmrt.rfm.internal.sim.ControlBlockDescriptor.FLAG_LOOPBACK;
@@ -42,8 +44,8 @@ public final class SimDevice implements RfmDevice
     private final AtomicIntegerArray waiting = new AtomicIntegerArray(EventType.ID_LIMIT);
     private final AtomicIntegerArray cancelled = new AtomicIntegerArray(EventType.ID_LIMIT);
     private final UnsafeBuffer timespecs;
-    private final DmaRing[] peerRings = new DmaRing[ControlBlockDescriptor.CARD_COUNT];
-    private final int[] peerGenerations = new int[ControlBlockDescriptor.CARD_COUNT];
+    private final CardDelivery delivery;
+    private final OutboundLog outbound;
     private final EventInfo scratch = new EventInfo();
     private volatile boolean closed;
 
@@ -67,10 +69,10 @@ public final class SimDevice implements RfmDevice
         final RfmStatus claim = network.claim(node);
         if (claim != RfmStatus.SUCCESS)
         {
-            final long owner = network.card(node).ownerPid();
+            final String holder = network.describeHolder(node);
             network.close();
-            throw new RfmException(claim, "node " + node + " of network '" + network.name() +
-                "' is held by live process " + owner);
+            throw new RfmException(claim, "node " + node + " of network '" + network.name() + "' is held by " +
+                holder);
         }
         final DmaRing ring;
         try
@@ -85,6 +87,8 @@ public final class SimDevice implements RfmDevice
         }
         network.card(node).flag(FLAG_DMA_AUTO, mode == DmaMode.AUTO);
         network.card(node).flag(FLAG_LOOPBACK, loopback);
+        // the holder logs its writes and remote events for the host's bridge
+        network.card(node).flag(FLAG_BRIDGED, network.outbound() != null);
         return new SimDevice(uri, network, node, ring);
     }
 
@@ -94,8 +98,10 @@ public final class SimDevice implements RfmDevice
         this.network = network;
         this.node = node;
         this.card = network.card(node);
-        this.window = new RfmWindow(network.memory());
+        this.outbound = network.outbound();
+        this.window = new RfmWindow(network.memory(), outbound == null ? null : outbound.observer(node));
         this.dma = new SimDmaEngine(network, ring, node);
+        this.delivery = new CardDelivery(network, node, ring);
         this.timespecs = new UnsafeBuffer(BufferUtil.allocateDirectAligned(EventType.ID_LIMIT * TIMESPEC_SIZE, 64));
     }
 
@@ -220,17 +226,37 @@ public final class SimDevice implements RfmDevice
         }
         if (toNode == ALL_NODES)
         {
+            // the other hosts' nodes first (the log refuses only when full), then this host's
+            if (outbound != null && !outbound.appendEvent(node, ALL_NODES, type.id(), data, rfmOffset, length,
+                System.nanoTime()))
+            {
+                card.addCounter(RfmCounter.SENDS_REFUSED.id(), 1);
+                return RfmStatus.LINK_TEST_FAIL;
+            }
             for (int n = network.nextPresent(0); n >= 0; n = network.nextPresent(n + 1))
             {
-                if (n != node || loopback)
+                if ((n != node || loopback) && !network.isRemote(n))
                 {
-                    deliver(n, type, data, rfmOffset, length);
+                    delivery.deliver(node, n, type, data, rfmOffset, length);
                 }
+            }
+        }
+        else if (network.isPresent(toNode) && network.isRemote(toNode))
+        {
+            // a card another host's node holds: its bridge delivers it there, after the writes logged before it
+            if (outbound == null)
+            {
+                card.addCounter(RfmCounter.SENDS_UNDELIVERED.id(), 1);
+            }
+            else if (!outbound.appendEvent(node, toNode, type.id(), data, rfmOffset, length, System.nanoTime()))
+            {
+                card.addCounter(RfmCounter.SENDS_REFUSED.id(), 1);
+                return RfmStatus.LINK_TEST_FAIL;
             }
         }
         else if (network.isPresent(toNode))
         {
-            deliver(toNode, type, data, rfmOffset, length);
+            delivery.deliver(node, toNode, type, data, rfmOffset, length);
         }
         else
         {
@@ -238,46 +264,6 @@ public final class SimDevice implements RfmDevice
         }
         card.addCounter(RfmCounter.EVENTS_SENT.slot(type), 1);
         return RfmStatus.SUCCESS;
-    }
-
-    private void deliver(final int to, final EventType type, final int data, final long rfmOffset, final int length)
-    {
-        // the card moves data only for interrupts the receiving host takes: nothing fills a ring nobody drains
-        if (rfmOffset >= 0 && (network.card(to).flags() & FLAG_DMA_AUTO) != 0 &&
-            (network.card(to).enabledMask() & type.mask()) != 0)
-        {
-            final DmaRing ring = ringOf(to);
-            if (ring != null && ring.destinationProblem(length, 0) == null)
-            {
-                ring.fill(network.memory(), rfmOffset, length, 0, node, data);
-            }
-            else if (ring != null)
-            {
-                network.card(to).addCounter(RfmCounter.DMA_REJECTED.id(), 1);
-            }
-        }
-        network.deliver(to, type, node, data);
-    }
-
-    private DmaRing ringOf(final int to)
-    {
-        if (to == node)
-        {
-            return dma.ring();
-        }
-        final int generation = network.card(to).claimGeneration();
-        DmaRing ring = peerRings[to];
-        if (ring == null || peerGenerations[to] != generation)
-        {
-            if (ring != null)
-            {
-                ring.close();
-            }
-            ring = DmaRing.attach(network, to);
-            peerRings[to] = ring;
-            peerGenerations[to] = generation;
-        }
-        return ring;
     }
 
     @Override
@@ -357,6 +343,14 @@ public final class SimDevice implements RfmDevice
     {
         if (waiting.get(type.id()) != 0)
         {
+            final String truncation = network.controlTruncation();
+            if (truncation != null)
+            {
+                // the waiter sleeps on a page that is gone: nothing can wake it (an atomic update there from
+                // interpreted code would crash the JVM besides)
+                throw new RfmException(RfmStatus.OS_ERROR, truncation + ": the " + type + " waiter of node " + node +
+                    " cannot be woken");
+            }
             cancelled.set(type.id(), 1);
             network.raise(node, type);
         }
@@ -441,6 +435,15 @@ public final class SimDevice implements RfmDevice
             return;
         }
         closed = true;
+        final String truncation = network.controlTruncation();
+        if (truncation != null)
+        {
+            // nothing more is written into the damaged files; a waiter of this process stays in the kernel until
+            // the process ends
+            network.close();
+            throw new RfmException(RfmStatus.OS_ERROR, truncation + ": node " + node + " not released (destroy the " +
+                "network and create it again)");
+        }
         for (final EventType type : EventType.values())
         {
             cancelAwait(type);
@@ -455,13 +458,7 @@ public final class SimDevice implements RfmDevice
                 Thread.yield();
             }
         }
-        for (final DmaRing ring : peerRings)
-        {
-            if (ring != null)
-            {
-                ring.close();
-            }
-        }
+        delivery.close();
         network.release(node);
         dma.ring().close();
         try

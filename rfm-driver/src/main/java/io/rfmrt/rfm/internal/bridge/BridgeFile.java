@@ -1,0 +1,916 @@
+package io.rfmrt.rfm.internal.bridge;
+
+import io.rfmrt.rfm.RfmException;
+import io.rfmrt.rfm.RfmStatus;
+import io.rfmrt.rfm.bridge.BridgeCounter;
+import io.rfmrt.rfm.bridge.BridgeRecordKind;
+import io.rfmrt.rfm.bridge.BridgeState;
+import io.rfmrt.rfm.internal.ProcStat;
+import io.rfmrt.rfm.internal.SharedFiles;
+import org.agrona.BitUtil;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.agrona.concurrent.ringbuffer.ManyToOneRingBuffer;
+import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
+
+import java.io.IOException;
+import java.nio.MappedByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+
+import static io.rfmrt.rfm.internal.bridge.BridgeFileDescriptor.*;
+
+/**
+ * A host's bridge file mapped into this process (layout in {@link BridgeFileDescriptor}): the bridge's claim and
+ * lease, its state, counters, peers, the remote nodes it holds cards for, its records, and the three tables the
+ * node processes share with it: the outbound log they append to, the overflow bitmap they mark when the log is
+ * full, and the owner table. Allocation-free accessors; any process may read, writers are named per method.
+ */
+public final class BridgeFile implements AutoCloseable
+{
+    private final Path file;
+    private final MappedByteBuffer map;
+    private final UnsafeBuffer buffer;
+    private final long memorySize;
+    private final int ownerOffset;
+    private final int logOffset;
+    private final int logCapacity;
+
+    private BridgeFile(final Path file, final MappedByteBuffer map)
+    {
+        this.file = file;
+        this.map = map;
+        this.buffer = new UnsafeBuffer(map);
+        this.memorySize = buffer.getLong(MEMORY_SIZE_OFFSET);
+        this.ownerOffset = ownerTableOffset(memorySize);
+        this.logOffset = BridgeFileDescriptor.logOffset(memorySize);
+        this.logCapacity = buffer.getInt(LOG_CAPACITY_OFFSET);
+    }
+
+    /**
+     * @param networkDir a network folder.
+     * @return the bridge file's path in it.
+     */
+    public static Path file(final Path networkDir)
+    {
+        return networkDir.resolve(FILE_NAME);
+    }
+
+    /**
+     * @param networkDir a network folder.
+     * @return whether the network has a bridge file (it is bridged to other hosts).
+     */
+    public static boolean exists(final Path networkDir)
+    {
+        return Files.isRegularFile(file(networkDir), LinkOption.NOFOLLOW_LINKS);
+    }
+
+    /**
+     * @param capacity a log capacity from a user.
+     * @return null when usable, else why not.
+     */
+    public static String logCapacityProblem(final long capacity)
+    {
+        if (capacity < MIN_LOG_CAPACITY || capacity > MAX_LOG_CAPACITY || !BitUtil.isPowerOfTwo(capacity))
+        {
+            return "log size " + capacity + " is not a power of two between 64K and 256M";
+        }
+        return null;
+    }
+
+    /**
+     * Attach to a network's bridge file, checking magic, version and the memory size.
+     *
+     * @param networkDir  the network folder.
+     * @param network     its name, for messages.
+     * @param memorySize  bytes of memory of the network.
+     * @return the file, or null when the network is not bridged.
+     * @throws RfmException BAD_LAYOUT naming the file when it is foreign, corrupt or of another size.
+     */
+    public static BridgeFile attachIfPresent(final Path networkDir, final String network, final long memorySize)
+    {
+        final Path path = file(networkDir);
+        if (!exists(networkDir))
+        {
+            return null;
+        }
+        final MappedByteBuffer map = SharedFiles.map(path, "bridge file of network '" + network + "'");
+        try
+        {
+            final UnsafeBuffer header = new UnsafeBuffer(map);
+            if (header.capacity() < HEADER_SIZE || header.getLongAcquire(MAGIC_OFFSET) != MAGIC)
+            {
+                throw new RfmException(RfmStatus.BAD_LAYOUT, "network '" + network + "': " + path +
+                    " is not a bridge file (bad magic): remove it with rfmrt rfm destroy");
+            }
+            if (header.getInt(VERSION_OFFSET) != LAYOUT_VERSION)
+            {
+                throw new RfmException(RfmStatus.BAD_LAYOUT, "network '" + network + "': " + path +
+                    " has layout version " + header.getInt(VERSION_OFFSET) + "; this build reads version " +
+                    LAYOUT_VERSION + " only: destroy the network and create it again");
+            }
+            final long size = header.getLong(MEMORY_SIZE_OFFSET);
+            final int capacity = header.getInt(LOG_CAPACITY_OFFSET);
+            if (size != memorySize || logCapacityProblem(capacity) != null ||
+                header.capacity() != fileSize(size, capacity))
+            {
+                throw new RfmException(RfmStatus.BAD_LAYOUT, "network '" + network + "': " + path +
+                    " serves a memory of " + size + " bytes with a log of " + capacity + " bytes in " +
+                    header.capacity() + " bytes; the network has " + memorySize + ": destroy the network and " +
+                    "create it again");
+            }
+            return new BridgeFile(path, map);
+        }
+        catch (final RuntimeException ex)
+        {
+            SharedFiles.unmap(map);
+            throw ex;
+        }
+    }
+
+    /**
+     * Create a network's bridge file unless it exists (under the network's creation lock), then attach to it. A new
+     * file marks every non-zero word of the image as this host's in the owner table: what was written before the
+     * network was bridged is this host's to send.
+     *
+     * @param networkDir  the network folder.
+     * @param network     its name, for messages.
+     * @param memory      the network's memory image.
+     * @param hostId      this host's id, 1..255.
+     * @param logCapacity outbound log bytes for a new file.
+     * @return the file.
+     * @throws RfmException when an existing file belongs to another host id.
+     */
+    public static BridgeFile createOrAttach(final Path networkDir, final String network, final UnsafeBuffer memory,
+        final int hostId, final int logCapacity)
+    {
+        final long memorySize = memory.capacity();
+        if (!exists(networkDir))
+        {
+            final Path lockFile = networkDir.resolve(".create.lock");
+            try (FileChannel lockChannel = FileChannel.open(lockFile, StandardOpenOption.CREATE,
+                StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS);
+                FileLock ignored = lockChannel.lock())
+            {
+                Files.setPosixFilePermissions(lockFile, SharedFiles.FILE_PERMISSIONS);
+                if (!exists(networkDir))
+                {
+                    build(networkDir, memory, hostId, logCapacity);
+                }
+            }
+            catch (final IOException ex)
+            {
+                throw new RfmException(RfmStatus.OS_ERROR, "cannot create the bridge file of network '" + network +
+                    "': " + SharedFiles.describe(ex), ex);
+            }
+        }
+        final BridgeFile bridgeFile = attachIfPresent(networkDir, network, memorySize);
+        if (bridgeFile == null)
+        {
+            throw new RfmException(RfmStatus.NOT_FOUND, "the bridge file of network '" + network + "' vanished");
+        }
+        if (bridgeFile.hostId() != hostId)
+        {
+            final int owner = bridgeFile.hostId();
+            bridgeFile.close();
+            throw new RfmException(RfmStatus.BAD_PARAMETER, "network '" + network + "' is bridged as host id " +
+                owner + ", not " + hostId + " (its owner table names words by host id): give --host-id " + owner +
+                ", or destroy the network and create it again");
+        }
+        return bridgeFile;
+    }
+
+    private static void build(final Path networkDir, final UnsafeBuffer memory, final int hostId,
+        final int logCapacity) throws IOException
+    {
+        final long memorySize = memory.capacity();
+        final Path target = file(networkDir);
+        final Path tmp = SharedFiles.createTemporary(target, fileSize(memorySize, logCapacity));
+        final MappedByteBuffer map = SharedFiles.map(tmp, "bridge file");
+        try
+        {
+            final UnsafeBuffer b = new UnsafeBuffer(map);
+            b.putInt(HOST_ID_OFFSET, hostId);
+            b.putLong(MEMORY_SIZE_OFFSET, memorySize);
+            b.putInt(LOG_CAPACITY_OFFSET, logCapacity);
+            b.putInt(WORD_SIZE_OFFSET, WORD_SIZE);
+            b.putLong(CREATED_OFFSET, System.currentTimeMillis());
+            b.putInt(STATE_OFFSET, BridgeState.STOPPED.id());
+            final int owners = ownerTableOffset(memorySize);
+            final int words = (int)(memorySize / WORD_SIZE);
+            for (int word = 0; word < words; word++)
+            {
+                if (memory.getLong(word * WORD_SIZE) != 0)
+                {
+                    b.putByte(owners + word, (byte)hostId);
+                }
+            }
+            b.putIntRelease(VERSION_OFFSET, LAYOUT_VERSION);
+            b.putLongRelease(MAGIC_OFFSET, MAGIC);
+        }
+        finally
+        {
+            SharedFiles.unmap(map);
+        }
+        SharedFiles.publish(tmp, target);
+    }
+
+    /**
+     * @return the file's path.
+     */
+    public Path path()
+    {
+        return file;
+    }
+
+    /**
+     * @return the whole mapping, for flyweights.
+     */
+    public UnsafeBuffer buffer()
+    {
+        return buffer;
+    }
+
+    /**
+     * @return the host id the file was made for.
+     */
+    public int hostId()
+    {
+        return buffer.getInt(HOST_ID_OFFSET);
+    }
+
+    /**
+     * @return bytes of memory the file serves.
+     */
+    public long memorySize()
+    {
+        return memorySize;
+    }
+
+    /**
+     * @return the outbound log's capacity.
+     */
+    public int logCapacity()
+    {
+        return logCapacity;
+    }
+
+    /**
+     * @return a ring buffer over the outbound log (each process makes its own, over the same memory).
+     */
+    public ManyToOneRingBuffer newLog()
+    {
+        return new ManyToOneRingBuffer(new UnsafeBuffer(buffer, logOffset,
+            logCapacity + RingBufferDescriptor.TRAILER_LENGTH));
+    }
+
+    // ------------------------------------------------------------------------------------------ claim and lease
+
+    /**
+     * @return pid of the running (or last) bridge, 0 when none claimed the file.
+     */
+    public long bridgePid()
+    {
+        return buffer.getLongVolatile(BRIDGE_PID_OFFSET);
+    }
+
+    /**
+     * @return whether a live process holds the bridge claim.
+     */
+    public boolean bridgeAlive()
+    {
+        final long pid = bridgePid();
+        return pid != 0 && ProcStat.isAlive(pid, buffer.getLongVolatile(BRIDGE_START_OFFSET));
+    }
+
+    /**
+     * Claim the file for this process's bridge; a claim left by a dead bridge is taken over.
+     *
+     * @param incarnation this bridge's incarnation, non-zero.
+     * @return 0 when claimed, else the pid of the live bridge that holds it.
+     */
+    public long claimBridge(final long incarnation)
+    {
+        final long self = ProcStat.selfPid();
+        while (true)
+        {
+            final long owner = bridgePid();
+            if (owner != 0 && (owner == self || bridgeAlive()))
+            {
+                return owner;
+            }
+            if (buffer.compareAndSetLong(BRIDGE_PID_OFFSET, owner, self))
+            {
+                buffer.putLongVolatile(BRIDGE_START_OFFSET, ProcStat.startTime(self));
+                buffer.putLongVolatile(BRIDGE_INCARNATION_OFFSET, incarnation);
+                buffer.putLongVolatile(BRIDGE_STARTED_MS_OFFSET, System.currentTimeMillis());
+                return 0;
+            }
+        }
+    }
+
+    /**
+     * Give the claim back (the bridge's clean stop): lease ended, state STOPPED, pid 0.
+     */
+    public void releaseBridge()
+    {
+        buffer.putLongVolatile(LEASE_OFFSET, 0);
+        state(BridgeState.STOPPED);
+        buffer.compareAndSetLong(BRIDGE_PID_OFFSET, ProcStat.selfPid(), 0);
+    }
+
+    /**
+     * @return the running bridge's incarnation.
+     */
+    public long bridgeIncarnation()
+    {
+        return buffer.getLongVolatile(BRIDGE_INCARNATION_OFFSET);
+    }
+
+    /**
+     * Bridge only: number a new publication, higher than any before it (also across restarts).
+     *
+     * @return its stream epoch.
+     */
+    public long nextStreamEpoch()
+    {
+        return buffer.getAndAddLong(STREAM_EPOCH_OFFSET, 1) + 1;
+    }
+
+    /**
+     * @return when the running (or last) bridge started, epoch ms.
+     */
+    public long bridgeStartedMillis()
+    {
+        return buffer.getLongVolatile(BRIDGE_STARTED_MS_OFFSET);
+    }
+
+    /**
+     * Bridge only: extend the lease.
+     *
+     * @param untilNanos {@code System.nanoTime()} until which the bridge answers for the link.
+     */
+    public void lease(final long untilNanos)
+    {
+        buffer.putLongRelease(LEASE_OFFSET, untilNanos);
+    }
+
+    /**
+     * @param nowNanos {@code System.nanoTime()} now.
+     * @return whether a bridge renewed its lease recently enough: a bridge that died lets it run out.
+     */
+    public boolean leaseValid(final long nowNanos)
+    {
+        final long lease = buffer.getLongAcquire(LEASE_OFFSET);
+        return lease != 0 && lease - nowNanos > 0;
+    }
+
+    /**
+     * @return the lease deadline, 0 when no bridge holds one.
+     */
+    public long lease()
+    {
+        return buffer.getLongAcquire(LEASE_OFFSET);
+    }
+
+    /**
+     * @return the bridge's state.
+     */
+    public BridgeState state()
+    {
+        final BridgeState state = BridgeState.fromId(buffer.getIntVolatile(STATE_OFFSET));
+        return state == null ? BridgeState.STOPPED : state;
+    }
+
+    /**
+     * Bridge only.
+     *
+     * @param state its new state.
+     */
+    public void state(final BridgeState state)
+    {
+        buffer.putIntVolatile(STATE_OFFSET, state.id());
+    }
+
+    /**
+     * @return configured peers.
+     */
+    public int configuredPeers()
+    {
+        return buffer.getIntVolatile(PEER_COUNT_OFFSET);
+    }
+
+    /**
+     * Bridge only: what it serves.
+     *
+     * @param hostName this host's name.
+     * @param channel  the channel it listens on.
+     * @param peers    configured peers.
+     */
+    public void describe(final String hostName, final String channel, final int peers)
+    {
+        putText(HOST_NAME_OFFSET, NAME_LENGTH, hostName);
+        putText(CHANNEL_OFFSET, CHANNEL_LENGTH, channel);
+        buffer.putIntVolatile(PEER_COUNT_OFFSET, peers);
+    }
+
+    /**
+     * @return this host's name as the bridge wrote it.
+     */
+    public String hostName()
+    {
+        return text(HOST_NAME_OFFSET, NAME_LENGTH);
+    }
+
+    /**
+     * @return the channel the bridge listens on.
+     */
+    public String channel()
+    {
+        return text(CHANNEL_OFFSET, CHANNEL_LENGTH);
+    }
+
+    // ------------------------------------------------------------------------------------------ counters
+
+    /**
+     * @param counter a counter.
+     * @param delta   added atomically.
+     */
+    public void add(final BridgeCounter counter, final long delta)
+    {
+        buffer.getAndAddLong(counterOffset(counter), delta);
+    }
+
+    /**
+     * @param counter a counter.
+     * @return its value.
+     */
+    public long counter(final BridgeCounter counter)
+    {
+        return buffer.getLongVolatile(counterOffset(counter));
+    }
+
+    // ------------------------------------------------------------------------------------------ peers
+
+    /**
+     * Bridge only: set up a peer entry (everything else zero).
+     *
+     * @param index    entry 0..15.
+     * @param hostId   the peer's host id.
+     * @param endpoint where the bridge sends to it.
+     */
+    public void initPeer(final int index, final int hostId, final String endpoint)
+    {
+        final int at = peerOffset(index);
+        buffer.setMemory(at, PEER_SIZE, (byte)0);
+        buffer.putInt(at + PEER_STATE_OFFSET, BridgeState.CONNECTING.id());
+        putText(at + PEER_ENDPOINT_OFFSET, NAME_LENGTH, endpoint);
+        buffer.putIntVolatile(at + PEER_HOST_ID_OFFSET, hostId);
+    }
+
+    /**
+     * Bridge only: clear every peer entry.
+     */
+    public void clearPeers()
+    {
+        buffer.setMemory(PEERS_OFFSET, MAX_PEERS * PEER_SIZE, (byte)0);
+    }
+
+    /**
+     * @param index entry.
+     * @return the peer's host id, 0 for an empty entry.
+     */
+    public int peerHostId(final int index)
+    {
+        return buffer.getIntVolatile(peerOffset(index) + PEER_HOST_ID_OFFSET);
+    }
+
+    /**
+     * @param index entry.
+     * @param field one of the PEER_*_OFFSET int64 fields.
+     * @return its value.
+     */
+    public long peerLong(final int index, final int field)
+    {
+        return buffer.getLongVolatile(peerOffset(index) + field);
+    }
+
+    /**
+     * Bridge only.
+     *
+     * @param index entry.
+     * @param field one of the PEER_*_OFFSET int64 fields.
+     * @param value its value.
+     */
+    public void peerLong(final int index, final int field, final long value)
+    {
+        buffer.putLongVolatile(peerOffset(index) + field, value);
+    }
+
+    /**
+     * @param index entry.
+     * @param field one of the PEER_*_OFFSET int32 fields.
+     * @return its value.
+     */
+    public int peerInt(final int index, final int field)
+    {
+        return buffer.getIntVolatile(peerOffset(index) + field);
+    }
+
+    /**
+     * Bridge only.
+     *
+     * @param index entry.
+     * @param field one of the PEER_*_OFFSET int32 fields.
+     * @param value its value.
+     */
+    public void peerInt(final int index, final int field, final int value)
+    {
+        buffer.putIntVolatile(peerOffset(index) + field, value);
+    }
+
+    /**
+     * @param index entry.
+     * @return the peer's endpoint.
+     */
+    public String peerEndpoint(final int index)
+    {
+        return text(peerOffset(index) + PEER_ENDPOINT_OFFSET, NAME_LENGTH);
+    }
+
+    /**
+     * @param index entry.
+     * @return the peer's host name, as it said.
+     */
+    public String peerName(final int index)
+    {
+        return text(peerOffset(index) + PEER_NAME_OFFSET, NAME_LENGTH);
+    }
+
+    /**
+     * Bridge only.
+     *
+     * @param index entry.
+     * @param name  the peer's host name.
+     */
+    public void peerName(final int index, final String name)
+    {
+        putText(peerOffset(index) + PEER_NAME_OFFSET, NAME_LENGTH, name);
+    }
+
+    /**
+     * @param hostId a host id.
+     * @return the entry of that peer, or -1.
+     */
+    public int peerIndex(final int hostId)
+    {
+        for (int i = 0; i < MAX_PEERS; i++)
+        {
+            if (hostId != 0 && peerHostId(i) == hostId)
+            {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    // ------------------------------------------------------------------------------------------ remote nodes
+
+    /**
+     * @param node node id.
+     * @return the host id holding it as the bridge last heard, 0 when not remote.
+     */
+    public int remoteHost(final int node)
+    {
+        return buffer.getIntVolatile(nodeOffset(node) + NODE_HOST_ID_OFFSET);
+    }
+
+    /**
+     * @param node node id.
+     * @return the holder's pid on its host.
+     */
+    public int remotePid(final int node)
+    {
+        return buffer.getIntVolatile(nodeOffset(node) + NODE_PID_OFFSET);
+    }
+
+    /**
+     * @param node node id.
+     * @return when its host last spoke of it, epoch ms.
+     */
+    public long remoteLastHeard(final int node)
+    {
+        return buffer.getLongVolatile(nodeOffset(node) + NODE_LAST_HEARD_OFFSET);
+    }
+
+    /**
+     * @param node node id.
+     * @return since when it is held remotely, epoch ms.
+     */
+    public long remoteSince(final int node)
+    {
+        return buffer.getLongVolatile(nodeOffset(node) + NODE_SINCE_OFFSET);
+    }
+
+    /**
+     * Bridge only.
+     *
+     * @param node      node id.
+     * @param hostId    holder's host, 0 to clear the entry.
+     * @param pid       holder's pid there.
+     * @param heardMs   when heard, epoch ms.
+     */
+    public void remoteNode(final int node, final int hostId, final int pid, final long heardMs)
+    {
+        final int at = nodeOffset(node);
+        if (hostId == 0)
+        {
+            buffer.putIntVolatile(at + NODE_HOST_ID_OFFSET, 0);
+            buffer.putIntVolatile(at + NODE_PID_OFFSET, 0);
+            buffer.putLongVolatile(at + NODE_SINCE_OFFSET, 0);
+            return;
+        }
+        if (buffer.getIntVolatile(at + NODE_HOST_ID_OFFSET) != hostId || buffer.getIntVolatile(at + NODE_PID_OFFSET) !=
+            pid)
+        {
+            buffer.putLongVolatile(at + NODE_SINCE_OFFSET, heardMs);
+        }
+        buffer.putIntVolatile(at + NODE_PID_OFFSET, pid);
+        buffer.putLongVolatile(at + NODE_LAST_HEARD_OFFSET, heardMs);
+        buffer.putIntVolatile(at + NODE_HOST_ID_OFFSET, hostId);
+    }
+
+    // ------------------------------------------------------------------------------------------ records
+
+    /**
+     * Bridge only: append a record to the ring.
+     *
+     * @param kind   what happened.
+     * @param peer   the peer's host id, 0 for none.
+     * @param value  see the kind.
+     * @param value2 see the kind.
+     * @param millis when, epoch ms.
+     */
+    public void record(final BridgeRecordKind kind, final int peer, final long value, final long value2,
+        final long millis)
+    {
+        final long index = buffer.getLongVolatile(RECORD_NEXT_OFFSET);
+        final int at = recordOffset(index);
+        buffer.putLongVolatile(at + RECORD_SEQUENCE_OFFSET, 0);
+        buffer.putLong(at + RECORD_MILLIS_OFFSET, millis);
+        buffer.putInt(at + RECORD_KIND_OFFSET, kind.id());
+        buffer.putInt(at + RECORD_PEER_OFFSET, peer);
+        buffer.putLong(at + RECORD_VALUE_OFFSET, value);
+        buffer.putLong(at + RECORD_VALUE2_OFFSET, value2);
+        buffer.putLongRelease(at + RECORD_SEQUENCE_OFFSET, index + 1);
+        buffer.putLongRelease(RECORD_NEXT_OFFSET, index + 1);
+    }
+
+    /**
+     * @return records written so far (the ring keeps the last {@link BridgeFileDescriptor#RECORD_COUNT}).
+     */
+    public long recordCount()
+    {
+        return buffer.getLongAcquire(RECORD_NEXT_OFFSET);
+    }
+
+    /**
+     * @param index a record index below {@link #recordCount()} and within the ring.
+     * @param into  {millis, kind id, peer, value, value2}; left alone when the record is being rewritten.
+     * @return whether the record was read whole.
+     */
+    public boolean readRecord(final long index, final long[] into)
+    {
+        final int at = recordOffset(index);
+        if (buffer.getLongAcquire(at + RECORD_SEQUENCE_OFFSET) != index + 1)
+        {
+            return false;
+        }
+        final long millis = buffer.getLong(at + RECORD_MILLIS_OFFSET);
+        final int kind = buffer.getInt(at + RECORD_KIND_OFFSET);
+        final int peer = buffer.getInt(at + RECORD_PEER_OFFSET);
+        final long value = buffer.getLong(at + RECORD_VALUE_OFFSET);
+        final long value2 = buffer.getLong(at + RECORD_VALUE2_OFFSET);
+        java.lang.invoke.VarHandle.loadLoadFence();
+        if (buffer.getLongVolatile(at + RECORD_SEQUENCE_OFFSET) != index + 1)
+        {
+            return false;
+        }
+        into[0] = millis;
+        into[1] = kind;
+        into[2] = peer;
+        into[3] = value;
+        into[4] = value2;
+        return true;
+    }
+
+    // ------------------------------------------------------------------------------------------ doorbell
+
+    /**
+     * Writers, after appending: wake the bridge if it sleeps. The full fence orders the append before the read of
+     * the sleepers, against the bridge's announce-then-check (so a wake-up is never lost); nothing else is paid
+     * while the bridge is awake.
+     */
+    public void ringDoorbell()
+    {
+        java.lang.invoke.VarHandle.fullFence();
+        if (buffer.getIntVolatile(DOORBELL_WAITERS_OFFSET) > 0)
+        {
+            buffer.getAndAddInt(DOORBELL_OFFSET, 1);
+            io.rfmrt.rfm.internal.Futex.wake(buffer.addressOffset() + DOORBELL_OFFSET, Integer.MAX_VALUE);
+        }
+    }
+
+    /**
+     * Bridge only: announce a sleeper (+1) before checking the log, or leave (-1).
+     *
+     * @param delta +1 or -1.
+     */
+    public void doorbellWaiter(final int delta)
+    {
+        buffer.getAndAddInt(DOORBELL_WAITERS_OFFSET, delta);
+    }
+
+    /**
+     * @return bridge threads sleeping on the doorbell now.
+     */
+    public int doorbellSleepers()
+    {
+        return buffer.getIntVolatile(DOORBELL_WAITERS_OFFSET);
+    }
+
+    /**
+     * @return the doorbell's value, to sleep on.
+     */
+    public int doorbell()
+    {
+        return buffer.getIntVolatile(DOORBELL_OFFSET);
+    }
+
+    /**
+     * @return the doorbell's address in this process, for the futex.
+     */
+    public long doorbellAddress()
+    {
+        return buffer.addressOffset() + DOORBELL_OFFSET;
+    }
+
+    // ------------------------------------------------------------------------------------------ owner table
+
+    /**
+     * @param word a word index (byte offset / 8).
+     * @return the host id that wrote it last, as this host knows, 0 for none.
+     */
+    public int owner(final int word)
+    {
+        return buffer.getByte(ownerOffset + word) & 0xFF;
+    }
+
+    /**
+     * Bridge only.
+     *
+     * @param offset first byte of a write.
+     * @param length its bytes.
+     * @param hostId the writer's host.
+     */
+    public void own(final long offset, final int length, final int hostId)
+    {
+        final int first = (int)(offset / WORD_SIZE);
+        final int last = (int)((offset + length - 1) / WORD_SIZE);
+        buffer.setMemory(ownerOffset + first, last - first + 1, (byte)hostId);
+    }
+
+    /**
+     * Bridge only.
+     *
+     * @param word   a word index.
+     * @param hostId the host that owns it now.
+     */
+    public void own(final int word, final int hostId)
+    {
+        buffer.putByte(ownerOffset + word, (byte)hostId);
+    }
+
+    /**
+     * @return words in the memory (entries of the owner table).
+     */
+    public int words()
+    {
+        return (int)(memorySize / WORD_SIZE);
+    }
+
+    // ------------------------------------------------------------------------------------------ overflow bitmap
+
+    /**
+     * Writers: mark the words of a write that did not fit the log, to be sent again by the bridge.
+     *
+     * @param offset first byte.
+     * @param length bytes.
+     */
+    public void markOverflow(final long offset, final int length)
+    {
+        final int first = (int)(offset / WORD_SIZE);
+        final int last = (int)((offset + length - 1) / WORD_SIZE);
+        for (int word = first; word <= last; )
+        {
+            final int longIndex = word >>> 6;
+            final int end = Math.min(last, (longIndex << 6) + 63);
+            final long bits = (end - word == 63 ? -1L : ((1L << (end - word + 1)) - 1)) << (word & 63);
+            final int at = BITMAP_OFFSET + longIndex * 8;
+            long was;
+            do
+            {
+                was = buffer.getLongVolatile(at);
+            }
+            while ((was & bits) != bits && !buffer.compareAndSetLong(at, was, was | bits));
+            word = end + 1;
+        }
+    }
+
+    /**
+     * Writers: say that words were marked; events are refused until the bridge has sent them.
+     */
+    public void raiseOverflowFlag()
+    {
+        buffer.putIntVolatile(OVERFLOW_FLAG_OFFSET, 1);
+    }
+
+    /**
+     * @return whether a writer marked words the bridge has not taken yet.
+     */
+    public boolean overflowFlag()
+    {
+        return buffer.getIntVolatile(OVERFLOW_FLAG_OFFSET) != 0;
+    }
+
+    /**
+     * Bridge only: it will send what was marked until now.
+     */
+    public void clearOverflowFlag()
+    {
+        buffer.putIntVolatile(OVERFLOW_FLAG_OFFSET, 0);
+    }
+
+    /**
+     * @param longIndex index of a long of the overflow bitmap.
+     * @return its bits, left in place.
+     */
+    public long peekOverflow(final int longIndex)
+    {
+        return buffer.getLongVolatile(BITMAP_OFFSET + longIndex * 8);
+    }
+
+    /**
+     * Bridge only: take (and clear) one long of the overflow bitmap.
+     *
+     * @param longIndex index of a long: words {@code 64 * longIndex} ..
+     * @return its bits, bit i for word {@code 64 * longIndex + i}.
+     */
+    public long takeOverflow(final int longIndex)
+    {
+        return buffer.getAndSetLong(BITMAP_OFFSET + longIndex * 8, 0);
+    }
+
+    /**
+     * @return longs in the overflow bitmap.
+     */
+    public int overflowLongs()
+    {
+        return (words() + 63) >>> 6;
+    }
+
+    // ------------------------------------------------------------------------------------------ text
+
+    private void putText(final int at, final int length, final String text)
+    {
+        final byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
+        final int n = Math.min(bytes.length, length - 1);
+        buffer.setMemory(at, length, (byte)0);
+        buffer.putBytes(at, bytes, 0, n);
+    }
+
+    private String text(final int at, final int length)
+    {
+        int n = 0;
+        while (n < length && buffer.getByte(at + n) != 0)
+        {
+            n++;
+        }
+        final byte[] bytes = new byte[n];
+        buffer.getBytes(at, bytes);
+        return new String(bytes, StandardCharsets.UTF_8);
+    }
+
+    /**
+     * Unmap.
+     */
+    @Override
+    public void close()
+    {
+        SharedFiles.unmap(map);
+    }
+}

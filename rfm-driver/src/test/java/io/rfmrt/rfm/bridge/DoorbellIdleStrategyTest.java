@@ -1,0 +1,68 @@
+package io.rfmrt.rfm.bridge;
+
+import io.rfmrt.rfm.EventType;
+import io.rfmrt.rfm.internal.bridge.BridgeFile;
+import io.rfmrt.rfm.internal.bridge.DoorbellIdleStrategy;
+import io.rfmrt.rfm.internal.sim.NetworkImage;
+import org.agrona.concurrent.IdleStrategy;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * A bridge thread that sleeps on its doorbell is woken by a node's event (as a host by a card's interrupt), and
+ * sleeps on while only a claimed, uncommitted record waits.
+ */
+class DoorbellIdleStrategyTest
+{
+    private static final long TEN_MINUTES_NS = TimeUnit.MINUTES.toNanos(10);
+
+    private TwoHosts hosts;
+
+    @BeforeEach
+    void setUp() throws Exception
+    {
+        hosts = new TwoHosts();
+    }
+
+    @AfterEach
+    void tearDown()
+    {
+        hosts.close();
+    }
+
+    @Test
+    void shouldWakeASleepingBridgeWhenANodeAppendsAnEvent() throws Exception
+    {
+        try (Bridge ignored = Bridge.launch(hosts.context(true));
+            NetworkImage image = NetworkImage.attach(hosts.dirA, TwoHosts.NETWORK))
+        {
+            final BridgeFile file = image.bridgeFile();
+            // every sleep ten minutes long: only the doorbell ends one within the test's time
+            final IdleStrategy idle = new DoorbellIdleStrategy(file, TEN_MINUTES_NS, TEN_MINUTES_NS);
+            final CountDownLatch woken = new CountDownLatch(1);
+            final Thread sleeper = new Thread(() ->
+            {
+                idle.idle(0);
+                idle.idle(0);
+                idle.idle(0);
+                woken.countDown();
+            }, "doorbell-sleeper");
+            sleeper.setDaemon(true);
+            sleeper.start();
+            hosts.await(() -> file.doorbellSleepers() == 1, "the bridge thread asleep on the doorbell");
+            // writes alone do not ring: the bridge takes them with the next event or wake
+            image.outbound().appendWrite(1, 0x100, 8);
+            assertThat(woken.await(200, TimeUnit.MILLISECONDS)).isFalse();
+            assertThat(image.outbound().appendEvent(1, 2, EventType.INTR1.id(), 7, -1, 0, System.nanoTime()))
+                .isTrue();
+            assertThat(woken.await(30, TimeUnit.SECONDS)).as("woken by the event's doorbell").isTrue();
+            assertThat(file.doorbellSleepers()).isZero();
+        }
+    }
+}

@@ -1,0 +1,134 @@
+package io.rfmrt.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/**
+ * The commands that make emulated hosts themselves, for real and briefly: {@code bench hosts} (frames arrive
+ * through the bridges and through Aeron over the same link; timings are the benchmark's job) and
+ * {@code demo --hosts} (the loop closes across two hosts without a lost frame). Each leaves no namespace and no
+ * folder behind. Needs root and {@code ip netns}; skipped otherwise.
+ */
+class HostsCommandsTest
+{
+    private static String unavailable;
+    private Path dir;
+
+    @BeforeAll
+    static void checkNamespaces()
+    {
+        unavailable = Netns.unavailable();
+    }
+
+    @BeforeEach
+    void setUp() throws Exception
+    {
+        assumeTrue(unavailable == null, () -> "no network namespaces here: " + unavailable);
+        dir = Files.createTempDirectory("i14-hosts-commands-test");
+    }
+
+    @AfterEach
+    void tearDown() throws Exception
+    {
+        if (dir != null)
+        {
+            CliProcesses.removeTree(dir);
+        }
+    }
+
+    private static String run(final Process process) throws Exception
+    {
+        final ByteArrayOutputStream stdout = new ByteArrayOutputStream();
+        process.getInputStream().transferTo(stdout);
+        assertThat(process.waitFor(10, TimeUnit.MINUTES)).isTrue();
+        return stdout.toString(StandardCharsets.UTF_8);
+    }
+
+    private static List<String> namespaces(final String prefix) throws Exception
+    {
+        final Process p = new ProcessBuilder("ip", "netns", "list").start();
+        final String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        p.waitFor();
+        final List<String> found = new ArrayList<>();
+        for (final String line : out.split("\n"))
+        {
+            if (line.startsWith(prefix))
+            {
+                found.add(line);
+            }
+        }
+        return found;
+    }
+
+    @Test
+    void shouldCarryFramesFromHostToHostThroughTheBridgesAndThroughAeron() throws Exception
+    {
+        final String prefix = "i14" + UUID.randomUUID().toString().substring(0, 4);
+        final Process process = CliProcesses.start(dir.resolve("sim"), ProcessBuilder.Redirect.INHERIT, "bench",
+            "hosts", "--seconds", "1", "--rates", "1000", "--rows", "bridge-doorbell,aeron-udp-backoff",
+            "--netns-prefix", prefix, "--json");
+        final String output = run(process);
+        assertThat(process.exitValue()).as(output).isZero();
+        final JsonNode result = new ObjectMapper().readTree(output);
+        final List<String> names = new ArrayList<>();
+        for (final JsonNode row : result.get("rows"))
+        {
+            final String name = row.get("row").asText();
+            names.add(name);
+            assertThat(row.get("failure").isNull()).as(name + ": " + row.get("failure")).isTrue();
+            assertThat(row.get("sent").asLong()).as(name + " sent").isEqualTo(2_000);
+            assertThat(row.get("frames").asLong()).as(name + " frames").isGreaterThan(1_000);
+            assertThat(row.get("frames").asLong()).as(name + " frames").isLessThanOrEqualTo(2_000);
+            assertThat(row.get("p50_us").asDouble()).as(name + " p50").isPositive();
+            assertThat(row.get("cpu_pct").isNumber()).as(name + " rx cpu").isTrue();
+        }
+        assertThat(names).containsExactly("bridge-doorbell", "aeron-udp-backoff");
+        assertThat(result.get("rows").get(0).get("bridges_cpu_pct").isNumber()).isTrue();
+        assertThat(result.get("targets").get(0).get("target").asText())
+            .isEqualTo("bridge-doorbell p50 <= 1.5x aeron-udp-backoff (Aeron's own over the link) at 1000 Hz");
+        assertThat(namespaces(prefix)).isEmpty();
+        try (var leftovers = Files.list(Path.of("/dev/shm")))
+        {
+            assertThat(leftovers.map(p -> p.getFileName().toString()).filter(n -> n.startsWith(prefix))).isEmpty();
+        }
+    }
+
+    @Test
+    void shouldCloseTheLoopAcrossTwoHostsInTheDemo() throws Exception
+    {
+        final Path out = dir.resolve("demo");
+        final Process process = CliProcesses.start(dir.resolve("sim"), ProcessBuilder.Redirect.INHERIT, "demo",
+            "--hosts", "--seconds", "3", "--out", out.toString(), "--json");
+        final String output = run(process);
+        assertThat(process.exitValue()).as(output).isZero();
+        final JsonNode summary = new ObjectMapper().readTree(output);
+        assertThat(summary.get("cycles").asLong()).isPositive();
+        assertThat(summary.get("lost_frames").asLong()).isZero();
+        final JsonNode hosts = summary.get("hosts");
+        assertThat(hosts.get("A").get("node").asText()).isEqualTo("plant");
+        assertThat(hosts.get("B").get("node").asText()).isEqualTo("controller");
+        // every sensor frame crossed from A to B, every command back
+        assertThat(hosts.get("B").get("events_delivered").asLong()).isEqualTo(summary.get("plant")
+            .get("sensor_frames").asLong());
+        assertThat(hosts.get("A").get("events_delivered").asLong()).isEqualTo(summary.get("plant")
+            .get("commands_received").asLong());
+        assertThat(out.resolve("bridge-host-A.log")).content().contains("CONVERGED");
+        assertThat(namespaces("rfd" + process.pid() % 100_000 + "-")).isEmpty();
+    }
+}
