@@ -95,22 +95,26 @@ public final class StallMatcher
     }
 
     /**
-     * Sort deadline misses by cause, each once: in a stall ({@link #coincides}), else a <b>late wake</b> (the
-     * handler's own wake-up for that cycle, {@code wake - from}, already exceeded the deadline), else unexplained
-     * (woken in time, late by the cycle's own work).
+     * Sort deadline misses by cause, each once, the kernel's causes first: in a stall ({@link #coincides}), else a
+     * <b>late wake</b> (the handler's own wake-up for that cycle, {@code wake - from}, already exceeded the deadline),
+     * else <b>pre-empted</b> (the handler's thread was off the cpu during its cycle for long enough that, without that
+     * time, the command would have met the deadline: {@code to - from - offCpu <= deadline}), else unexplained (woken
+     * in time, on the cpu, and still late: the wake-up's spread plus the cycle's own work).
      *
      * @param from          misses' starts (the sensor frame's publish stamp).
      * @param to            their ends (the command written).
      * @param wake          when each cycle's handler started.
+     * @param offCpu        how long each cycle's thread was off the cpu between its start and the command, ns.
      * @param count         misses.
      * @param deadlineNanos the deadline.
      * @return the misses by cause.
      */
-    public Misses classify(final long[] from, final long[] to, final long[] wake, final int count,
-        final long deadlineNanos)
+    public Misses classify(final long[] from, final long[] to, final long[] wake, final long[] offCpu,
+        final int count, final long deadlineNanos)
     {
         long matched = 0;
         long lateWake = 0;
+        long preempted = 0;
         for (int i = 0; i < count; i++)
         {
             if (coincides(from[i], to[i]))
@@ -121,8 +125,12 @@ public final class StallMatcher
             {
                 lateWake++;
             }
+            else if (to[i] - from[i] - offCpu[i] <= deadlineNanos)
+            {
+                preempted++;
+            }
         }
-        return new Misses(matched, lateWake, count - matched - lateWake);
+        return new Misses(matched, lateWake, preempted, count - matched - lateWake - preempted);
     }
 
     /**
@@ -130,9 +138,10 @@ public final class StallMatcher
      *
      * @param matched     in a stall of either node.
      * @param lateWake    not in a stall, but woken past the deadline.
-     * @param unexplained woken in time and still late.
+     * @param preempted   woken in time, but off the cpu in the cycle for longer than it missed by.
+     * @param unexplained woken in time, on the cpu, and still late.
      */
-    public record Misses(long matched, long lateWake, long unexplained)
+    public record Misses(long matched, long lateWake, long preempted, long unexplained)
     {
     }
 

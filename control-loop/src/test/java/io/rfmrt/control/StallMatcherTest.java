@@ -60,24 +60,34 @@ class StallMatcherTest
     }
 
     @Test
-    void shouldSortEachMissOnceIntoAStallALateWakeOrUnexplained()
+    void shouldSortEachMissOnceIntoAStallALateWakeAPreemptionOrUnexplained()
     {
-        // a stall 100..110 P; the deadline is half a period
+        // a stall 100..110 P; the deadline is half a period; each miss ends 10 µs past it
         final StallMatcher m = new StallMatcher(new long[] {100 * P}, new long[] {110 * P}, 1, P);
         final long deadline = P / 2;
-        final long[] from = {105 * P, 200 * P, 300 * P, 400 * P, 108 * P};
-        final long[] to = {106 * P, 201 * P, 301 * P, 401 * P, 109 * P};
+        final long over = 10_000;
+        final long[] from = {105 * P, 200 * P, 300 * P, 400 * P, 108 * P, 500 * P, 600 * P};
+        final long[] to = new long[from.length];
+        for (int i = 0; i < from.length; i++)
+        {
+            to[i] = from[i] + deadline + over;
+        }
         final long[] wake = {
             105 * P + P,            // in the stall (and woken late too): counted once, as matched
             200 * P + deadline + 1, // no stall, woken just past the deadline: late wake
-            300 * P + deadline,     // woken exactly at the deadline: not past it, so the cycle's own work
-            400 * P + 1,            // woken at once and still late: unexplained
-            108 * P};
+            300 * P + deadline,     // woken exactly at the deadline: not past it, so the cycle's own time
+            400 * P + 1,            // woken at once, on the cpu throughout, still late: unexplained
+            108 * P,
+            500 * P + 1,            // woken at once, off the cpu for exactly the time it missed by: pre-empted
+            600 * P + 1};           // off the cpu 1 ns less than it missed by: it would have missed anyway
+        final long[] offCpu = {0, 0, 0, 0, 0, over, over - 1};
 
-        final StallMatcher.Misses misses = m.classify(from, to, wake, from.length, deadline);
+        final StallMatcher.Misses misses = m.classify(from, to, wake, offCpu, from.length, deadline);
 
-        assertThat(misses).isEqualTo(new StallMatcher.Misses(2, 1, 2));
-        assertThat(m.classify(from, to, wake, 3, deadline)).as("only the first three")
-            .isEqualTo(new StallMatcher.Misses(1, 1, 1));
+        assertThat(misses).isEqualTo(new StallMatcher.Misses(2, 1, 1, 3));
+        assertThat(m.classify(from, to, wake, offCpu, 3, deadline)).as("only the first three")
+            .isEqualTo(new StallMatcher.Misses(1, 1, 0, 1));
+        assertThat(misses.matched() + misses.lateWake() + misses.preempted() + misses.unexplained())
+            .isEqualTo(from.length);
     }
 }

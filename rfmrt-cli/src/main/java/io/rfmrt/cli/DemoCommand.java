@@ -386,8 +386,8 @@ final class DemoCommand implements Callable<Integer>
         final String[][] rows = {
             {"cycles", "%s"}, {"lost_frames", "%s"}, {"deadline_misses", "%s"}, {"deadline_us", "%.1f us"},
             {"watchdog_trips", "%s"}, {"watchdog_recoveries", "%s"}, {"misses_matched", "%s"},
-            {"misses_late_wake", "%s"}, {"misses_unexplained", "%s"}, {"trips_matched", "%s"},
-            {"trips_unexplained", "%s"}, {"stalls", "%s"}, {"longest_stall_us", "%.1f us"},
+            {"misses_late_wake", "%s"}, {"misses_preempted", "%s"}, {"misses_unexplained", "%s"},
+            {"trips_matched", "%s"}, {"trips_unexplained", "%s"}, {"stalls", "%s"}, {"longest_stall_us", "%.1f us"},
             {"lost_frame_causes", "%s"}, {"tracking_rms", "%.3e rad"},
             {"tracking_rms_pct_of_move", "%.4f %%"}, {"tracking_max", "%.3e rad"},
             {"tracking_max_counts", "%.1f counts"}, {"tracking_max_at_rest", "%.3e rad"},
@@ -436,11 +436,12 @@ final class DemoCommand implements Callable<Integer>
         final long[] ends = concat(c.stallEnd(), p.stallEnd());
         final StallMatcher matcher = new StallMatcher(starts, ends, starts.length, periodNanos);
         final StallMatcher.Misses misses = matcher.classify(c.missFrom(), c.missTo(), c.missWake(),
-            c.missFrom().length, Math.round(c.deadlineUs() * 1_000));
+            c.missOffCpu(), c.missFrom().length, Math.round(c.deadlineUs() * 1_000));
         final long tripsMatched = matcher.matched(c.tripFrom(), c.tripTo(), c.tripFrom().length);
         final Map<String, Object> m = new LinkedHashMap<>();
         m.put("misses_matched", misses.matched());
         m.put("misses_late_wake", misses.lateWake());
+        m.put("misses_preempted", misses.preempted());
         m.put("misses_unexplained", misses.unexplained());
         // beyond what the controller kept with times (very long runs): neither matched nor unexplained
         m.put("misses_unchecked", c.missesNotKept());

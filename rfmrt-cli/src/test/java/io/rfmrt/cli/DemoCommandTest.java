@@ -72,10 +72,11 @@ class DemoCommandTest
             assertThat(s.has(key)).as(key).isTrue();
         }
 
-        // every miss is matched, a late wake, unexplained or (beyond what was kept) unchecked, once; the trips
-        // likewise without the late wake; the stalls add up
+        // every miss is matched, a late wake, pre-empted, unexplained or (beyond what was kept) unchecked, once; the
+        // trips likewise without the late wake and pre-emption; the stalls add up
         assertThat(s.get("misses_matched").asLong() + s.get("misses_late_wake").asLong() +
-            s.get("misses_unexplained").asLong() + s.get("misses_unchecked").asLong())
+            s.get("misses_preempted").asLong() + s.get("misses_unexplained").asLong() +
+            s.get("misses_unchecked").asLong())
             .isEqualTo(s.get("deadline_misses").asLong());
         assertThat(s.get("trips_matched").asLong() + s.get("trips_unexplained").asLong() +
             s.get("trips_unchecked").asLong()).isEqualTo(s.get("watchdog_trips").asLong());

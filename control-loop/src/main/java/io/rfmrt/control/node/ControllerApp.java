@@ -259,6 +259,10 @@ public final class ControllerApp implements NodeApp
     private final long[] missFrom = new long[MISSES_KEPT];
     private final long[] missTo = new long[MISSES_KEPT];
     private final long[] missWake = new long[MISSES_KEPT];
+    private final long[] missOffCpu = new long[MISSES_KEPT];
+    /** The thread's CPU time and the wall time when the current cycle's handler was entered. */
+    private long cycleCpuStart;
+    private long cycleWallStart;
     private final long[] tripAt = new long[TRIPS_KEPT];
     private int tripsKept;
     private final long[] transitions = new long[3];
@@ -378,6 +382,8 @@ public final class ControllerApp implements NodeApp
     private void onSensor(final FrameView frame, final StageStamps stamps)
     {
         final long cpuStart = cpuClock.getCurrentThreadCpuTime();
+        cycleCpuStart = cpuStart;
+        cycleWallStart = System.nanoTime();
         final long start = stamps.consumerStartNanos();
         final long end = handle(frame, start);
         if (end != 0)
@@ -528,6 +534,11 @@ public final class ControllerApp implements NodeApp
         commandPayload.putLong(COMMAND_STATE_OFFSET, st);
         commandPayload.putInt(COMMAND_CONTROL_WORD_OFFSET, controlWord(st, status));
         commandPayload.putInt(COMMAND_VERSION_OFFSET, PAYLOAD_VERSION);
+        // the time this thread was off the cpu so far in the cycle (pre-empted): wall time since the handler was
+        // entered less the thread's CPU time in it. Read before the publish, whose event delivery (on the emulator the
+        // plant's ISR-wake thread pre-empts this one there) comes after the command's send stamp
+        final long cpuBeforePublish = cpuClock.getCurrentThreadCpuTime();
+        final long offCpu = System.nanoTime() - cycleWallStart - (cpuBeforePublish - cycleCpuStart);
         publisher.publish(commandPayload, 0, COMMAND_LENGTH, 0);
         // written: the command frame's own send stamp, the moment it is in reflective memory (the same definition as
         // the sensor frame's publish time). The event's delivery after it (on the emulator the DMA copy and the
@@ -546,6 +557,7 @@ public final class ControllerApp implements NodeApp
                 missTo[(int)missed - 1] = written;
                 // the wake-up is the node's own measure of the kernel's part in the miss
                 missWake[(int)missed - 1] = start;
+                missOffCpu[(int)missed - 1] = Math.max(0, offCpu);
             }
             journal.fault(FAULT_DEADLINE_MISS, cycle, cycleLatency - deadline.deadlineNanos(), written);
         }
@@ -823,6 +835,7 @@ public final class ControllerApp implements NodeApp
             Arrays.copyOf(missFrom, missesKept),
             Arrays.copyOf(missTo, missesKept),
             Arrays.copyOf(missWake, missesKept),
+            Arrays.copyOf(missOffCpu, missesKept),
             deadline.misses() - missesKept,
             tripFrom,
             Arrays.copyOf(tripAt, tripsKept),

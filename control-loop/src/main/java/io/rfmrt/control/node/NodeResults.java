@@ -119,6 +119,8 @@ public final class NodeResults
      * @param missFrom               kept misses' starts (nanoTime).
      * @param missTo                 their ends.
      * @param missWake               when the handler of each started (its wake-up: {@code missWake - missFrom}).
+     * @param missOffCpu             how long the handler's thread was off the cpu in each, from its start to the
+     *                               command (wall time less the thread's CPU time), ns.
      * @param missesNotKept          misses beyond those kept.
      * @param tripFrom               kept trips' windows' starts.
      * @param tripTo                 the trips' times.
@@ -148,8 +150,8 @@ public final class NodeResults
         double trackingMax, double moveDistance, long trackedCycles, double e2eP50Us, double e2eP99Us,
         double e2eMaxUs, long journalDrops, long journalWriteErrors, long journalRecords, String placement,
         List<ThreadHygiene> threadsAfterWarmup, String waitStrategy, Lateness lateness,
-        Lateness watchdogTimerLateness, long[] missFrom, long[] missTo, long[] missWake, long missesNotKept, long[] tripFrom,
-        long[] tripTo, long tripsNotKept, long[] stallStart, long[] stallEnd, double trackingRmsMoves,
+        Lateness watchdogTimerLateness, long[] missFrom, long[] missTo, long[] missWake, long[] missOffCpu,
+        long missesNotKept, long[] tripFrom, long[] tripTo, long tripsNotKept, long[] stallStart, long[] stallEnd, double trackingRmsMoves,
         double trackingMaxMoves, double trackingMaxAtRest, long movingCycles, long followingErrorFaults,
         long faultCycle, double faultLagRad, double faultLimitRad, double peakLagRad, long skippedFrames,
         CycleStatistics.Figures loop, double peakTorqueNm, double torqueLimitNm, double trackingMaxMovesCounts,
