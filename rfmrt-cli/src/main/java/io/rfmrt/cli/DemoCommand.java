@@ -61,9 +61,9 @@ final class DemoCommand implements Callable<Integer>
     @Option(names = "--json", description = "Print the summary as one JSON object on stdout.")
     boolean json;
 
-    @Option(names = "--wait", defaultValue = "BLOCKING", paramLabel = "MODE",
-        description = "How the controller takes sensor frames: BLOCKING (consumer thread, default) or INLINE (on " +
-            "the ISR-wake thread, one wake per frame).")
+    @Option(names = "--wait", defaultValue = "INLINE", paramLabel = "MODE",
+        description = "How the controller takes sensor frames: INLINE (the control law on the ISR-wake thread, one " +
+            "wake per frame; default) or BLOCKING (a consumer thread, a second wake-up).")
     String wait;
 
     @Option(names = "--controller-only",

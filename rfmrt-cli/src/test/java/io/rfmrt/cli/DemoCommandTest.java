@@ -8,6 +8,8 @@ import io.rfmrt.runtime.journal.JournalReader;
 import io.rfmrt.runtime.journal.JournalRecord;
 import io.rfmrt.runtime.journal.RecordKind;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.charset.StandardCharsets;
@@ -55,10 +57,14 @@ class DemoCommandTest
         return summary;
     }
 
-    @Test
-    void shouldCloseTheLoopAcrossTwoProcessesWithoutLosingFrames(@TempDir final Path out) throws Exception
+    /** The default (the control law on the ISR-wake thread) and the consumer thread's hand-off. */
+    @ParameterizedTest
+    @ValueSource(strings = {"", "BLOCKING"})
+    void shouldCloseTheLoopAcrossTwoProcessesWithoutLosingFrames(final String wait, @TempDir final Path out)
+        throws Exception
     {
-        final JsonNode s = demo(out);
+        final JsonNode s = wait.isEmpty() ? demo(out) : demo(out, "--wait", wait);
+        assertThat(s.get("wait").asText()).isEqualTo(wait.isEmpty() ? "INLINE" : wait);
         // the plant runs its 3000 ticks; those it missed on a loaded machine are not published, so the controller
         // handles every frame the plant published, whatever the load
         // (the last tick is the first at or after 3000: a tick missed at the end can carry it past)
