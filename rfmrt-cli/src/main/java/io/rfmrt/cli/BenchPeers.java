@@ -741,6 +741,7 @@ final class BenchPeers implements Callable<Integer>
                 r.put("cpu_pct", failure.get() != null || wall < TimeUnit.MILLISECONDS.toNanos(100) ? null :
                     Math.round(1000.0 * (cpu1 - cpu0) / wall) / 10.0);
                 r.put("failure", failure.get());
+                r.put("loss_causes", receiver.lossCauses());
                 r.put("histogram", Histograms.encode(histogram));
                 ChildResult.write(System.out, r);
                 if (failure.get() != null)

@@ -5,8 +5,10 @@ import io.rfmrt.rfm.EventInfo;
 import io.rfmrt.rfm.EventType;
 import io.rfmrt.rfm.RfmDevice;
 import io.rfmrt.rfm.RfmDevices;
+import io.rfmrt.rfm.RfmCounter;
 import io.rfmrt.rfm.RfmStatus;
 import io.rfmrt.rfm.channel.ChannelSpec;
+import io.rfmrt.rfm.channel.FrameCounter;
 import io.rfmrt.rfm.channel.FramePublisher;
 import io.rfmrt.rfm.channel.FrameReceiver;
 import io.rfmrt.rfm.channel.FrameStatus;
@@ -15,6 +17,8 @@ import io.rfmrt.rfm.sim.SimNetwork;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -120,6 +124,23 @@ final class BridgePeer implements PeerTransport
             {
                 running = false;
                 device.cancelAwait(EventType.INTR1);
+            }
+
+            @Override
+            public Map<String, Long> lossCauses()
+            {
+                final Map<String, Long> m = new LinkedHashMap<>();
+                // frames the publisher's sequence skipped (the channel ring lapped before they were read), frames
+                // refused, and the card's DMA transfers dropped on a full ring
+                m.put("gaps", frames.counter(FrameCounter.GAPS));
+                m.put("torn", frames.counter(FrameCounter.TORN));
+                m.put("crc_errors", frames.counter(FrameCounter.CRC_ERRORS));
+                m.put("stale", frames.counter(FrameCounter.STALE));
+                m.put("bad_header", frames.counter(FrameCounter.BAD_HEADER));
+                m.put("dma_missing", frames.counter(FrameCounter.DMA_MISSING));
+                m.put("dma_dropped", device.counter(RfmCounter.DMA_DROPPED, null));
+                m.put("fifo_overflows", device.counter(RfmCounter.FIFO_OVERFLOWS, EventType.INTR1));
+                return m;
             }
 
             @Override

@@ -85,6 +85,17 @@ interface PeerTransport
          */
         void stop();
 
+        /**
+         * The receiver's own loss counters after {@link #run} ended (why frames did not reach the handler), for the
+         * transports that have them; read once, off the receive thread.
+         *
+         * @return counter name to value, in a stable order; empty when the transport counts none.
+         */
+        default java.util.Map<String, Long> lossCauses()
+        {
+            return java.util.Map.of();
+        }
+
         @Override
         void close() throws Exception;
     }

@@ -12,7 +12,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 
@@ -77,6 +79,21 @@ class HostsCommandsTest
     }
 
     @Test
+    void shouldSayWhyFramesWereLostWithoutCountingADroppedFrameTwice()
+    {
+        final Map<String, Long> causes = new LinkedHashMap<>();
+        causes.put("gaps", 6_355L);
+        causes.put("torn", 0L);
+        causes.put("dma_dropped", 6_355L);
+        causes.put("fifo_overflows", 7_255L);
+        assertThat(BenchHosts.lossLine(6_400, causes)).isEqualTo("gaps 6355, dma_dropped 6355, fifo_overflows 7255, " +
+            "not counted 45 (not handled when the receiver stopped, 2 s after the last send)");
+        causes.put("torn", 3L);
+        assertThat(BenchHosts.lossLine(6_300, causes)).contains("torn 3, ").endsWith("not counted 0 (not handled " +
+            "when the receiver stopped, 2 s after the last send)");
+    }
+
+    @Test
     void shouldCarryFramesFromHostToHostThroughTheBridgesAndThroughAeron() throws Exception
     {
         final String prefix = "i14" + UUID.randomUUID().toString().substring(0, 4);
@@ -100,6 +117,12 @@ class HostsCommandsTest
         }
         assertThat(names).containsExactly("bridge-doorbell", "aeron-udp-backoff");
         assertThat(result.get("rows").get(0).get("bridges_cpu_pct").isNumber()).isTrue();
+        // the bridge's receiver says why frames were lost (its frame and card counters); Aeron's counts none
+        final JsonNode causes = result.get("rows").get(0).get("loss_causes");
+        assertThat(causes.fieldNames()).toIterable().containsExactly("gaps", "torn", "crc_errors", "stale",
+            "bad_header", "dma_missing", "dma_dropped", "fifo_overflows");
+        assertThat(causes.get("gaps").asLong()).isLessThanOrEqualTo(result.get("rows").get(0).get("lost").asLong());
+        assertThat(result.get("rows").get(1).get("loss_causes").isEmpty()).isTrue();
         assertThat(result.get("targets").get(0).get("target").asText())
             .isEqualTo("bridge-doorbell p50 <= 1.5x aeron-udp-backoff (Aeron's own over the link) at 1000 Hz");
         assertThat(namespaces(prefix)).isEmpty();
