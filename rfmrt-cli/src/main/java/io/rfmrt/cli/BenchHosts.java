@@ -100,28 +100,8 @@ final class BenchHosts implements Callable<Integer>
     @Override
     public Integer call() throws Exception
     {
-        if (seconds < 1 || seconds > 600 || rates.isEmpty() || rates.stream().anyMatch(r -> r < 1 || r > 100_000))
-        {
-            throw new Main.UsageException("--seconds 1..600, --rates 1..100000 Hz each");
-        }
-        final List<Row> rows = new ArrayList<>();
-        for (final Row row : ROWS)
-        {
-            if (only == null || only.contains(row.name()))
-            {
-                rows.add(row);
-            }
-        }
-        if (only != null)
-        {
-            for (final String name : only)
-            {
-                if (ROWS.stream().noneMatch(r -> r.name().equals(name)))
-                {
-                    throw new Main.UsageException("--rows: unknown row '" + name + "'");
-                }
-            }
-        }
+        BenchPeers.checkSecondsAndRates(seconds, rates);
+        final List<Row> rows = BenchPeers.select(ROWS, only, Row::name, "--rows: unknown row");
         final String tag = prefix != null ? prefix : "rfb" + ProcessHandle.current().pid() % 100_000;
         if (!tag.matches("[a-z0-9]{1,8}"))
         {

@@ -121,28 +121,8 @@ final class BenchPeers implements Callable<Integer>
     @Override
     public Integer call() throws Exception
     {
-        if (seconds < 1 || seconds > 600 || rates.isEmpty() || rates.stream().anyMatch(r -> r < 1 || r > 100_000))
-        {
-            throw new Main.UsageException("--seconds 1..600, --rates 1..100000 Hz each");
-        }
-        final List<Row> rows = new ArrayList<>();
-        for (final Row row : ROWS)
-        {
-            if (only == null || only.contains(row.name()))
-            {
-                rows.add(row);
-            }
-        }
-        if (only != null)
-        {
-            for (final String name : only)
-            {
-                if (ROWS.stream().noneMatch(r -> r.name().equals(name)))
-                {
-                    throw new Main.UsageException("--transports: unknown transport '" + name + "'");
-                }
-            }
-        }
+        checkSecondsAndRates(seconds, rates);
+        final List<Row> rows = select(ROWS, only, Row::name, "--transports: unknown transport");
         if (!"auto".equals(aeronThreading) && AeronPeer.threadingMode(aeronThreading) == null)
         {
             throw new Main.UsageException("--aeron-threading '" + aeronThreading + "' is not auto, DEDICATED, " +
@@ -637,6 +617,54 @@ final class BenchPeers implements Callable<Integer>
                 BasicStroke.JOIN_MITER, 10f, new float[]{6f, 4f}, 0f));
         }
         return chart.save(plot);
+    }
+
+    /**
+     * Refuse a run length or a rate outside what the peer benches measure.
+     *
+     * @param seconds per row.
+     * @param rates   frames per second, each.
+     */
+    static void checkSecondsAndRates(final int seconds, final List<Integer> rates)
+    {
+        if (seconds < 1 || seconds > 600 || rates.isEmpty() || rates.stream().anyMatch(r -> r < 1 || r > 100_000))
+        {
+            throw new Main.UsageException("--seconds 1..600, --rates 1..100000 Hz each");
+        }
+    }
+
+    /**
+     * The rows a run measures: all of them, or those named, in their own order.
+     *
+     * @param all     every row.
+     * @param only    the names asked for, or null for all.
+     * @param name    a row's name.
+     * @param unknown the refusal's start for a name no row has (the name follows in quotes).
+     * @param <R>     the row type.
+     * @return the rows to run.
+     */
+    static <R> List<R> select(final List<R> all, final List<String> only,
+        final java.util.function.Function<R, String> name, final String unknown)
+    {
+        if (only != null)
+        {
+            for (final String n : only)
+            {
+                if (all.stream().noneMatch(r -> name.apply(r).equals(n)))
+                {
+                    throw new Main.UsageException(unknown + " '" + n + "'");
+                }
+            }
+        }
+        final List<R> rows = new ArrayList<>();
+        for (final R row : all)
+        {
+            if (only == null || only.contains(name.apply(row)))
+            {
+                rows.add(row);
+            }
+        }
+        return rows;
     }
 
     /**

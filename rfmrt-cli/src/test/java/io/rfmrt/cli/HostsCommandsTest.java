@@ -79,6 +79,22 @@ class HostsCommandsTest
     }
 
     @Test
+    void shouldRefuseAnUnknownRowOrABadRateInOneLine()
+    {
+        final java.io.StringWriter err = new java.io.StringWriter();
+        assertThat(Main.run(new String[] {"bench", "hosts", "--rows", "bridge-doorbell,carrier-pigeon"},
+            new java.io.PrintWriter(new java.io.StringWriter(), true), new java.io.PrintWriter(err, true)))
+            .isEqualTo(2);
+        assertThat(err.toString()).isEqualTo("rfmrt: --rows: unknown row 'carrier-pigeon'" + System.lineSeparator());
+        final java.io.StringWriter err2 = new java.io.StringWriter();
+        assertThat(Main.run(new String[] {"bench", "hosts", "--rates", "0"},
+            new java.io.PrintWriter(new java.io.StringWriter(), true), new java.io.PrintWriter(err2, true)))
+            .isEqualTo(2);
+        assertThat(err2.toString()).isEqualTo("rfmrt: --seconds 1..600, --rates 1..100000 Hz each" +
+            System.lineSeparator());
+    }
+
+    @Test
     void shouldSayWhyFramesWereLostWithoutCountingADroppedFrameTwice()
     {
         final Map<String, Long> causes = new LinkedHashMap<>();

@@ -536,9 +536,12 @@ public final class ControllerApp implements NodeApp
         commandPayload.putInt(COMMAND_VERSION_OFFSET, PAYLOAD_VERSION);
         // the time this thread was off the cpu so far in the cycle (pre-empted): wall time since the handler was
         // entered less the thread's CPU time in it. Read before the publish, whose event delivery (on the emulator the
-        // plant's ISR-wake thread pre-empts this one there) comes after the command's send stamp
-        final long cpuBeforePublish = cpuClock.getCurrentThreadCpuTime();
-        final long offCpu = System.nanoTime() - cycleWallStart - (cpuBeforePublish - cycleCpuStart);
+        // plant's ISR-wake thread pre-empts this one there) comes after the command's send stamp. The thread's CPU
+        // clock is a system call, so it is read only in a cycle already past half its deadline: the publish stamps the
+        // frame as it begins, so a cycle short of that here does not miss (and were it to, it would count 0 here)
+        final long beforePublish = System.nanoTime();
+        final long offCpu = beforePublish - sendNanos <= deadline.deadlineNanos() / 2 ? 0 :
+            beforePublish - cycleWallStart - (cpuClock.getCurrentThreadCpuTime() - cycleCpuStart);
         publisher.publish(commandPayload, 0, COMMAND_LENGTH, 0);
         // written: the command frame's own send stamp, the moment it is in reflective memory (the same definition as
         // the sensor frame's publish time). The event's delivery after it (on the emulator the DMA copy and the
