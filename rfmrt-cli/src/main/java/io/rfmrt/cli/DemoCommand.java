@@ -87,7 +87,8 @@ final class DemoCommand implements Callable<Integer>
     @Option(names = "--fault", paramLabel = "FAULT",
         description = "Inject a fault mid-run (at 40 %% of the run): sensor-dropout (sensor frames stop for 15 %% of " +
             "the run), latency:Nms (from then on every command acts N ms later than it arrived, 1..100) or " +
-            "plant-stall:Nms (the plant's loop is held up once for N ms, 1..1000).")
+            "plant-stall:Nms (the plant's loop is held up once for N ms, 1..1000) or controller-stall:Nms (the " +
+            "controller's thread is held up once for N ms after answering a frame, 1..1000).")
     String fault;
 
     @Option(names = "--plant", defaultValue = PlantApp.MODEL_IDEAL, paramLabel = "MODEL",
@@ -152,11 +153,13 @@ final class DemoCommand implements Callable<Integer>
                 gainsYaml);
         }
         final long latencyNanos = latencyNanos(fault);
-        final long stallNanos = stallNanos(fault);
-        if (fault != null && !"sensor-dropout".equals(fault) && latencyNanos == 0 && stallNanos == 0)
+        final long stallNanos = stallNanos(fault, "plant");
+        final long controllerStallNanos = stallNanos(fault, "controller");
+        if (fault != null && !"sensor-dropout".equals(fault) && latencyNanos == 0 && stallNanos == 0 &&
+            controllerStallNanos == 0)
         {
-            throw new Main.UsageException("--fault '" + fault + "' is not sensor-dropout, latency:Nms (N 1..100) or " +
-                "plant-stall:Nms (N 1..1000)");
+            throw new Main.UsageException("--fault '" + fault + "' is not sensor-dropout, latency:Nms (N 1..100), " +
+                "plant-stall:Nms or controller-stall:Nms (N 1..1000)");
         }
         final PrintWriter out = spec.commandLine().getOut();
         final PrintWriter console = json ? new PrintWriter(System.err, true) : out;
@@ -165,7 +168,7 @@ final class DemoCommand implements Callable<Integer>
         final long dropFrom = dropout ? Math.max(1, cycles * 40 / 100) : 0;
         final long dropTo = dropout ? cycles * 55 / 100 : 0;
         final long latencyFrom = latencyNanos > 0 ? Math.max(1, cycles * 40 / 100) : 0;
-        final long stallAt = stallNanos > 0 ? Math.max(1, cycles * 40 / 100) : 0;
+        final long stallAt = stallNanos > 0 || controllerStallNanos > 0 ? Math.max(1, cycles * 40 / 100) : 0;
         final String network = "demo-" + ProcessHandle.current().pid();
         Files.createDirectories(outDir);
         final Path journals = outDir.toAbsolutePath().resolve("journal");
@@ -196,12 +199,20 @@ final class DemoCommand implements Callable<Integer>
                 twoHosts == null ? "" : " on two hosts (network namespaces joined by rfmrt bridge)", profile,
                 rate, seconds,
                 fault == null ? "" : dropout ? String.format(", sensor dropout at %.1f-%.1f s", dropFrom / (double)rate,
-                    dropTo / (double)rate) : stallNanos > 0 ? String.format(", the plant held up for %d ms at %.1f s",
-                    stallNanos / 1_000_000, stallAt / (double)rate) : String.format(", commands %d ms late from %.1f s",
+                    dropTo / (double)rate) : stallNanos + controllerStallNanos > 0 ? String.format(
+                    ", the %s held up for %d ms at %.1f s", stallNanos > 0 ? "plant" : "controller",
+                    (stallNanos + controllerStallNanos) / 1_000_000, stallAt / (double)rate) :
+                    String.format(", commands %d ms late from %.1f s",
                     latencyNanos / 1_000_000, latencyFrom / (double)rate));
             console.flush();
             final Path controllerYaml = writeConfigs(outDir, network, journals, rate, cycles, dropFrom, dropTo, wait,
-                latencyFrom, latencyNanos, plantModel, profile, stallAt, stallNanos, gainsYaml);
+                latencyFrom, latencyNanos, plantModel, profile, stallNanos > 0 ? stallAt : 0, stallNanos, gainsYaml);
+            if (controllerStallNanos > 0)
+            {
+                // the controller's app: section ends its file
+                Files.writeString(controllerYaml, "  stallAt: %d%n  stallNanos: %d%n".formatted(stallAt,
+                    controllerStallNanos), java.nio.file.StandardOpenOption.APPEND);
+            }
             final Process controller = twoHosts == null ?
                 ChildJvm.start("node", "--child", "--config", controllerYaml.toString()) :
                 twoHosts.start(DemoHosts.CONTROLLER_HOST, "node", "--child", "--config", controllerYaml.toString());
@@ -630,15 +641,17 @@ final class DemoCommand implements Callable<Integer>
 
     /**
      * @param fault the --fault value, or {@code null}.
-     * @return the hold-up of a {@code plant-stall:Nms} fault (N 1..1000), ns; 0 for anything else.
+     * @param node  {@code plant} or {@code controller}.
+     * @return the hold-up of a {@code NODE-stall:Nms} fault (N 1..1000), ns; 0 for anything else.
      */
-    static long stallNanos(final String fault)
+    static long stallNanos(final String fault, final String node)
     {
-        if (fault == null || !fault.matches("plant-stall:[0-9]{1,4}ms"))
+        final String prefix = node + "-stall:";
+        if (fault == null || !fault.matches(prefix + "[0-9]{1,4}ms"))
         {
             return 0;
         }
-        final int ms = Integer.parseInt(fault.substring("plant-stall:".length(), fault.length() - 2));
+        final int ms = Integer.parseInt(fault.substring(prefix.length(), fault.length() - 2));
         return ms >= 1 && ms <= 1000 ? TimeUnit.MILLISECONDS.toNanos(ms) : 0;
     }
 

@@ -472,6 +472,44 @@ class DemoCommandTest
     }
 
     @Test
+    void shouldSkipEveryFrameOfAControllerStallsBacklogAndCountEachOnce(@TempDir final Path out) throws Exception
+    {
+        // the controller's thread is held up 50 ms after answering sensor cycle 1200 (40 % of 3000)
+        final JsonNode s = demo(out, "--fault", "controller-stall:50ms");
+        final long stallAt = 1200;
+        final java.util.TreeSet<Long> skipped = new java.util.TreeSet<>();
+        final java.util.TreeSet<Long> computed = new java.util.TreeSet<>();
+        try (JournalReader reader = JournalReader.open(out.resolve("journal/controller")))
+        {
+            final JournalRecord r = new JournalRecord();
+            while (reader.next(r))
+            {
+                if (r.kind() == RecordKind.FAULT && r.code() == ControlFrames.FAULT_FRAME_SKIPPED)
+                {
+                    assertThat(skipped.add(r.seq())).as("cycle %d skipped once", r.seq()).isTrue();
+                }
+                else if (r.kind() == RecordKind.SAMPLE && r.sampleKind() == ControlFrames.SAMPLE_CONTROL)
+                {
+                    computed.add(r.cycle());
+                }
+            }
+        }
+        // the first command after the stall answers the newest frame there was; every frame between was backlog:
+        // skipped, counted and journaled once, none computed on
+        final long resumed = computed.higher(stallAt);
+        final java.util.SortedSet<Long> backlog = skipped.subSet(stallAt + 1, resumed);
+        assertThat(backlog).as("skipped between cycle %d and the first answered after it, %d", stallAt, resumed)
+            .hasSize((int)(resumed - stallAt - 1));
+        // the plant published a frame a period through the 50 ms hold: about 50 waited (a loaded machine may hold
+        // the thread up a little longer, never shorter)
+        assertThat(backlog.size()).as("frames published during the hold").isBetween(48, 150);
+        assertThat(s.get("skipped_frames").asLong()).isEqualTo(skipped.size()).isGreaterThanOrEqualTo(backlog.size());
+        assertThat(s.get("lost_frames").asLong()).isZero();
+        assertThat(s.get("trips_matched").asLong()).as("a trip, if any, is the controller's own stall")
+            .isEqualTo(s.get("watchdog_trips").asLong());
+    }
+
+    @Test
     void shouldMissTheTicksOfAPlantStallWithoutABurstAndRecoverThroughADriveFaultReset(@TempDir final Path out)
         throws Exception
     {
@@ -573,8 +611,8 @@ class DemoCommandTest
         final int exit = Main.run(new String[]{"demo", "--fault", "meteor"}, new java.io.PrintWriter(
             new java.io.StringWriter(), true), new java.io.PrintWriter(err, true));
         assertThat(exit).isEqualTo(2);
-        assertThat(err.toString()).isEqualTo("rfmrt: --fault 'meteor' is not sensor-dropout, latency:Nms (N 1..100) " +
-            "or plant-stall:Nms (N 1..1000)" + System.lineSeparator());
+        assertThat(err.toString()).isEqualTo("rfmrt: --fault 'meteor' is not sensor-dropout, latency:Nms (N 1..100), " +
+            "plant-stall:Nms or controller-stall:Nms (N 1..1000)" + System.lineSeparator());
         final java.io.StringWriter err2 = new java.io.StringWriter();
         assertThat(Main.run(new String[]{"demo", "--fault", "latency:0ms"}, new java.io.PrintWriter(
             new java.io.StringWriter(), true), new java.io.PrintWriter(err2, true))).isEqualTo(2);

@@ -87,6 +87,8 @@ import static io.rfmrt.control.node.ControlFrames.*;
  *   brakeReleaseTimeoutMs: 200       # the drive must report "operation enabled, brake released" this soon
  *   encoderBits: 17         # counts per revolution = 2^bits, for the following error in counts
  *   gains: {positionGainPerS: 60}    # ControllerGains settings; those not given keep the standard tune
+ *   stallAt: 0              # the controller-stall fault: the thread is held up once after this sensor cycle (0 = none)
+ *   stallNanos: 0           # for this long
  * </pre>
  * The trajectory starts after the first cycle, since the watchdog went RUNNING, whose sensor frame reports the drive
  * operating with its brake released, whether this thread saw RUNNING before that frame or only after it: the watchdog's
@@ -123,10 +125,13 @@ public final class ControllerApp implements NodeApp
      * @param encoderBits      the encoder's counts per revolution as a power of two, for reporting the following
      *                         error in counts (default 17).
      * @param gains            {@link ControllerGains} settings by component name (default none: the standard tune).
+     * @param stallAt          the controller-stall fault: the sensor cycle after whose command the handler's thread is
+     *                         held up once (0 = none, the default).
+     * @param stallNanos       how long, ns (at most 10 s).
      */
     public record Settings(Integer rateHz, Integer watchdogPriority, Double followingErrorRad,
         Double followingErrorAtSpeedRad, Double followingErrorFilterMs, String profile, Double brakeReleaseTimeoutMs,
-        Integer encoderBits, java.util.Map<String, Object> gains)
+        Integer encoderBits, java.util.Map<String, Object> gains, Long stallAt, Long stallNanos)
     {
         /** Defaults and ranges. */
         public Settings
@@ -143,6 +148,13 @@ public final class ControllerApp implements NodeApp
             followingErrorFilterMs = followingErrorFilterMs == null ? 10.0 : followingErrorFilterMs;
             brakeReleaseTimeoutMs = brakeReleaseTimeoutMs == null ? 200.0 : brakeReleaseTimeoutMs;
             encoderBits = encoderBits == null ? 17 : encoderBits;
+            stallAt = stallAt == null ? 0 : stallAt;
+            stallNanos = stallNanos == null ? 0 : stallNanos;
+            if (stallAt < 0 || stallNanos < 0 || stallNanos > TimeUnit.SECONDS.toNanos(10))
+            {
+                throw new IllegalArgumentException("stallAt " + stallAt + " must be >= 0 and stallNanos " +
+                    stallNanos + " 0..10000000000");
+            }
             if (!(followingErrorRad > 0) || !(followingErrorAtSpeedRad >= followingErrorRad) ||
                 !(followingErrorFilterMs > 0) || followingErrorFilterMs > 1000)
             {
@@ -192,7 +204,7 @@ public final class ControllerApp implements NodeApp
         }
     }
 
-    private Settings settings = new Settings(null, null, null, null, null, null, null, null, null);
+    private Settings settings = new Settings(null, null, null, null, null, null, null, null, null, null, null);
     private ControllerGains gains = ControllerGains.standard();
     private long periodNanos;
     private double dt;
@@ -208,6 +220,8 @@ public final class ControllerApp implements NodeApp
     private final AtomicInteger axisState = new AtomicInteger(AxisState.STARTING.id());
     private WatchdogTimer timer;
     private final AtomicLong lastCycle = new AtomicLong();
+    /** The controller-stall fault's cycle until it has fired, then 0. */
+    private long stallAt;
     private final AtomicLong misses = new AtomicLong();
     private FramePublisher publisher;
     private JournalWriter journal;
@@ -280,6 +294,7 @@ public final class ControllerApp implements NodeApp
         if (s != null)
         {
             settings = s;
+            stallAt = s.stallAt();
             if (s.gains() != null)
             {
                 try
@@ -390,6 +405,13 @@ public final class ControllerApp implements NodeApp
         {
             // the cycle's execution time as the thread's own CPU time: a pre-emption in the middle is not counted
             cycleStatistics.record(start, cpuClock.getCurrentThreadCpuTime() - cpuStart, end - start);
+        }
+        if (stallAt != 0 && lastCycle.getPlain() == stallAt)
+        {
+            // the controller-stall fault: this thread held up once after answering the cycle, as a pre-emption would;
+            // the sensor frames published meanwhile wait in the rings, and all but the newest are skipped as backlog
+            stallAt = 0;
+            LockSupport.parkNanos(settings.stallNanos());
         }
     }
 
