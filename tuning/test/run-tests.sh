@@ -11,7 +11,8 @@ usage() {
 Usage: tuning/test/run-tests.sh [--no-install] [BATS_FILE...]
 
 Runs shellcheck over every script of tuning/ (bin, lib, test, the .bats files), then bats over
-tuning/test/*.bats (or the files given). Installs bats and shellcheck with
+tuning/test/*.bats (or the files given) and, with no files given, restore-mutants.sh (each mutant of
+the restore code must fail the irq-affinity tests). Installs bats and shellcheck with
 "apt-get update && apt-get install -y bats shellcheck" when they are missing (as root; with
 --no-install it stops instead). Prints "tuning: N passed, N failed, N skipped" and exits non-zero
 on any shellcheck finding or failed test.
@@ -59,6 +60,16 @@ run_bats() {
     local tap rc=0 passed failed skipped
     tap=$(mktemp)
     bats --tap "${tests[@]}" | tee "$tap" || rc=$?
+    if (($# == 0)); then
+        # the restore code's own mutants must each fail the irq-affinity tests: one more test, in TAP
+        local n
+        n=$(($(grep -Ec '^(not )?ok [0-9]+' "$tap" || true) + 1))
+        if "$TEST_DIR/restore-mutants.sh"; then
+            echo "ok $n restore-mutants.sh: every mutant of the restore code killed" | tee -a "$tap"
+        else
+            echo "not ok $n restore-mutants.sh: a mutant of the restore code survived" | tee -a "$tap"
+        fi
+    fi
     skipped=$(grep -Ec '^ok [0-9]+ .*# skip' "$tap" || true)
     passed=$(($(grep -Ec '^ok [0-9]+' "$tap" || true) - skipped))
     failed=$(grep -Ec '^not ok [0-9]+' "$tap" || true)

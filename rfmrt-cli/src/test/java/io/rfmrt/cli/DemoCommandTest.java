@@ -22,7 +22,6 @@ import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * Short real demo runs: plant and controller in two processes, the closed loop on the interrupt path.
@@ -179,14 +178,22 @@ class DemoCommandTest
         }
         assertReplayAgrees(out, s);
 
-        // how far an uninterrupted loop gets: a loop that a held-up machine (a stall past the watchdog's bound)
-        // tripped re-enters through a recovery, and where its profile then is after 3 s is the machine's doing
-        assumeTrue(s.get("watchdog_trips").asLong() == 0, "tracking over the run not judged: the machine stalled the " +
-            "loop (" + s.get("watchdog_trips") + " watchdog trips, longest stall " + s.get("longest_stall_us") + " us)");
-        // 3 s, less the start-up: the first move (1.0 rad, done at 2.467 s of the profile) and a part of the next
-        assertThat(s.get("move_distance").asDouble()).as(s.toString()).isGreaterThanOrEqualTo(1.0).isLessThan(3.0);
-        assertThat(s.get("tracking_rms").asDouble()).as("RMS error below 0.5 %% of the move distance")
-            .isLessThan(0.005 * s.get("move_distance").asDouble());
+        // the tracking target itself is held deterministically, with no process and no clock (DemoTrackingTest); a
+        // real run either tracks as well, or a held-up machine (a stall past the watchdog's bound) tripped the loop,
+        // and then every trip must be one the nodes measured a stall for, never rfmrt's own
+        if (s.get("watchdog_trips").asLong() > 0)
+        {
+            assertThat(s.get("trips_unexplained").asLong()).as("every trip matched by a measured stall: " + s)
+                .isZero();
+            assertThat(s.get("trips_matched").asLong()).isEqualTo(s.get("watchdog_trips").asLong());
+        }
+        else
+        {
+            // 3 s, less the start-up: the first move (1.0 rad, done at 2.467 s of the profile) and part of the next
+            assertThat(s.get("move_distance").asDouble()).as(s.toString()).isGreaterThanOrEqualTo(1.0).isLessThan(3.0);
+            assertThat(s.get("tracking_rms").asDouble()).as("RMS error below 0.5 %% of the move distance")
+                .isLessThan(0.005 * s.get("move_distance").asDouble());
+        }
     }
 
     /** Replay reads the run's journals back to the run's own counts, and re-runs the controller bit for bit. */

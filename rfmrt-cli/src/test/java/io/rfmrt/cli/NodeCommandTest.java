@@ -1,6 +1,9 @@
 package io.rfmrt.cli;
 
 import io.rfmrt.rfm.sim.SimNetwork;
+import io.rfmrt.runtime.RuntimeCounter;
+import io.rfmrt.runtime.counters.CountersSnapshot;
+import io.rfmrt.runtime.counters.NodeCounters;
 import io.rfmrt.runtime.journal.JournalReader;
 import io.rfmrt.runtime.journal.JournalRecord;
 import io.rfmrt.runtime.journal.RecordKind;
@@ -49,7 +52,8 @@ class NodeCommandTest
         // each node prints its placement table, ending in a "process:" line, once its threads run
         awaitLine(readOne, "process:", outOneText);
         awaitLine(readTwo, "process:", outTwoText);
-        Thread.sleep(2_000);
+        awaitFramesHandled(1, 600);
+        awaitFramesHandled(2, 600);
         // SIGTERM, as systemd stops a node (Process.destroy would also close our end of the pipes)
         one.toHandle().destroy();
         two.toHandle().destroy();
@@ -153,6 +157,34 @@ class NodeCommandTest
             .doesNotContain("Exception");
     }
 
+    /**
+     * Waits, with a bound, until node N of network lab1 has handled at least that many frames, read from its
+     * counters file as {@code rfmrt stat} reads it.
+     */
+    private long awaitFramesHandled(final int node, final long atLeast) throws InterruptedException
+    {
+        final Path file = simRoot.resolve("lab1").resolve("node-" + node + NodeCounters.FILE_SUFFIX);
+        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        long handled = -1;
+        while (System.nanoTime() < deadline)
+        {
+            try
+            {
+                handled = CountersSnapshot.read(file).value(RuntimeCounter.FRAMES_HANDLED.id());
+                if (handled >= atLeast)
+                {
+                    return handled;
+                }
+            }
+            catch (final RuntimeException notYet)
+            {
+                // not made yet, or being replaced by a restarted node
+            }
+            Thread.sleep(20);
+        }
+        throw new AssertionError("node " + node + " handled " + handled + " frames in 60 s, not " + atLeast);
+    }
+
     private static java.io.BufferedReader reader(final Process process)
     {
         return new java.io.BufferedReader(new java.io.InputStreamReader(process.getInputStream(),
@@ -186,14 +218,13 @@ class NodeCommandTest
         awaitLine(readTwo, "process:", new StringBuilder());
         final Process first = cli("node", "--config", dir.resolve("node-1.yaml").toString());
         awaitLine(reader(first), "process:", new StringBuilder());
-        Thread.sleep(1_500);
+        final long beforeKill = awaitFramesHandled(2, 100);
         // SIGKILL: no shutdown at all, its claim and its last frames stay in the shared memory
         first.destroyForcibly();
         assertThat(first.waitFor(30, TimeUnit.SECONDS)).isTrue();
-        Thread.sleep(300);
         final Process again = cli("node", "--config", dir.resolve("node-1.yaml").toString());
         awaitLine(reader(again), "process:", new StringBuilder());
-        Thread.sleep(1_000);
+        awaitFramesHandled(2, beforeKill + 100);
         again.toHandle().destroy();
         two.toHandle().destroy();
         assertThat(again.waitFor(30, TimeUnit.SECONDS)).isTrue();

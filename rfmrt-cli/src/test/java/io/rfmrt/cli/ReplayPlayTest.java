@@ -27,7 +27,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * A recorded demo played back: its plant's sensor frames into a fresh controller (the controller handles every frame,
@@ -86,9 +85,36 @@ class ReplayPlayTest
                 break;
             }
         }
-        assumeTrue(window.get("last_cycle").asLong() > FIRST_MOVE_CYCLE + 50, "every attempt tripped or skipped a " +
-            "frame before the moves (a machine this loaded cannot tell): " + window);
-        assertThat(window.get("both_running").asLong()).isGreaterThan(500);
+        if (window.get("last_cycle").asLong() > FIRST_MOVE_CYCLE + 50)
+        {
+            assertThat(window.get("both_running").asLong()).isGreaterThan(500);
+        }
+        else
+        {
+            // every attempt was cut short before the moves: only a state one run left (a trip or a skipped frame
+            // of this loaded machine) may end the window, never a command or a setpoint that differs
+            assertThat(window.get("until").asText()).as(window.toString()).doesNotStartWith("another setpoint")
+                .isNotEqualTo("the end of the cycles in both");
+        }
+    }
+
+    @Test
+    void shouldGiveOtherCommandsWithOtherGainsOverTheRecordingItself() throws Exception
+    {
+        // the recording, re-run offline with other gains: no clock and no second process, so this always judges
+        final Path gains = Files.writeString(temp.resolve("soft-rerun.yaml"), "positionGainPerS: 60\n" +
+            "velocityGainNmSPerRad: 0.05\n");
+        final java.io.StringWriter json = new java.io.StringWriter();
+        final java.io.StringWriter err = new java.io.StringWriter();
+        assertThat(Main.run(new String[]{"replay", recording.resolve("journal/controller").toString(), "--rerun",
+            "--gains", gains.toString(), "--json"}, new java.io.PrintWriter(json, true),
+            new java.io.PrintWriter(err, true))).as(err.toString()).isZero();
+        final JsonNode rerun = new ObjectMapper().readTree(json.toString()).get("rerun");
+        assertThat(rerun.get("compared").asLong()).as(rerun.toString()).isPositive();
+        assertThat(rerun.get("divergences").asLong()).as("other gains command the moves differently: " + rerun)
+            .isPositive();
+        assertThat(rerun.get("new_gains_tracking_rms").asDouble())
+            .isNotEqualTo(rerun.get("recorded_gains_tracking_rms").asDouble());
     }
 
     @Test
@@ -108,9 +134,17 @@ class ReplayPlayTest
                 break;
             }
         }
-        assumeTrue(window.get("last_cycle").asLong() > FIRST_MOVE_CYCLE + 50, "every attempt tripped or skipped a " +
-            "frame before the moves (a machine this loaded cannot tell): " + window);
-        assertThat(window.get("commands_differ").asLong()).as("the moves are commanded differently").isPositive();
+        if (window.get("last_cycle").asLong() > FIRST_MOVE_CYCLE + 50)
+        {
+            assertThat(window.get("commands_differ").asLong()).as("the moves are commanded differently").isPositive();
+        }
+        else
+        {
+            // cut short before the moves by a state one run left (a trip or a skipped frame): what the gains do
+            // there is judged over the recording itself, above
+            assertThat(window.get("until").asText()).as(window.toString()).doesNotStartWith("another setpoint")
+                .isNotEqualTo("the end of the cycles in both");
+        }
     }
 
     @Test
@@ -137,10 +171,73 @@ class ReplayPlayTest
     }
 
     @Test
+    void shouldStartPausedAndPauseAndResumeOnSigusr1WithoutLosingOrRepeatingAFrame() throws Exception
+    {
+        final List<Long> recorded = sensorSeqs(recording.resolve("journal/controller"));
+        final JsonNode summary = playIntoNode("i17-pause", temp.resolve("pause"), recorded.size(),
+            (play, counters) ->
+            {
+                play.awaitErr(line -> line.startsWith("paused (send SIGUSR1 to start"), 60);
+                // started paused: the player has published nothing, so the node has handled nothing
+                assertThat(handled(counters)).isZero();
+                signal(play, "USR1");
+                play.awaitErr(line -> line.startsWith("resumed at "), 30);
+                awaitHandled(counters, 200);
+                signal(play, "USR1");
+                play.awaitErr(line -> line.startsWith("paused at "), 30);
+                // paused: once the frame in flight is handled, the count stands still until the next SIGUSR1
+                final long atPause = awaitSteady(counters);
+                assertThat(atPause).isLessThan(recorded.size());
+                signal(play, "USR1");
+                // the second resume is past the 200 frames (0.2 s of the recording) handled before the pause
+                play.awaitErr(line -> line.startsWith("resumed at ") && resumedAt(line) >= 0.19, 30);
+            }, "--start-paused", "--rate", "1.0");
+        assertThat(sensorSeqs(temp.resolve("pause/journal"))).as("every frame once, in order").isEqualTo(recorded);
+        assertThat(summary.get("paused_s").asDouble()).isPositive();
+    }
+
+    private static double resumedAt(final String line)
+    {
+        return Double.parseDouble(line.substring("resumed at ".length(), line.indexOf(" s of the recording")));
+    }
+
+    private static void awaitHandled(final Path counters, final long atLeast) throws InterruptedException
+    {
+        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (handled(counters) < atLeast)
+        {
+            assertThat(System.nanoTime() - deadline).as("handled " + atLeast + " frames within 60 s").isNegative();
+            Thread.sleep(20);
+        }
+    }
+
+    /** The handled count once it has stood still for 200 ms (a paused player publishes nothing more). */
+    private static long awaitSteady(final Path counters) throws InterruptedException
+    {
+        long last = handled(counters);
+        long since = System.nanoTime();
+        final long deadline = since + TimeUnit.SECONDS.toNanos(30);
+        while (System.nanoTime() - since < TimeUnit.MILLISECONDS.toNanos(200))
+        {
+            assertThat(System.nanoTime() - deadline).as("the count stood still within 30 s").isNegative();
+            Thread.sleep(20);
+            final long now = handled(counters);
+            if (now != last)
+            {
+                last = now;
+                since = System.nanoTime();
+            }
+        }
+        return last;
+    }
+
+    @Test
     void shouldRenumberThreeLoopsContinuouslyAndCutAsTheSummaryDoes() throws Exception
     {
+        // at the maximum rate the player keeps at most 32 frames ahead of the node (its credit): no stall of a loaded
+        // machine can overrun the node's ring, so the numbering is all that is judged
         final JsonNode loops = playIntoNode("i17-loop", temp.resolve("loop"), 3 * sensorFrames, "--loop", "3",
-            "--renumber", "--rate", "4");
+            "--renumber", "--rate", "max");
         assertThat(loops.get("loops").asLong()).isEqualTo(3);
         final List<Long> seqs = sensorSeqs(temp.resolve("loop/journal"));
         assertThat(seqs).hasSize((int)(3 * sensorFrames));
@@ -244,9 +341,36 @@ class ReplayPlayTest
         return new ObjectMapper().readTree(compare.out());
     }
 
+    /** What a test does with the playing process and the node's counters file while it plays. */
+    @FunctionalInterface
+    private interface WhilePlaying
+    {
+        void with(Child play, Path counters) throws Exception;
+    }
+
     /** A node without an app receiving axis.sensor, journaling into DIR/journal; the playback's summary. */
     private static JsonNode playIntoNode(final String network, final Path dir, final long frames,
         final String... extra) throws Exception
+    {
+        return playIntoNode(network, dir, frames, (play, counters) -> { }, extra);
+    }
+
+    private static long handled(final Path counters)
+    {
+        return io.rfmrt.runtime.counters.CountersSnapshot.read(counters).value(
+            io.rfmrt.runtime.counters.CounterIds.runtime(io.rfmrt.runtime.RuntimeCounter.FRAMES_HANDLED));
+    }
+
+    private static void signal(final Child child, final String signal) throws Exception
+    {
+        final Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(child.process.pid()))
+            .inheritIO().start();
+        assertThat(kill.waitFor(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(kill.exitValue()).isZero();
+    }
+
+    private static JsonNode playIntoNode(final String network, final Path dir, final long frames,
+        final WhilePlaying whilePlaying, final String... extra) throws Exception
     {
         Files.createDirectories(dir);
         Files.writeString(dir.resolve("layout.yaml"), ControlFrames.layoutText());
@@ -274,6 +398,7 @@ class ReplayPlayTest
                 network, "--source", "1", "--json"));
             args.addAll(List.of(extra));
             final Child play = Child.start(args.toArray(new String[0]));
+            whilePlaying.with(play, simRoot.resolve(network).resolve("node-2.counters"));
             assertThat(play.await(120)).as(play.toString()).isZero();
             final JsonNode summary = new ObjectMapper().readTree(play.out());
             assertThat(summary.get("frames").asLong()).isEqualTo(frames);
