@@ -194,7 +194,7 @@ public final class ReceivePath implements AutoCloseable
         {
             this.isr = null;
             this.consumer = null;
-            this.polling = new PollingAgent(device.window(), channels.toArray(new ChannelSpec[0]), receivers, handler,
+            this.polling = new PollingAgent(channels.toArray(new ChannelSpec[0]), receivers, handler,
                 latencies, counters, consumerJournal, clock, wait.periodNanos());
         }
         else
