@@ -84,7 +84,7 @@ final class ReaderHarness implements AutoCloseable
     final ChannelSpec channel;
     final RfmDevice sender;
     final RfmDevice device;
-    final Counters counters = new Counters();
+    private Counters counters;
     final List<String> handled = new ArrayList<>();
     private final UnsafeBuffer payload = new UnsafeBuffer(new byte[PAYLOAD]);
     private FrameReceiver receiver;
@@ -139,9 +139,10 @@ final class ReaderHarness implements AutoCloseable
             device.dma().release(spare);
         }
         handled.clear();
+        counters = new Counters();
         final NanoClock clock = new StepClock();
         receiver = new FrameReceiver(device, channel);
-        journal = JournalTestSupport.detachedWriter("reader", 1 << 20);
+        journal = JournalTestSupport.detachedWriter("reader", 1 << 16);
         final FrameHandlerRecorder recorder = new FrameHandlerRecorder();
         if (mode.polling)
         {
