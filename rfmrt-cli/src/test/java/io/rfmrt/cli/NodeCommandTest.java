@@ -141,7 +141,7 @@ class NodeCommandTest
             dir.resolve("node-2.yaml").toString()}, new PrintWriter(out, true), new PrintWriter(err, true));
         assertThat(exit).as(err.toString()).isZero();
         assertThat(out.toString()).isEqualTo("rfmrt node: " + dir.resolve("node-2.yaml") +
-            " is valid (device sim:lab1?node=2&dma=auto)" + System.lineSeparator());
+            " is valid (device sim:lab1?node=2&dma=auto&dmaSlots=2048&dmaSlotSize=128)" + System.lineSeparator());
         assertThat(simRoot).as("no network joined").doesNotExist();
         assertThat(dir.resolve("journal")).as("no journal opened").doesNotExist();
 
