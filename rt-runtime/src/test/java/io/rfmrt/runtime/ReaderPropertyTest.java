@@ -306,7 +306,7 @@ class ReaderPropertyTest
         private int current;
         private long last;
         private long expected = 1;
-        private boolean waitingOnTorn;
+        private boolean tornCountedAtRestart;
 
         ByNumber(final Mode mode)
         {
@@ -373,26 +373,21 @@ class ReaderPropertyTest
                     continue;
                 }
                 final boolean tornHere = at.torn() && at.seq() == expected;
-                if (tornHere)
+                if (tornHere && laterFrameFollows())
                 {
-                    if (laterFrameFollows())
-                    {
-                        torn++;
-                        expected++;
-                        waitingOnTorn = false;
-                        continue;
-                    }
-                    if (first.complete() && first.publisher() == current)
-                    {
-                        waitingOnTorn = true;
-                    }
+                    torn++;
+                    expected++;
+                    continue;
                 }
                 if (first.complete() && first.publisher() != current)
                 {
-                    if (waitingOnTorn && tornHere)
+                    final Slot before = slot(expected - 1);
+                    if (tornHere && !tornCountedAtRestart &&
+                        !(before.complete() && before.publisher() == first.publisher()))
                     {
+                        // the old incarnation ended without completing it
                         torn++;
-                        waitingOnTorn = false;
+                        tornCountedAtRestart = true;
                         continue;
                     }
                     take(first);
@@ -429,7 +424,7 @@ class ReaderPropertyTest
             frames++;
             handled.add("P" + frame.publisher() + "#" + frame.seq());
             expected = frame.seq() + 1;
-            waitingOnTorn = false;
+            tornCountedAtRestart = false;
         }
     }
 }

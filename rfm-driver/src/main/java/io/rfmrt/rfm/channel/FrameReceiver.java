@@ -48,6 +48,7 @@ public final class FrameReceiver
     private boolean restarted;
     private long expected = 1;
     private long tornWait;
+    private long tornCounted;
     private long tornSkipped;
     private long restartSeq;
     private int restartFrom;
@@ -167,8 +168,9 @@ public final class FrameReceiver
      *   <li>Else nothing new of the current incarnation, and the slot of seq 1 says whether there is a newer one:
      *       every start of a publisher writes its first frame there, and only the newest start writes after that. A
      *       complete frame there of another incarnation is a restart; it is read next, as the new incarnation's
-     *       first (its baseline; a restart forgets the numbers, so no gap and no stale). If the reader was waiting on
-     *       a slot still left at {@code -E}, E counts torn first (its incarnation ended without completing it). A
+     *       first (its baseline; a restart forgets the numbers, so no gap and no stale). If the slot of E is still left
+     *       at {@code -E}, E counts torn first (its incarnation ended without completing it), unless the slot of E - 1
+     *       holds the new incarnation's frame (then {@code -E} may be the new one's frame being written). A
      *       restart frame the read refused (a checksum error, torn under the read) is not read again: the new
      *       incarnation is then found at its next frame in that slot.</li>
      *   <li>Any other frame in the slot of E (another incarnation's, an older number, an empty slot, one being
@@ -213,16 +215,15 @@ public final class FrameReceiver
             {
                 return skipTorn(next, next + 1);
             }
-            if (firstComplete && sameIncarnation(firstFrom, current))
-            {
-                // the slot of seq 1 still the current incarnation's after the look at -next: that one left it
-                tornWait = next;
-            }
+            tornWait = next;
         }
         if (current != 0 && firstComplete && firstFrom != 0 && firstFrom != current)
         {
-            if (tornWait == next && seq == -next)
+            if (seq == -next && tornCounted != next && !holds(next - 1, firstFrom))
             {
+                // the old incarnation ended without completing next; unless the new one has got as far as next - 1,
+                // when -next may be its own frame being written
+                tornCounted = next;
                 return skipTorn(next, next);
             }
             if (firstSeq != restartSeq || firstFrom != restartFrom)
@@ -239,6 +240,7 @@ public final class FrameReceiver
     private long take(final long seq)
     {
         tornWait = 0;
+        tornCounted = 0;
         expected = seq + 1;
         return seq;
     }
@@ -286,6 +288,15 @@ public final class FrameReceiver
         tornWait = 0;
         expected = nextExpected;
         return TORN_SKIPPED;
+    }
+
+    private boolean holds(final long seq, final int from)
+    {
+        final long slot = channel.slotOffset(seq);
+        final long value = window.getLongAcquire(slot + SEQ_OFFSET);
+        final int writer = window.getInt(slot + INCARNATION_OFFSET);
+        VarHandle.loadLoadFence();
+        return value > 0 && writer == from && window.getLongVolatile(slot + SEQ_OFFSET) == value;
     }
 
     private boolean newerFollows(final long torn, final int current)
