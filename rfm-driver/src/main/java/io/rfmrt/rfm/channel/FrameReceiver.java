@@ -52,6 +52,7 @@ public final class FrameReceiver
     private long tornSkipped;
     private long restartSeq;
     private int restartFrom;
+    private long restartFallback;
     private final AtomicCounter[] counters;
     private boolean selfFilter = true;
     private Runnable readFault;
@@ -188,6 +189,15 @@ public final class FrameReceiver
     public long nextToRead()
     {
         final int current = incarnation[channel.node()];
+        if (restartFallback != 0)
+        {
+            if (current != restartFrom)
+            {
+                // the restart frame was refused: the current incarnation's numbers still hold
+                expected = restartFallback;
+            }
+            restartFallback = 0;
+        }
         final long first = channel.slotOffset(1);
         final long firstSeq = window.getLongAcquire(first + SEQ_OFFSET);
         final int firstFrom = window.getInt(first + INCARNATION_OFFSET);
@@ -231,6 +241,7 @@ public final class FrameReceiver
                 // once per frame: a restart frame refused (a checksum error, torn under the read) is not read again
                 restartSeq = firstSeq;
                 restartFrom = firstFrom;
+                restartFallback = next;
                 return take(firstSeq);
             }
         }
