@@ -25,7 +25,10 @@ import static io.rfmrt.rfm.channel.FrameHeaderDescriptor.*;
  *   <li>{@link #receiveOnDemand}: submit a DMA read of the announced slot, then validate;</li>
  *   <li>{@link #receiveFromMemory}: copy the slot from reflective memory by the CPU, then validate.</li>
  * </ul>
- * The first frame seen from a source sets its baseline: frames lost before it are not counted.
+ * The first frame seen from a source sets its baseline: frames lost before it are not counted. The last two are
+ * for readers that find frames by number in memory rather than by their events: {@link #nextToRead()} names the frame
+ * to read, telling an older incarnation's frames left in the slots from the current one's and giving up on a frame
+ * its publisher left torn.
  * <p>
  * Single-threaded (its counters may be read from any thread or process). Allocation-free after construction.
  */
