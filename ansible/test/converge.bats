@@ -200,7 +200,7 @@ make_cpu_dma_latency() {
     run chroot "$ROOT" /opt/rfmrt/current/bin/rfmrt node --check-config --config /etc/rfmrt/node-2.yaml
     echo "$output"
     [ "$status" -eq 0 ]
-    [ "$output" = "rfmrt node: /etc/rfmrt/node-2.yaml is valid (device sim:lab1?node=2&dma=auto)" ]
+    [ "$output" = "rfmrt node: /etc/rfmrt/node-2.yaml is valid (device sim:lab1?node=2&dma=auto&dmaSlots=2048&dmaSlotSize=128)" ]
     grep -qx '  isr: {cpu: 1, priority: 80}' "$ROOT/etc/rfmrt/node-2.yaml"
     grep -qx '  dir: /var/lib/rfmrt/journal/node-2' "$ROOT/etc/rfmrt/node-2.yaml"
     sed 's/priority: 80/priority: 120/' "$ROOT/etc/rfmrt/node-2.yaml" >"$ROOT/tmp/broken.yaml"

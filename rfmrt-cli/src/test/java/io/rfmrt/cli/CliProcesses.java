@@ -29,6 +29,19 @@ final class CliProcesses
     static Process start(final Path simRoot, final ProcessBuilder.Redirect stderr, final String... args)
         throws IOException
     {
+        return startMain(simRoot, stderr, Main.class, args);
+    }
+
+    /**
+     * @param simRoot  emulator root for the child.
+     * @param stderr   where the child's stderr goes.
+     * @param main     the child's main class (of the test classpath).
+     * @param args     its arguments.
+     * @return the started child; its stdout is piped.
+     */
+    static Process startMain(final Path simRoot, final ProcessBuilder.Redirect stderr, final Class<?> main,
+        final String... args) throws IOException
+    {
         final List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(Arrays.asList(System.getProperty("rfmrt.test.jvm.flags", "").trim().split("\\s+")));
@@ -42,7 +55,7 @@ final class CliProcesses
         }
         command.add("-cp");
         command.add(System.getProperty("rfmrt.test.classpath", System.getProperty("java.class.path")));
-        command.add(Main.class.getName());
+        command.add(main.getName());
         command.addAll(Arrays.asList(args));
         return new ProcessBuilder(command).redirectError(stderr).start();
     }

@@ -65,6 +65,7 @@ class NodeCommandTest
         assertThat(two.exitValue()).as(outTwo).isZero();
         assertThat(outOne).contains("node 1 on sim:lab1?node=1").contains("rfmrt-isr").endsWith("stopped\n");
         assertThat(outTwo).contains("node 2 on sim:lab1?node=2&dma=auto").endsWith("stopped\n");
+        assertThat(outOne + outTwo).as("the example nodes' DMA rings hold a 100 ms stall").doesNotContain("DMA ring");
 
         assertThat(frames(dir.resolve("journal/node-1"))).as("command frames node 1 received").isGreaterThan(500);
         assertThat(frames(dir.resolve("journal/node-2"))).as("sensor frames node 2 received").isGreaterThan(500);
@@ -97,6 +98,10 @@ class NodeCommandTest
             .as(all).containsExactly("warning: pinning rfmrt-isr to cpu 4095 refused (not online; online " +
                 onlineCpus() + "): running unpinned");
         assertThat(all.lines().filter(l -> l.contains("| card"))).as("heartbeat lines").isEmpty();
+        // the card's DMA ring of the URI's default 64 slots: less than 100 ms at the default 1000 frames/s
+        assertThat(all.lines().filter(l -> l.contains("DMA ring"))).as(all).containsExactly("warning: the DMA ring " +
+            "of 64 slots holds 64.0 ms at receive.rateHz 1000, less than a 100 ms stall: give the device URI " +
+            "dmaSlots=128 or more");
         assertThat(stdout).endsWith("stopped\n");
     }
 
@@ -145,7 +150,7 @@ class NodeCommandTest
             dir.resolve("node-2.yaml").toString()}, new PrintWriter(out, true), new PrintWriter(err, true));
         assertThat(exit).as(err.toString()).isZero();
         assertThat(out.toString()).isEqualTo("rfmrt node: " + dir.resolve("node-2.yaml") +
-            " is valid (device sim:lab1?node=2&dma=auto)" + System.lineSeparator());
+            " is valid (device sim:lab1?node=2&dma=auto&dmaSlots=2048&dmaSlotSize=128)" + System.lineSeparator());
         assertThat(simRoot).as("no network joined").doesNotExist();
         assertThat(dir.resolve("journal")).as("no journal opened").doesNotExist();
 

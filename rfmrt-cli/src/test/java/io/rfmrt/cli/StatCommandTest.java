@@ -53,8 +53,8 @@ class StatCommandTest
             final CliRun text = CliRun.of("stat", "--root", simRoot.toString(), "--network", "lab1");
             assertThat(text.exit()).as(text.err()).isZero();
             assertThat(text.out())
-                .contains("node 1 of lab1: pid " + one.pid() + " running, sim:lab1?node=1, started ")
-                .contains("node 2 of lab1: pid " + two.pid() + " running, sim:lab1?node=2&dma=auto, started ")
+                .contains("node 1 of lab1: pid " + one.pid() + " running, sim:lab1?node=1&dmaSlots=2048&dmaSlotSize=128, started ")
+                .contains("node 2 of lab1: pid " + two.pid() + " running, sim:lab1?node=2&dma=auto&dmaSlots=2048&dmaSlotSize=128, started ")
                 .contains(" - frames handled", " - card: FIFO overflows", " - journal records written",
                     " - sensor (node 1): frames", " - command (node 2): frames")
                 .contains("  errors: none")

@@ -62,6 +62,10 @@ public final class ReceivePath implements AutoCloseable
     public static final String ISR_THREAD = "rfmrt-isr";
     /** Name of the consumer (or polling) thread. */
     public static final String CONSUMER_THREAD = "rfmrt-consumer";
+    /** The stall a node's rings must hold the frames of: 100 ms (docs/runtime.md, "Sizing the rings"). */
+    public static final long STALL_COVER_DEFAULT_NS = 100_000_000L;
+    /** Frames per second the input channels are taken to carry when not told ({@code receive.rateHz}). */
+    public static final int INPUT_RATE_DEFAULT_HZ = 1000;
 
     private final RfmDevice device;
     private final EventType event;
@@ -194,7 +198,7 @@ public final class ReceivePath implements AutoCloseable
         {
             this.isr = null;
             this.consumer = null;
-            this.polling = new PollingAgent(device.window(), channels.toArray(new ChannelSpec[0]), receivers, handler,
+            this.polling = new PollingAgent(channels.toArray(new ChannelSpec[0]), receivers, handler,
                 latencies, counters, consumerJournal, clock, wait.periodNanos());
         }
         else
@@ -246,6 +250,60 @@ public final class ReceivePath implements AutoCloseable
         }
         isrRunner = new AgentRunner(NoOpIdleStrategy.INSTANCE, errors, null, isr);
         isrThread = env.start(ISR_THREAD, isrCpu, isrPriority, errors.guard(isrRunner));
+    }
+
+    /**
+     * The slots a ring needs to hold every frame of a stall: {@code rateHz} × the stall, rounded up to a power of two.
+     *
+     * @param rateHz      frames per second.
+     * @param stallNanos  the stall.
+     * @return slots.
+     */
+    public static int slotsFor(final int rateHz, final long stallNanos)
+    {
+        final long frames = Math.max(2, (rateHz * stallNanos + 999_999_999L) / 1_000_000_000L);
+        return (int)Math.min(1 << 30, Long.highestOneBit(frames - 1) << 1);
+    }
+
+    /**
+     * Whether the ring that holds a node's frames through a stall covers {@link #STALL_COVER_DEFAULT_NS} at the
+     * expected rate: in auto mode the card's DMA ring (the card moves every frame into it at once), when frames are
+     * found by number (on-demand DMA, polling) each input channel's ring in reflective memory (the frames stay there
+     * until the reader comes).
+     *
+     * @param mode     the card's DMA mode.
+     * @param dmaSlots its DMA ring's descriptors.
+     * @param inputs   input channels.
+     * @param wait     the wait strategy.
+     * @param rateHz   frames per second expected on the inputs.
+     * @return one line naming the short ring, what it covers and what it needs, or null when it covers the stall.
+     */
+    public static String ringCoverageWarning(final DmaMode mode, final int dmaSlots, final List<ChannelSpec> inputs,
+        final WaitStrategy wait, final int rateHz)
+    {
+        final int needed = slotsFor(rateHz, STALL_COVER_DEFAULT_NS);
+        final String stall = STALL_COVER_DEFAULT_NS / 1_000_000 + " ms";
+        if (mode == DmaMode.AUTO && wait.kind() != WaitStrategy.Kind.POLLING)
+        {
+            return dmaSlots >= needed ? null : "the DMA ring of " + dmaSlots + " slots holds " +
+                coverMillis(dmaSlots, rateHz) + " at receive.rateHz " + rateHz + ", less than a " + stall +
+                " stall: give the device URI dmaSlots=" + needed + " or more";
+        }
+        for (final ChannelSpec channel : inputs)
+        {
+            if (channel.slots() < needed)
+            {
+                return "channel '" + channel.name() + "' of " + channel.slots() + " slots holds " +
+                    coverMillis(channel.slots(), rateHz) + " at receive.rateHz " + rateHz + ", less than a " + stall +
+                    " stall: give it slots: " + needed + " or more in the layout";
+            }
+        }
+        return null;
+    }
+
+    private static String coverMillis(final int slots, final int rateHz)
+    {
+        return String.format(java.util.Locale.ROOT, "%.1f ms", slots * 1000.0 / rateHz);
     }
 
     /**

@@ -88,6 +88,7 @@ public final class RfmNode implements AutoCloseable
         private List<ChannelSpec> inputs = List.of();
         private EventType event;
         private WaitStrategy waitStrategy;
+        private int inputRateHz = ReceivePath.INPUT_RATE_DEFAULT_HZ;
         private List<Integer> cpus = List.of();
         private Boolean lockMemory;
         private Boolean cpuDmaLatency;
@@ -227,6 +228,24 @@ public final class RfmNode implements AutoCloseable
         public WaitStrategy waitStrategy()
         {
             return waitStrategy;
+        }
+
+        /**
+         * @param rateHz frames per second the input channels are expected to carry (default
+         *               {@link ReceivePath#INPUT_RATE_DEFAULT_HZ}): the node warns at start when the ring that holds
+         *               frames through a stall covers less than {@link ReceivePath#STALL_COVER_DEFAULT_NS} at it.
+         * @return this.
+         */
+        public Context inputRateHz(final int rateHz)
+        {
+            this.inputRateHz = rateHz;
+            return this;
+        }
+
+        /** @return frames per second the input channels are expected to carry. */
+        public int inputRateHz()
+        {
+            return inputRateHz;
         }
 
         /**
@@ -950,6 +969,12 @@ public final class RfmNode implements AutoCloseable
             errors = new RtErrorPolicy(errorJournal, counters).onFailure(ctx.onFailure);
             if (!ctx.inputs.isEmpty())
             {
+                final String shortRing = ReceivePath.ringCoverageWarning(device.dma().mode(), device.dma().slotCount(),
+                    ctx.inputs, ctx.waitStrategy, ctx.inputRateHz);
+                if (shortRing != null)
+                {
+                    out.accept("warning: " + shortRing);
+                }
                 // the hot path compiled before the node reports it runs
                 ReceivePath.warmUp(device, ctx.inputs, ctx.event, ctx.waitStrategy, ctx.warmupFrames);
             }

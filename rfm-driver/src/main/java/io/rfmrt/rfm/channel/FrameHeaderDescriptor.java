@@ -24,7 +24,10 @@ import static org.agrona.BitUtil.SIZE_OF_SHORT;
  * Aeron's session id does: each {@code FramePublisher} picks a fresh non-zero value when it is made and writes it into
  * every frame. A receiver that sees a source's incarnation change forgets that source's sequence numbers (its new
  * numbers start again at 1), counts a publisher restart and takes the frame as the first of the new incarnation.
- * 0 means "not known" (a writer that does not fill the field) and never counts as a change.
+ * 0 means "not known" (a writer that does not fill the field) and never counts as a change. The old incarnation's frames
+ * stay in the slots after it is gone; a reader that finds frames by number in the slots tells them from the current
+ * one's by this field, and finds the newest incarnation in the slot of seq 1, which every start writes first
+ * ({@link FrameReceiver#nextToRead()}, docs/protocol.md "Finding frames by number").
  */
 public final class FrameHeaderDescriptor
 {

@@ -25,12 +25,20 @@ import static io.rfmrt.rfm.channel.FrameHeaderDescriptor.*;
  *   <li>{@link #receiveOnDemand}: submit a DMA read of the announced slot, then validate;</li>
  *   <li>{@link #receiveFromMemory}: copy the slot from reflective memory by the CPU, then validate.</li>
  * </ul>
- * The first frame seen from a source sets its baseline: frames lost before it are not counted.
+ * The first frame seen from a source sets its baseline: frames lost before it are not counted. The last two are
+ * for readers that find frames by number in memory rather than by their events: {@link #nextToRead()} names the frame
+ * to read, telling an older incarnation's frames left in the slots from the current one's and giving up on a frame
+ * its publisher left torn.
  * <p>
  * Single-threaded (its counters may be read from any thread or process). Allocation-free after construction.
  */
 public final class FrameReceiver
 {
+    /** {@link #nextToRead()}: no new frame in memory. */
+    public static final long NOTHING_NEW = -1;
+    /** {@link #nextToRead()}: gave up on a torn frame, counted; call again. */
+    public static final long TORN_SKIPPED = -2;
+
     private final RfmDevice device;
     private final RfmWindow window;
     private final ChannelSpec channel;
@@ -41,6 +49,13 @@ public final class FrameReceiver
     private final long[] lastSeq = new long[RfmDevice.MAX_NODE_ID + 1];
     private final int[] incarnation = new int[RfmDevice.MAX_NODE_ID + 1];
     private boolean restarted;
+    private long expected = 1;
+    private long tornWait;
+    private long tornCounted;
+    private long tornSkipped;
+    private long restartSeq;
+    private int restartFrom;
+    private long restartFallback;
     private final AtomicCounter[] counters;
     private boolean selfFilter = true;
     private Runnable readFault;
@@ -142,19 +157,182 @@ public final class FrameReceiver
     }
 
     /**
-     * For readers that find frames by sequence number in memory (polling, on-demand DMA): a restarted publisher
-     * numbers again from 1, below what they look for, and its first frame lands in the slot of seq 1. One read of
-     * that slot tells whether it holds a frame of a new incarnation of the channel's publisher.
+     * The find-by-number reader (polling, on-demand DMA): which frame of the channel's publisher to read next, found
+     * in reflective memory by its number, with no event needed. The rules (docs/protocol.md, "Finding frames by
+     * number"), with E the number expected next:
+     * <ol>
+     *   <li>Fresh (nothing read yet): E is 1. The reader waits until the slot of seq 1 holds a complete frame and
+     *       takes it, whatever its number and incarnation, as its first (its baseline).</li>
+     *   <li>A complete frame numbered E or more of the current incarnation in the slot of E is read next (more than
+     *       E: the publisher lapped the reader, the difference shows as gaps).</li>
+     *   <li>A slot left at {@code -E} is waited on, with no time limit, until one of the following slots, passing over
+     *       any left at their own negative number, holds a complete frame of the current incarnation numbered above
+     *       E: a publisher writes in order, so E will never be completed. Then E counts {@link FrameCounter#TORN}
+     *       once, the reader goes on at E + 1, and E shows as a gap when the next frame is taken.</li>
+     *   <li>Else nothing new of the current incarnation, and the slot of seq 1 says whether there is a newer one:
+     *       every start of a publisher writes its first frame there, and only the newest start writes after that. A
+     *       complete frame there of another incarnation is a restart; it is read next, as the new incarnation's
+     *       first (its baseline; a restart forgets the numbers, so no gap and no stale). If the slot of E is still left
+     *       at {@code -E}, E counts torn first (its incarnation ended without completing it), unless the slot of E - 1
+     *       holds the new incarnation's frame (then {@code -E} may be the new one's frame being written). A
+     *       restart frame the read refused (a checksum error, torn under the read) is not read again: the new
+     *       incarnation is then found at its next frame in that slot.</li>
+     *   <li>Any other frame in the slot of E (another incarnation's, an older number, an empty slot, one being
+     *       written) is nothing new: an older incarnation's frames left in the slots are never read.</li>
+     * </ol>
+     * Whatever a read of the returned frame gives is final: the next find expects the number after it (but see
+     * {@link #lookAgainAt(long)}).
+     * <p>
+     * A handful of loads of shared memory per call (a slot per torn frame passed over), no allocation.
      *
-     * @return the sequence number of the frame in the slot of seq 1 when it comes from a new incarnation, else -1.
+     * @return the number of the frame to read now (pass it, as {@code int}, to {@link #receiveOnDemand} or
+     * {@link #receiveFromMemory}); {@link #NOTHING_NEW}; or {@link #TORN_SKIPPED} when it gave up on a torn frame
+     * ({@link #tornSkipped()} says which, and it is counted): call again.
      */
-    public long restartedFrame()
+    public long nextToRead()
     {
-        final int source = channel.node();
-        final long slot = channel.slotOffset(1);
+        final int current = incarnation[channel.node()];
+        if (restartFallback != 0)
+        {
+            if (current != restartFrom)
+            {
+                // the restart frame was refused: the current incarnation's numbers still hold
+                expected = restartFallback;
+            }
+            restartFallback = 0;
+        }
+        final long first = channel.slotOffset(1);
+        final long firstSeq = window.getLongAcquire(first + SEQ_OFFSET);
+        final int firstFrom = window.getInt(first + INCARNATION_OFFSET);
+        VarHandle.loadLoadFence();
+        final boolean firstComplete = firstSeq > 0 && window.getLongVolatile(first + SEQ_OFFSET) == firstSeq;
+        final long next = expected;
+        if (current == 0 && next == 1)
+        {
+            return firstComplete ? take(firstSeq) : NOTHING_NEW;
+        }
+        final long slot = channel.slotOffset(next);
         final long seq = window.getLongAcquire(slot + SEQ_OFFSET);
-        final int from = window.getInt(slot + INCARNATION_OFFSET);
-        return seq > 0 && from != 0 && incarnation[source] != 0 && from != incarnation[source] ? seq : -1;
+        if (seq >= next)
+        {
+            final int from = window.getInt(slot + INCARNATION_OFFSET);
+            VarHandle.loadLoadFence();
+            if (window.getLongVolatile(slot + SEQ_OFFSET) == seq && sameIncarnation(from, current))
+            {
+                return take(seq);
+            }
+        }
+        else if (seq == -next)
+        {
+            if (newerFollows(next, current))
+            {
+                return skipTorn(next, next + 1);
+            }
+            tornWait = next;
+        }
+        if (current != 0 && firstComplete && firstFrom != 0 && firstFrom != current)
+        {
+            if (seq == -next && tornCounted != next && !holds(next - 1, firstFrom))
+            {
+                // the old incarnation ended without completing next; unless the new one has got as far as next - 1,
+                // when -next may be its own frame being written
+                tornCounted = next;
+                return skipTorn(next, next);
+            }
+            if (firstSeq != restartSeq || firstFrom != restartFrom)
+            {
+                // once per frame: a restart frame refused (a checksum error, torn under the read) is not read again
+                restartSeq = firstSeq;
+                restartFrom = firstFrom;
+                restartFallback = next;
+                return take(firstSeq);
+            }
+        }
+        return NOTHING_NEW;
+    }
+
+    private long take(final long seq)
+    {
+        tornWait = 0;
+        tornCounted = 0;
+        expected = seq + 1;
+        return seq;
+    }
+
+    /**
+     * A read of the frame {@link #nextToRead()} returned could not take place (no DMA descriptor was free): expect
+     * it again.
+     *
+     * @param seq the number returned.
+     */
+    public void lookAgainAt(final long seq)
+    {
+        expected = seq;
+        restartSeq = 0;
+    }
+
+    /**
+     * @return the number of the torn frame the last {@link #TORN_SKIPPED} gave up on.
+     */
+    public long tornSkipped()
+    {
+        return tornSkipped;
+    }
+
+    /**
+     * @return the number a find-by-number reader looks for next (1 when fresh).
+     */
+    public long expected()
+    {
+        return expected;
+    }
+
+    /**
+     * @return the number of a frame left at {@code -seq} that the find-by-number reader waits on, 0 when none.
+     */
+    public long tornWait()
+    {
+        return tornWait;
+    }
+
+    private long skipTorn(final long seq, final long nextExpected)
+    {
+        counters[FrameCounter.TORN.id()].incrementRelease();
+        tornSkipped = seq;
+        tornWait = 0;
+        expected = nextExpected;
+        return TORN_SKIPPED;
+    }
+
+    private boolean holds(final long seq, final int from)
+    {
+        final long slot = channel.slotOffset(seq);
+        final long value = window.getLongAcquire(slot + SEQ_OFFSET);
+        final int writer = window.getInt(slot + INCARNATION_OFFSET);
+        VarHandle.loadLoadFence();
+        return value > 0 && writer == from && window.getLongVolatile(slot + SEQ_OFFSET) == value;
+    }
+
+    private boolean newerFollows(final long torn, final int current)
+    {
+        for (long n = torn + 1, end = torn + channel.slots(); n < end; n++)
+        {
+            final long slot = channel.slotOffset(n);
+            final long seq = window.getLongAcquire(slot + SEQ_OFFSET);
+            if (seq == -n)
+            {
+                continue;
+            }
+            final int from = window.getInt(slot + INCARNATION_OFFSET);
+            VarHandle.loadLoadFence();
+            return seq >= n && window.getLongVolatile(slot + SEQ_OFFSET) == seq && sameIncarnation(from, current);
+        }
+        return false;
+    }
+
+    private static boolean sameIncarnation(final int from, final int current)
+    {
+        return from == current || from == 0 || current == 0;
     }
 
     /**

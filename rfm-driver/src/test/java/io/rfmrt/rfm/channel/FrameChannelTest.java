@@ -161,16 +161,20 @@ class FrameChannelTest
         for (long i = 1; i <= 5; i++)
         {
             publish(first, i);
-            assertThat(frames.receiveFromMemory(nextEvent(), view)).isEqualTo(FrameStatus.OK);
+            nextEvent();
+            assertThat(frames.nextToRead()).isEqualTo(i);
+            assertThat(frames.receiveFromMemory((int)i, view)).isEqualTo(FrameStatus.OK);
         }
-        assertThat(frames.restartedFrame()).isEqualTo(-1);
+        assertThat(frames.nextToRead()).isEqualTo(FrameReceiver.NOTHING_NEW);
         publish(new FramePublisher(sender, SENSOR), 9);
         nextEvent();
-        assertThat(frames.restartedFrame()).isEqualTo(1);
+        assertThat(frames.nextToRead()).isEqualTo(1);
         assertThat(frames.receiveFromMemory(1, view)).isEqualTo(FrameStatus.OK);
         assertThat(frames.takeRestart()).isTrue();
         assertThat(frames.lastSeq(1)).isEqualTo(1);
-        assertThat(frames.restartedFrame()).isEqualTo(-1);
+        assertThat(frames.nextToRead()).as("slots 2..5 hold the old incarnation's frames")
+            .isEqualTo(FrameReceiver.NOTHING_NEW);
+        assertThat(frames.expected()).isEqualTo(2);
     }
 
     @Test

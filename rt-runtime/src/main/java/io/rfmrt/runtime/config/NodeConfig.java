@@ -13,6 +13,7 @@ import io.rfmrt.rfm.channel.ChannelLayout;
 import io.rfmrt.rfm.channel.ChannelSpec;
 import io.rfmrt.rfm.channel.LayoutException;
 import io.rfmrt.runtime.NodeApp;
+import io.rfmrt.runtime.ReceivePath;
 import io.rfmrt.runtime.RfmNode;
 import io.rfmrt.runtime.RuntimeConfiguration;
 import io.rfmrt.runtime.WaitStrategy;
@@ -68,6 +69,7 @@ import java.util.TreeMap;
  * @param inputs        input channels.
  * @param event         event type that announces input frames.
  * @param waitStrategy  consumer wait strategy.
+ * @param inputRateHz   frames per second the input channels are expected to carry (ring sizing).
  * @param publish       built-in publisher, or null.
  * @param threads       thread placement.
  * @param strict        fail on any refused RT step.
@@ -82,6 +84,7 @@ public record NodeConfig(
     List<ChannelSpec> inputs,
     EventType event,
     WaitStrategy waitStrategy,
+    int inputRateHz,
     Publish publish,
     Threads threads,
     boolean strict,
@@ -98,7 +101,7 @@ public record NodeConfig(
     public static final long HEARTBEAT_DEFAULT_NS = RuntimeConfiguration.HEARTBEAT_NS_DEFAULT;
 
     private static final Set<String> KEYS = Set.of(
-        "device", "layout", "receive.channels", "receive.event", "receive.wait", "publish.channel", "publish.rateHz",
+        "device", "layout", "receive.channels", "receive.event", "receive.wait", "receive.rateHz", "publish.channel", "publish.rateHz",
         "publish.size", "threads.cpus", "threads.isr.cpu", "threads.isr.priority", "threads.consumer.cpu",
         "threads.consumer.priority", "threads.publisher.cpu", "threads.publisher.priority",
         "threads.housekeeping.cpu", "threads.lockMemory", "threads.cpuDmaLatency", "strict", "journal.enabled",
@@ -129,7 +132,7 @@ public record NodeConfig(
     {
         Yaml
         {
-            receive = receive == null ? new ReceiveYaml(null, null, null) : receive;
+            receive = receive == null ? new ReceiveYaml(null, null, null, null) : receive;
             publish = publish == null ? new PublishYaml(null, null, null) : publish;
             threads = threads == null ? new ThreadsYaml(null, null, null, null, null, null, null) : threads;
             journal = journal == null ? new JournalYaml(null, null, null, null) : journal;
@@ -140,8 +143,9 @@ public record NodeConfig(
      * @param channels     {@code receive.channels}: a list or a comma-separated string.
      * @param event        {@code receive.event}.
      * @param waitStrategy {@code receive.wait}.
+     * @param rateHz       {@code receive.rateHz}.
      */
-    record ReceiveYaml(JsonNode channels, String event, @JsonProperty("wait") String waitStrategy)
+    record ReceiveYaml(JsonNode channels, String event, @JsonProperty("wait") String waitStrategy, String rateHz)
     {
     }
 
@@ -444,6 +448,8 @@ public record NodeConfig(
         {
             r.problems.add("receive.wait: " + ex.getMessage());
         }
+        final int inputRate = (int)r.number("receive.rateHz", y.receive().rateHz(),
+            ReceivePath.INPUT_RATE_DEFAULT_HZ, 1, 1_000_000);
 
         Publish publish = null;
         final String publishChannel = r.text("publish.channel", y.publish().channel(), null);
@@ -524,7 +530,7 @@ public record NodeConfig(
         {
             throw new ConfigException(source, r.problems);
         }
-        return new NodeConfig(source, device, layout, List.copyOf(inputs), event, wait, publish, threads, strict,
+        return new NodeConfig(source, device, layout, List.copyOf(inputs), event, wait, inputRate, publish, threads, strict,
             journal, heartbeat, app);
     }
 
@@ -554,6 +560,7 @@ public record NodeConfig(
             .inputs(inputs)
             .event(event)
             .waitStrategy(waitStrategy)
+            .inputRateHz(inputRateHz)
             .cpus(threads.cpus())
             .isrPlacement(threads.isr().toRuntime())
             .consumerPlacement(threads.consumer().toRuntime())

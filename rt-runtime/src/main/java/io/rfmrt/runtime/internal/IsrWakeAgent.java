@@ -7,8 +7,6 @@ import io.rfmrt.rfm.EventInfo;
 import io.rfmrt.rfm.EventType;
 import io.rfmrt.rfm.RfmDevice;
 import io.rfmrt.rfm.RfmStatus;
-import io.rfmrt.rfm.RfmWindow;
-import io.rfmrt.rfm.channel.FrameHeaderDescriptor;
 import io.rfmrt.rfm.channel.FrameReceiver;
 import io.rfmrt.rfm.channel.FrameStatus;
 import io.rfmrt.rfm.channel.FrameView;
@@ -48,8 +46,6 @@ public final class IsrWakeAgent implements Agent
     private final EventInfo info = new EventInfo();
     private final EventInfo spare = new EventInfo();
     private final FrameView view = new FrameView();
-    private final RfmWindow window;
-    private final long[] cursor;
     private final int drainLimit;
     private final int eventLimit;
     private long taken;
@@ -84,8 +80,6 @@ public final class IsrWakeAgent implements Agent
         this.journal = journal;
         this.clock = clock;
         this.taken = dma.completedIndex();
-        this.window = device.window();
-        this.cursor = new long[receivers.length];
         this.drainLimit = completions.length;
         this.eventLimit = drainLimit + EVENT_FIFO_DEPTH;
     }
@@ -219,21 +213,18 @@ public final class IsrWakeAgent implements Agent
             final int source = receiver.channel().node();
             while (work < drainLimit)
             {
-                final long next = Math.max(cursor[c], receiver.lastSeq(source) + 1);
-                long seq = window.getLongAcquire(receiver.channel().slotOffset(next) +
-                    FrameHeaderDescriptor.SEQ_OFFSET);
-                if (seq < next)
+                final long seq = receiver.nextToRead();
+                if (seq == FrameReceiver.TORN_SKIPPED)
                 {
-                    // an older frame, an empty slot, or one being written (negative): nothing new on this channel,
-                    // unless its publisher restarted and numbers from 1 again
-                    seq = receiver.restartedFrame();
-                    if (seq < 0)
-                    {
-                        break;
-                    }
+                    // a frame its publisher will never complete: counted torn, journaled, and the reader goes on
+                    fault(FrameStatus.TORN, receiver.tornSkipped(), source, clock.nanoTime());
+                    continue;
+                }
+                if (seq < 0)
+                {
+                    break;
                 }
                 final long woke = clock.nanoTime();
-                cursor[c] = seq + 1;
                 work++;
                 final int slot = (int)(taken & completionMask);
                 final DmaCompletion completion = completions[slot];
@@ -245,7 +236,7 @@ public final class IsrWakeAgent implements Agent
                     if (frame == FrameStatus.DMA_MISSING)
                     {
                         // the ring is full: look again once the consumer has given descriptors back
-                        cursor[c] = seq;
+                        receiver.lookAgainAt(seq);
                         return drainLimit;
                     }
                     continue;

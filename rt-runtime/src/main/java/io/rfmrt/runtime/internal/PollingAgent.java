@@ -1,8 +1,6 @@
 package io.rfmrt.runtime.internal;
 
-import io.rfmrt.rfm.RfmWindow;
 import io.rfmrt.rfm.channel.ChannelSpec;
-import io.rfmrt.rfm.channel.FrameHeaderDescriptor;
 import io.rfmrt.rfm.channel.FrameReceiver;
 import io.rfmrt.rfm.channel.FrameStatus;
 import io.rfmrt.rfm.channel.FrameView;
@@ -23,7 +21,6 @@ import org.agrona.concurrent.NanoClock;
  */
 public final class PollingAgent implements Agent, ScheduleIdleStrategy.Schedule
 {
-    private final RfmWindow window;
     private final ChannelSpec[] channels;
     private final FrameReceiver[] receivers;
     private final FrameHandler handler;
@@ -36,7 +33,6 @@ public final class PollingAgent implements Agent, ScheduleIdleStrategy.Schedule
     private final Period period;
 
     /**
-     * @param window    the card's memory.
      * @param channels  input channels.
      * @param receivers one per channel.
      * @param handler   the application.
@@ -46,12 +42,11 @@ public final class PollingAgent implements Agent, ScheduleIdleStrategy.Schedule
      * @param clock     time source.
      * @param periodNanos polling period.
      */
-    public PollingAgent(final RfmWindow window, final ChannelSpec[] channels, final FrameReceiver[] receivers,
+    public PollingAgent(final ChannelSpec[] channels, final FrameReceiver[] receivers,
         final FrameHandler handler, final StageLatencies latencies, final Counters counters,
         final JournalWriter journal, final NanoClock clock, final long periodNanos)
     {
         this.period = new Period(clock.nanoTime(), periodNanos);
-        this.window = window;
         this.channels = channels;
         this.receivers = receivers;
         this.handler = handler;
@@ -100,17 +95,16 @@ public final class PollingAgent implements Agent, ScheduleIdleStrategy.Schedule
             final FrameReceiver receiver = receivers[c];
             while (true)
             {
-                final long next = receiver.lastSeq(channel.node()) + 1;
-                long status = window.getLongAcquire(channel.slotOffset(next) + FrameHeaderDescriptor.SEQ_OFFSET);
-                if (status < next)
+                final long status = receiver.nextToRead();
+                if (status == FrameReceiver.TORN_SKIPPED)
                 {
-                    // an older frame, an empty slot, or one being written (negative): nothing new yet, unless the
-                    // publisher restarted and numbers from 1 again
-                    status = receiver.restartedFrame();
-                    if (status < 0)
-                    {
-                        break;
-                    }
+                    // a frame its publisher will never complete: counted torn, journaled, and the reader goes on
+                    fault(FrameStatus.TORN, receiver.tornSkipped(), channel.node(), clock.nanoTime());
+                    continue;
+                }
+                if (status < 0)
+                {
+                    break;
                 }
                 final long woke = clock.nanoTime();
                 final FrameStatus frame = receiver.receiveFromMemory((int)status, view);
@@ -121,11 +115,9 @@ public final class PollingAgent implements Agent, ScheduleIdleStrategy.Schedule
                 }
                 if (frame != FrameStatus.OK)
                 {
-                    if (journal != null && !journal.fault(frame.id(), status, channel.node(), woke))
-                    {
-                        counters.add(RuntimeCounter.JOURNAL_DROPS, 1);
-                    }
-                    break;
+                    // refused; its number is taken all the same, the next one is looked for
+                    fault(frame, status, channel.node(), woke);
+                    continue;
                 }
                 final long validated = clock.nanoTime();
                 handler.onFrame(view, stamps.set(view.seq(), view.source(), view.sendNanos(), woke, validated,
@@ -143,5 +135,13 @@ public final class PollingAgent implements Agent, ScheduleIdleStrategy.Schedule
             }
         }
         return work;
+    }
+
+    private void fault(final FrameStatus status, final long seq, final int source, final long nanos)
+    {
+        if (journal != null && !journal.fault(status.id(), seq, source, nanos))
+        {
+            counters.add(RuntimeCounter.JOURNAL_DROPS, 1);
+        }
     }
 }

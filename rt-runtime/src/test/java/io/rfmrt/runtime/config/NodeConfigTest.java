@@ -121,6 +121,19 @@ class NodeConfigTest
         assertThat(config.publish()).isNull();
         assertThat(config.journal().roll()).isEqualTo("HOURLY");
         assertThat(config.heartbeatNanos()).isEqualTo(NodeConfig.HEARTBEAT_DEFAULT_NS);
+        assertThat(config.inputRateHz()).isEqualTo(1000);
+    }
+
+    @Test
+    void shouldTakeTheExpectedInputRateAndNameABadOne()
+    {
+        final String base = "device: sim:lab1?node=2\nlayout: layout.yaml\nreceive: {channels: sensor, rateHz: ";
+        assertThat(parse(base + "10000}\n").inputRateHz()).isEqualTo(10_000);
+        assertThat(parse(base + "10000}\n").context().inputRateHz()).isEqualTo(10_000);
+        assertThatThrownBy(() -> parse(base + "0}\n"))
+            .isInstanceOf(ConfigException.class)
+            .hasMessageContaining("receive.rateHz")
+            .hasMessageContaining("0");
     }
 
     @Test

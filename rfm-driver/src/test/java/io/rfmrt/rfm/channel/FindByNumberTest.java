@@ -1,0 +1,266 @@
+package io.rfmrt.rfm.channel;
+
+import io.rfmrt.rfm.EventType;
+import io.rfmrt.rfm.RfmDevice;
+import io.rfmrt.rfm.RfmDevices;
+import io.rfmrt.rfm.RfmStatus;
+import io.rfmrt.rfm.RfmWindow;
+import io.rfmrt.rfm.SimTestSupport;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.nio.file.Path;
+
+import static io.rfmrt.rfm.channel.FrameReceiver.NOTHING_NEW;
+import static io.rfmrt.rfm.channel.FrameReceiver.TORN_SKIPPED;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The find-by-number reader's rules (docs/protocol.md, "Finding frames by number") one by one, on a channel of 8
+ * slots, driven without threads: which frame {@link FrameReceiver#nextToRead()} names, and what it counts.
+ */
+class FindByNumberTest
+{
+    private static final ChannelSpec SENSOR = new ChannelSpec("sensor", 1, 0x1000, 8, 128, EventType.INTR1, 2);
+
+    private Path root;
+    private RfmDevice sender;
+    private RfmDevice receiver;
+    private FrameReceiver frames;
+    private final UnsafeBuffer payload = new UnsafeBuffer(new byte[16]);
+    private final FrameView view = new FrameView();
+
+    @BeforeEach
+    void setUp()
+    {
+        root = SimTestSupport.freshRoot();
+        sender = RfmDevices.open("sim:bynumber?node=1&size=1M");
+        receiver = RfmDevices.open("sim:bynumber?node=2&size=1M&dmaSlots=8&dmaSlotSize=128&dma=on-demand");
+        frames = new FrameReceiver(receiver, SENSOR);
+    }
+
+    @AfterEach
+    void tearDown()
+    {
+        sender.close();
+        receiver.close();
+        SimTestSupport.removeRoot(root);
+    }
+
+    private FramePublisher publish(final FramePublisher publisher, final int count)
+    {
+        for (int i = 0; i < count; i++)
+        {
+            payload.putLong(0, publisher.lastSeq() + 1);
+            assertThat(publisher.publish(payload, 0, payload.capacity(), 0)).isEqualTo(RfmStatus.SUCCESS);
+        }
+        return publisher;
+    }
+
+    private FramePublisher start(final int count)
+    {
+        return publish(new FramePublisher(sender, SENSOR), count);
+    }
+
+    /** Leave the next frame's slot at -seq, as a publisher that died in the middle of the write. */
+    private void tear(final FramePublisher publisher)
+    {
+        final long seq = publisher.lastSeq() + 1;
+        sender.window().putLongRelease(SENSOR.slotOffset(seq) + FrameHeaderDescriptor.SEQ_OFFSET, -seq);
+        publisher.resumeAfter(seq);
+    }
+
+    /** Read every frame there is; returns the numbers read, a torn frame given up as its negative. */
+    private String readAll()
+    {
+        final StringBuilder read = new StringBuilder();
+        for (int i = 0; i < 100; i++)
+        {
+            final long seq = frames.nextToRead();
+            if (seq == NOTHING_NEW)
+            {
+                return read.toString().trim();
+            }
+            if (seq == TORN_SKIPPED)
+            {
+                read.append(" torn").append(frames.tornSkipped());
+                continue;
+            }
+            assertThat(frames.receiveFromMemory((int)seq, view)).isEqualTo(FrameStatus.OK);
+            assertThat(view.buffer().getLong(view.payloadOffset())).isEqualTo(seq);
+            read.append(' ').append(seq);
+        }
+        throw new AssertionError("the reader never ran out of frames: " + read);
+    }
+
+    private String counts()
+    {
+        return "frames=" + frames.counter(FrameCounter.FRAMES) + " torn=" + frames.counter(FrameCounter.TORN) +
+            " gaps=" + frames.counter(FrameCounter.GAPS) + " restarts=" +
+            frames.counter(FrameCounter.PUBLISHER_RESTARTS);
+    }
+
+    @Test
+    void shouldStartWithTheFrameInTheSlotOfSeqOneWhateverItsNumber()
+    {
+        assertThat(frames.nextToRead()).as("empty").isEqualTo(NOTHING_NEW);
+        assertThat(frames.expected()).isEqualTo(1);
+        start(10);
+        assertThat(readAll()).as("the slot of seq 1 holds 9").isEqualTo("9 10");
+        assertThat(counts()).isEqualTo("frames=2 torn=0 gaps=0 restarts=0");
+        assertThat(frames.expected()).isEqualTo(11);
+    }
+
+    @Test
+    void shouldWaitForACompleteFrameInTheSlotOfSeqOneAtAFreshStart()
+    {
+        final FramePublisher publisher = new FramePublisher(sender, SENSOR);
+        tear(publisher);
+        publish(publisher, 2);
+        assertThat(readAll()).as("a fresh reader does not give up on the slot of seq 1").isEmpty();
+        assertThat(counts()).isEqualTo("frames=0 torn=0 gaps=0 restarts=0");
+    }
+
+    @Test
+    void shouldTakeARestartOnceAndNeverTheOldIncarnationsFrames()
+    {
+        final FramePublisher first = start(6);
+        assertThat(readAll()).isEqualTo("1 2 3 4 5 6");
+        final FramePublisher second = start(3);
+        assertThat(readAll()).as("slots 4..6 still hold the first one's").isEqualTo("1 2 3");
+        assertThat(frames.takeRestart()).isTrue();
+        assertThat(frames.incarnation(1)).isEqualTo(second.incarnation()).isNotEqualTo(first.incarnation());
+        assertThat(readAll()).isEmpty();
+        publish(second, 4);
+        assertThat(readAll()).isEqualTo("4 5 6 7");
+        assertThat(counts()).isEqualTo("frames=13 torn=0 gaps=0 restarts=1");
+    }
+
+    @Test
+    void shouldReadTheCurrentIncarnationsLastFramesBeforeItsRestart()
+    {
+        final FramePublisher first = start(2);
+        assertThat(readAll()).isEqualTo("1 2");
+        publish(first, 2);
+        start(2);
+        assertThat(readAll()).isEqualTo("3 4 1 2");
+        assertThat(counts()).isEqualTo("frames=6 torn=0 gaps=0 restarts=1");
+    }
+
+    @Test
+    void shouldGiveUpATornFrameOnceALaterOneIsThere()
+    {
+        final FramePublisher publisher = start(3);
+        assertThat(readAll()).isEqualTo("1 2 3");
+        tear(publisher);
+        assertThat(readAll()).isEmpty();
+        assertThat(frames.tornWait()).isEqualTo(4);
+        assertThat(counts()).as("it may still be completed").isEqualTo("frames=3 torn=0 gaps=0 restarts=0");
+        publish(publisher, 2);
+        assertThat(readAll()).isEqualTo("torn4 5 6");
+        assertThat(frames.tornWait()).isZero();
+        assertThat(counts()).isEqualTo("frames=5 torn=1 gaps=1 restarts=0");
+    }
+
+    @Test
+    void shouldGiveUpEachFrameOfARunOfTornOnes()
+    {
+        final FramePublisher publisher = start(3);
+        tear(publisher);
+        tear(publisher);
+        publish(publisher, 1);
+        assertThat(readAll()).isEqualTo("1 2 3 torn4 torn5 6");
+        assertThat(counts()).isEqualTo("frames=4 torn=2 gaps=2 restarts=0");
+    }
+
+    @Test
+    void shouldNotGiveUpATornFrameForAnotherIncarnationsLaterFrame()
+    {
+        start(6);
+        assertThat(readAll()).isEqualTo("1 2 3 4 5 6");
+        final FramePublisher second = start(3);
+        assertThat(readAll()).isEqualTo("1 2 3");
+        tear(second);
+        assertThat(readAll()).as("the slot of 5 holds the first incarnation's 5").isEmpty();
+        assertThat(counts()).isEqualTo("frames=9 torn=0 gaps=0 restarts=1");
+    }
+
+    @Test
+    void shouldCountATornFrameTornWhenANewIncarnationStarts()
+    {
+        final FramePublisher first = start(3);
+        assertThat(readAll()).isEqualTo("1 2 3");
+        tear(first);
+        start(2);
+        assertThat(readAll()).isEqualTo("torn4 1 2");
+        assertThat(counts()).isEqualTo("frames=5 torn=1 gaps=0 restarts=1");
+    }
+
+    @Test
+    void shouldNotCountTheNewIncarnationsFrameBeingWrittenAsTheOldOnesTornFrame()
+    {
+        final FramePublisher first = start(3);
+        assertThat(readAll()).isEqualTo("1 2 3");
+        tear(first);
+        // the new one got to 3 and is writing 4 (-4 in the slot, as the old one left it)
+        tear(start(3));
+        assertThat(readAll()).isEqualTo("1 2 3");
+        assertThat(counts()).isEqualTo("frames=6 torn=0 gaps=0 restarts=1");
+    }
+
+    @Test
+    void shouldTakeALappedFrameAndCountTheFramesItSkipped()
+    {
+        final FramePublisher publisher = start(2);
+        assertThat(readAll()).isEqualTo("1 2");
+        publish(publisher, 10);
+        assertThat(readAll()).isEqualTo("11 12");
+        assertThat(counts()).isEqualTo("frames=4 torn=0 gaps=8 restarts=0");
+    }
+
+    @Test
+    void shouldNotReadARefusedRestartFrameAgain()
+    {
+        start(2);
+        assertThat(readAll()).isEqualTo("1 2");
+        final FramePublisher second = start(1);
+        final RfmWindow window = sender.window();
+        window.putLong(SENSOR.slotOffset(1) + FrameHeaderDescriptor.HEADER_SIZE, 0xBAD);
+        assertThat(frames.nextToRead()).isEqualTo(1);
+        assertThat(frames.receiveFromMemory(1, view)).isEqualTo(FrameStatus.CRC_ERROR);
+        assertThat(frames.nextToRead()).as("not again").isEqualTo(NOTHING_NEW);
+        publish(second, 8);
+        assertThat(readAll()).as("found again at its next frame in the slot of seq 1").isEqualTo("9");
+        assertThat(counts()).isEqualTo("frames=3 torn=0 gaps=0 restarts=1");
+    }
+
+    @Test
+    void shouldNameTheSameFrameAgainAfterARefusedRead()
+    {
+        start(2);
+        assertThat(frames.nextToRead()).isEqualTo(1);
+        frames.lookAgainAt(1);
+        assertThat(readAll()).isEqualTo("1 2");
+        start(1);
+        assertThat(frames.nextToRead()).isEqualTo(1);
+        frames.lookAgainAt(1);
+        assertThat(frames.nextToRead()).as("a restart frame too").isEqualTo(1);
+    }
+
+    @Test
+    void shouldTakeFramesOfAWriterThatLeavesItsIncarnationZero()
+    {
+        final FramePublisher publisher = start(2);
+        for (long seq = 1; seq <= 2; seq++)
+        {
+            sender.window().putInt(SENSOR.slotOffset(seq) + FrameHeaderDescriptor.INCARNATION_OFFSET, 0);
+        }
+        assertThat(readAll()).isEqualTo("1 2");
+        publish(publisher, 1);
+        sender.window().putInt(SENSOR.slotOffset(3) + FrameHeaderDescriptor.INCARNATION_OFFSET, 0);
+        assertThat(readAll()).isEqualTo("3");
+        assertThat(counts()).isEqualTo("frames=3 torn=0 gaps=0 restarts=0");
+    }
+}
