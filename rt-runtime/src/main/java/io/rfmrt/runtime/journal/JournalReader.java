@@ -156,6 +156,9 @@ public final class JournalReader implements AutoCloseable
     private long position;
     private long recordInFile;
     private long recordAt = -1;
+    private long returnedAt = -1;
+    private long returnedEnd = -1;
+    private int returnedFile = -1;
     private long endVerifiedAt = -1;
     private long lastListNanos;
 
@@ -246,6 +249,9 @@ public final class JournalReader implements AutoCloseable
             if (why == null)
             {
                 index = documents++;
+                returnedAt = recordAt;
+                returnedEnd = position;
+                returnedFile = fileIndex;
                 return true;
             }
             if (why != HEADER_READ)
@@ -255,6 +261,15 @@ public final class JournalReader implements AutoCloseable
             }
         }
         return false;
+    }
+
+    /**
+     * @return byte offset, in its file ({@link #file()}), of the document of the record {@link #next} returned last;
+     *         -1 before the first.
+     */
+    public long position()
+    {
+        return recordAt;
     }
 
     /**
@@ -469,22 +484,22 @@ public final class JournalReader implements AutoCloseable
                     resync(p);
                     continue;
                 }
-                // an unfinished document is the clean end only when no record follows it: live, right after it
-                // (its length intact, its flag flipped); offline, anywhere after it in the file
-                final long next = p + Integer.BYTES + align(length);
-                long after = length > 0 && recordStartsAt(next) ? next : -1;
-                if (after < 0 && !live && endVerifiedAt != p)
+                // the writer at work shows a header of unknown length (0): live, that is the end of what is written
+                // so far; a length, or offline a record anywhere after it, makes it damage
+                if (live && length > 0)
                 {
-                    after = findRecord(p + 1);
+                    damaged(p, "a document of " + length + " bytes marked unfinished, with a length");
+                    resync(p);
+                    continue;
                 }
+                final long after = live || endVerifiedAt == p ? -1 : findRecord(p + 1);
                 final boolean fits = length <= fileSize - p - Integer.BYTES;
                 if (after >= 0 || !fits && !live || laterFileExists())
                 {
                     damaged(p, "a document of " + length + " bytes that its writer never completed");
                     if (after >= 0)
                     {
-                        position = after;
-                        noteResume("reading resumed at byte " + after);
+                        resync(p);
                         continue;
                     }
                     position = fileSize;
@@ -543,9 +558,19 @@ public final class JournalReader implements AutoCloseable
     /** Offline: whether everything from {@code p} to the end of the file is zero (checked once per position). */
     private boolean endOfWritten(final long p)
     {
-        if (live || endVerifiedAt == p)
+        if (endVerifiedAt == p)
         {
             return true;
+        }
+        if (live)
+        {
+            // the writer writes in order: bytes after zeros are damage, unless it has since written here too
+            if (!dataInWindow(p))
+            {
+                return true;
+            }
+            windowStart = -1;
+            return intAt(p) != 0;
         }
         if (nextNonZero(p) < 0)
         {
@@ -562,7 +587,16 @@ public final class JournalReader implements AutoCloseable
      */
     private void resync(final long p)
     {
-        final long q = findRecord(p + 1);
+        // damage right where the record read last ends: that record's length may be what led here (its own end
+        // damaged), so the records it may have hidden are looked for from its start
+        // (once: reading from there comes back here)
+        final boolean suspect = returnedEnd == p && returnedAt >= 0 && returnedAt < p && fileIndex == returnedFile;
+        returnedEnd = -1;
+        long q = findRecord(suspect ? returnedAt + 1 : p + 1);
+        if (q == p)
+        {
+            q = findRecord(p + 1);
+        }
         if (q < 0)
         {
             position = fileSize;
@@ -571,7 +605,8 @@ public final class JournalReader implements AutoCloseable
             return;
         }
         position = q;
-        noteResume("reading resumed at byte " + q);
+        noteResume("reading resumed at byte " + q + (q < p ? ", inside the record read before it (at byte " +
+            returnedAt + "), whose length led here" : ""));
     }
 
     /**
@@ -1184,6 +1219,32 @@ public final class JournalReader implements AutoCloseable
             }
         }
         return true;
+    }
+
+    /**
+     * @return whether any byte from {@code p} to the end of the window read at {@code p} (up to 1 MiB; live reading
+     *         looks no further for data after zeros, every time it reaches them) is not zero.
+     */
+    private boolean dataInWindow(final long p)
+    {
+        cover(p, Integer.BYTES);
+        int i = (int)(p - windowStart);
+        while (i + SIZE_OF_LONG <= windowLength)
+        {
+            if (window.getLong(i) != 0)
+            {
+                return true;
+            }
+            i += SIZE_OF_LONG;
+        }
+        while (i < windowLength)
+        {
+            if (window.get(i++) != 0)
+            {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** @return the first 4-aligned position at or after {@code from} whose int is not zero, or -1. */
