@@ -60,12 +60,19 @@ final class StatCommand extends RfmCommand.RootCommand
         final PrintWriter out = out();
         while (true)
         {
-            final List<CountersSnapshot> nodes = read();
-            out.print(json ? json(nodes) + "\n" : text(nodes));
+            final List<CountersSnapshot> nodes = new ArrayList<>();
+            final List<String> unreadable = new ArrayList<>();
+            read(nodes, unreadable);
+            out.print(json ? json(nodes, unreadable) + "\n" : text(nodes));
             out.flush();
+            for (final String problem : unreadable)
+            {
+                spec.commandLine().getErr().println("rfmrt: " + problem);
+            }
+            spec.commandLine().getErr().flush();
             if (watchNanos == null)
             {
-                return Main.EXIT_OK;
+                return unreadable.isEmpty() ? Main.EXIT_OK : Main.EXIT_ERROR;
             }
             TimeUnit.NANOSECONDS.sleep(watchNanos);
             if (!json)
@@ -75,7 +82,12 @@ final class StatCommand extends RfmCommand.RootCommand
         }
     }
 
-    private List<CountersSnapshot> read() throws IOException
+    /**
+     * Read the counters files asked for: every readable one into {@code nodes}, one line for each other one (its
+     * name and what is wrong) into {@code unreadable}. Only a single file asked for by {@code --node} that cannot be
+     * read, or no file at all, is an error.
+     */
+    private void read(final List<CountersSnapshot> nodes, final List<String> unreadable) throws IOException
     {
         final List<Path> files = new ArrayList<>();
         if (node != null)
@@ -117,12 +129,22 @@ final class StatCommand extends RfmCommand.RootCommand
                 throw new CountersFileException("no counters files under " + root + " (no node runs)");
             }
         }
-        final List<CountersSnapshot> nodes = new ArrayList<>();
+        if (node != null)
+        {
+            nodes.add(CountersSnapshot.read(files.get(0)));
+            return;
+        }
         for (final Path file : files)
         {
-            nodes.add(CountersSnapshot.read(file));
+            try
+            {
+                nodes.add(CountersSnapshot.read(file));
+            }
+            catch (final CountersFileException ex)
+            {
+                unreadable.add(ex.getMessage());
+            }
         }
-        return nodes;
     }
 
     /**
@@ -162,11 +184,13 @@ final class StatCommand extends RfmCommand.RootCommand
     }
 
     /**
-     * @param nodes readings.
+     * @param nodes      readings.
+     * @param unreadable one line for each counters file that could not be read.
      * @return them as one JSON object.
      * @throws JsonProcessingException never, for these values.
      */
-    static String json(final List<CountersSnapshot> nodes) throws JsonProcessingException
+    static String json(final List<CountersSnapshot> nodes, final List<String> unreadable)
+        throws JsonProcessingException
     {
         final List<Map<String, Object>> list = new ArrayList<>();
         for (final CountersSnapshot s : nodes)
@@ -206,6 +230,7 @@ final class StatCommand extends RfmCommand.RootCommand
         final Map<String, Object> all = new LinkedHashMap<>();
         all.put("time_ms", System.currentTimeMillis());
         all.put("nodes", list);
+        all.put("unreadable", unreadable);
         return new ObjectMapper().writeValueAsString(all);
     }
 }

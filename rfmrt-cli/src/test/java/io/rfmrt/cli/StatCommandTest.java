@@ -2,6 +2,8 @@ package io.rfmrt.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.rfmrt.runtime.counters.CountersFileDescriptor;
+import io.rfmrt.runtime.counters.NodeCounters;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -12,11 +14,13 @@ import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 /**
  * {@code rfmrt stat} reads the counters files of nodes running in other processes: text, JSON and --watch; a node
@@ -124,6 +128,40 @@ class StatCommandTest
             two.destroyForcibly();
             one.waitFor(30, TimeUnit.SECONDS);
             two.waitFor(30, TimeUnit.SECONDS);
+        }
+    }
+
+    @Test
+    void shouldShowEveryReadableNodeAndNameEachUnreadableFileWithoutOpeningAFifo() throws Exception
+    {
+        final Path net = simRoot.resolve("statbad");
+        Files.createDirectories(net);
+        try (NodeCounters live = NodeCounters.create(net.resolve(NodeCounters.fileName(3)), 3, "sim:statbad?node=3",
+            List.of()))
+        {
+            Files.createFile(net.resolve(NodeCounters.fileName(5)));
+            final Process mkfifo = new ProcessBuilder("mkfifo", net.resolve(NodeCounters.fileName(12)).toString())
+                .start();
+            assertThat(mkfifo.waitFor(10, TimeUnit.SECONDS)).isTrue();
+            assertThat(mkfifo.exitValue()).isZero();
+
+            final CliRun text = assertTimeoutPreemptively(Duration.ofSeconds(20),
+                () -> CliRun.of("stat", "--root", simRoot.toString(), "--network", "statbad"));
+            assertThat(text.out()).contains("node 3 of statbad: pid " + ProcessHandle.current().pid() + " running");
+            assertThat(text.err().lines().toList()).containsExactly(
+                "rfmrt: counters file " + net.resolve("node-5.counters") + " is 0 bytes, shorter than the " +
+                    CountersFileDescriptor.HEADER_LENGTH + "-byte header",
+                "rfmrt: counters file " + net.resolve("node-12.counters") + " is not a regular file (a FIFO, " +
+                    "device or folder)");
+            assertThat(text.exit()).isEqualTo(Main.EXIT_ERROR);
+
+            final CliRun all = assertTimeoutPreemptively(Duration.ofSeconds(20),
+                () -> CliRun.of("stat", "--root", simRoot.toString(), "--json"));
+            final JsonNode json = new ObjectMapper().readTree(all.out());
+            assertThat(json.get("nodes")).hasSize(1);
+            assertThat(json.get("nodes").get(0).get("node").asInt()).isEqualTo(3);
+            assertThat(json.get("unreadable")).hasSize(2);
+            assertThat(all.err().lines()).hasSize(2);
         }
     }
 

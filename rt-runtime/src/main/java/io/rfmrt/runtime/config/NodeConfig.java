@@ -716,7 +716,7 @@ public record NodeConfig(
             }
             catch (final NumberFormatException ex)
             {
-                problems.add(key + " '" + t + "' is not a number");
+                problems.add(key + " '" + t + "' is not a whole number " + min + ".." + max);
                 return fallback;
             }
         }

@@ -129,6 +129,12 @@ public record CountersSnapshot(Path file, int node, long pid, boolean alive, lon
         {
             throw new CountersFileException("counters file " + file + " is a symbolic link");
         }
+        // opening a FIFO would wait for a writer: only a regular file is opened
+        if (Files.exists(file, LinkOption.NOFOLLOW_LINKS) && !Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS))
+        {
+            throw new CountersFileException("counters file " + file + " is not a regular file (a FIFO, device or " +
+                "folder)");
+        }
         try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS))
         {
             final long size = channel.size();

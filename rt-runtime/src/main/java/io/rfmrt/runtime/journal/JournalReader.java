@@ -1,5 +1,6 @@
 package io.rfmrt.runtime.journal;
 
+import io.rfmrt.rfm.RfmDevice;
 import io.rfmrt.runtime.journal.internal.FileHoles;
 import org.agrona.concurrent.UnsafeBuffer;
 
@@ -43,6 +44,22 @@ import static io.rfmrt.runtime.journal.internal.JournalRecordDescriptor.VERSION_
 import static io.rfmrt.runtime.journal.internal.JournalRecordDescriptor.MAX_LAYOUT_LENGTH;
 import static io.rfmrt.runtime.journal.internal.JournalRecordDescriptor.readable;
 import static io.rfmrt.runtime.journal.internal.JournalRecordDescriptor.VERSION_OFFSET;
+import static io.rfmrt.runtime.journal.internal.JournalRecordDescriptor.NODE_ID_OFFSET;
+import static io.rfmrt.runtime.journal.internal.JournalRecordDescriptor.NO_WRITER;
+import static io.rfmrt.runtime.journal.internal.JournalRecordDescriptor.WRITER_ID_OFFSET;
+import static io.rfmrt.runtime.journal.internal.JournalRecordDescriptor.FRAME_SEND_NANOS_OFFSET;
+import static io.rfmrt.runtime.journal.internal.JournalRecordDescriptor.FRAME_WOKE_NANOS_OFFSET;
+import static io.rfmrt.runtime.journal.internal.JournalRecordDescriptor.FRAME_VALIDATED_NANOS_OFFSET;
+import static io.rfmrt.runtime.journal.internal.JournalRecordDescriptor.FRAME_CONSUMER_START_NANOS_OFFSET;
+import static io.rfmrt.runtime.journal.internal.JournalRecordDescriptor.FRAME_HANDLER_END_NANOS_OFFSET;
+import static io.rfmrt.runtime.journal.internal.JournalRecordDescriptor.FRAME_SOURCE_OFFSET;
+import static io.rfmrt.runtime.journal.internal.JournalRecordDescriptor.FRAME_SEQ_OFFSET;
+import static io.rfmrt.runtime.journal.internal.JournalRecordDescriptor.FAULT_NANOS_OFFSET;
+import static io.rfmrt.runtime.journal.internal.JournalRecordDescriptor.FAULT_CODE_OFFSET;
+import static io.rfmrt.runtime.journal.internal.JournalRecordDescriptor.STATE_NANOS_OFFSET;
+import static io.rfmrt.runtime.journal.internal.JournalRecordDescriptor.COUNTERS_NANOS_OFFSET;
+import static io.rfmrt.runtime.journal.internal.JournalRecordDescriptor.SAMPLE_NANOS_OFFSET;
+import static io.rfmrt.runtime.journal.internal.JournalRecordDescriptor.SAMPLE_KIND_OFFSET;
 import static org.agrona.BitUtil.SIZE_OF_LONG;
 import static org.agrona.BitUtil.SIZE_OF_SHORT;
 
@@ -97,6 +114,15 @@ public final class JournalReader implements AutoCloseable
     public static final int MAX_DAMAGE_NOTES = 20;
     /** Data documents looked at for the first journal header when the first ones are damaged. */
     public static final int PROBE_RECORDS = 16;
+    /**
+     * Sequence numbers of a frame are below this (2^48: 89 years at 100 kHz); a higher one is damage.
+     */
+    public static final long MAX_SEQ = 1L << 48;
+    /**
+     * Time stamps are {@code System.nanoTime()} readings, which on Linux count from the host's boot: below this
+     * (2^58 ns, 9.1 years); a higher or negative one is damage.
+     */
+    public static final long MAX_NANOS = 1L << 58;
 
     private static final int NOT_COMPLETE = 0x8000_0000;
     private static final int META_DATA = 0x4000_0000;
@@ -104,7 +130,14 @@ public final class JournalReader implements AutoCloseable
     private static final int END_OF_DATA = NOT_COMPLETE | META_DATA;
     /** Chronicle's queue file starts with a metadata document whose wire bytes name the field {@code header}. */
     private static final byte[] QUEUE_SIGNATURE = {(byte)0xB9, 6, 'h', 'e', 'a', 'd', 'e', 'r'};
+    /** Names of the index documents Chronicle writes in the middle of a file. */
+    private static final byte[] INDEX2INDEX = "index2index".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] INDEX = "index".getBytes(StandardCharsets.US_ASCII);
+    /** Longest padding (a metadata document of zeros) accepted in the middle of a file, in bytes. */
+    private static final int MAX_PADDING = 4096;
     private static final int WINDOW = 1 << 20;
+    private static final int[] FRAME_STAMP_OFFSETS = {FRAME_SEND_NANOS_OFFSET, FRAME_WOKE_NANOS_OFFSET,
+        FRAME_VALIDATED_NANOS_OFFSET, FRAME_CONSUMER_START_NANOS_OFFSET, FRAME_HANDLER_END_NANOS_OFFSET};
     private static final long LIST_INTERVAL_NS = 200_000_000L;
 
     private final Path dir;
@@ -123,6 +156,9 @@ public final class JournalReader implements AutoCloseable
     private long position;
     private long recordInFile;
     private long recordAt = -1;
+    private long returnedAt = -1;
+    private long returnedEnd = -1;
+    private int returnedFile = -1;
     private long endVerifiedAt = -1;
     private long lastListNanos;
 
@@ -213,6 +249,9 @@ public final class JournalReader implements AutoCloseable
             if (why == null)
             {
                 index = documents++;
+                returnedAt = recordAt;
+                returnedEnd = position;
+                returnedFile = fileIndex;
                 return true;
             }
             if (why != HEADER_READ)
@@ -222,6 +261,15 @@ public final class JournalReader implements AutoCloseable
             }
         }
         return false;
+    }
+
+    /**
+     * @return byte offset, in its file ({@link #file()}), of the document of the record {@link #next} returned last;
+     *         -1 before the first.
+     */
+    public long position()
+    {
+        return recordAt;
     }
 
     /**
@@ -315,7 +363,7 @@ public final class JournalReader implements AutoCloseable
         while (seen < PROBE_RECORDS && nextDocument(record))
         {
             seen++;
-            if (seen == 1 && record.length() >= RECORD_HEADER_LENGTH && record.version() == VERSION_BY_POSITION)
+            if (seen == 1 && oldJournalHeader(record))
             {
                 throw new JournalException("journal file " + dir.resolve(fileName) + " has record version " +
                     VERSION_BY_POSITION + " (codes numbered by position); this rfmrt reads versions " +
@@ -436,16 +484,22 @@ public final class JournalReader implements AutoCloseable
                     resync(p);
                     continue;
                 }
-                // offline, an unfinished document is the clean end only when it fits and nothing readable follows
-                final long after = live || endVerifiedAt == p ? -1 : findPlausible(p + Integer.BYTES);
+                // the writer at work shows a header of unknown length (0): live, that is the end of what is written
+                // so far; a length, or offline a record anywhere after it, makes it damage
+                if (live && length > 0)
+                {
+                    damaged(p, "a document of " + length + " bytes marked unfinished, with a length");
+                    resync(p);
+                    continue;
+                }
+                final long after = live || endVerifiedAt == p ? -1 : findRecord(p + 1);
                 final boolean fits = length <= fileSize - p - Integer.BYTES;
                 if (after >= 0 || !fits && !live || laterFileExists())
                 {
                     damaged(p, "a document of " + length + " bytes that its writer never completed");
                     if (after >= 0)
                     {
-                        position = after;
-                        noteResume("reading resumed at byte " + after);
+                        resync(p);
                         continue;
                     }
                     position = fileSize;
@@ -476,9 +530,8 @@ public final class JournalReader implements AutoCloseable
                     resync(p);
                     continue;
                 }
-                final int first = byteAt(p + Integer.BYTES);
                 final long next = p + Integer.BYTES + align(length);
-                if (p != 0 && (first != 0 && first != 0xB9 || !followable(next)))
+                if (p != 0 && !chronicleMetadata(p, length))
                 {
                     damaged(p, "a metadata document of " + length + " bytes that is not Chronicle's");
                     resync(p);
@@ -505,9 +558,19 @@ public final class JournalReader implements AutoCloseable
     /** Offline: whether everything from {@code p} to the end of the file is zero (checked once per position). */
     private boolean endOfWritten(final long p)
     {
-        if (live || endVerifiedAt == p)
+        if (endVerifiedAt == p)
         {
             return true;
+        }
+        if (live)
+        {
+            // the writer writes in order: bytes after zeros are damage, unless it has since written here too
+            if (!dataInWindow(p))
+            {
+                return true;
+            }
+            windowStart = -1;
+            return intAt(p) != 0;
         }
         if (nextNonZero(p) < 0)
         {
@@ -518,12 +581,22 @@ public final class JournalReader implements AutoCloseable
     }
 
     /**
-     * Find where reading can go on after damage at {@code p}: the next 4-aligned position in this file that holds a
-     * plausible document, or the end of the file.
+     * Find where reading can go on after damage at {@code p}: the next byte of this file at which a record starts
+     * ({@link #recordStartsAt}), or the end of the file. Every byte offset is tried, not only 4-aligned ones: bytes
+     * inserted into a file shift every record after them by their count.
      */
     private void resync(final long p)
     {
-        final long q = findPlausible(p + Integer.BYTES);
+        // damage right where the record read last ends: that record's length may be what led here (its own end
+        // damaged), so the records it may have hidden are looked for from its start
+        // (once: reading from there comes back here)
+        final boolean suspect = returnedEnd == p && returnedAt >= 0 && returnedAt < p && fileIndex == returnedFile;
+        returnedEnd = -1;
+        long q = findRecord(suspect ? returnedAt + 1 : p + 1);
+        if (q == p)
+        {
+            q = findRecord(p + 1);
+        }
         if (q < 0)
         {
             position = fileSize;
@@ -532,93 +605,104 @@ public final class JournalReader implements AutoCloseable
             return;
         }
         position = q;
-        noteResume("reading resumed at byte " + q);
-    }
-
-    /** @return the first 4-aligned position at or after {@code from} that holds a plausible document, or -1. */
-    private long findPlausible(final long from)
-    {
-        long q = (from + 3) & ~3L;
-        while (true)
-        {
-            q = nextNonZero(q);
-            if (q < 0 || plausible(q))
-            {
-                return q;
-            }
-            q += Integer.BYTES;
-        }
+        noteResume("reading resumed at byte " + q + (q < p ? ", inside the record read before it (at byte " +
+            returnedAt + "), whose length led here" : ""));
     }
 
     /**
-     * Whether a complete document starts at {@code q}: its length fits the file, a data record decodes as far as its
-     * framing goes, and what follows it is a header, zeros or the end.
+     * @return the first byte offset at or after {@code from} at which a record starts, or -1. A record's fifth byte is
+     *         its version, 2 or 3: eight positions are ruled out at once when none of the eight bytes four further on
+     *         is either (random bytes: 94 % of the time, zeros: always); the others are tried one by one, with a
+     *         first test on their four bytes (a complete data header of a length that fits) before
+     *         {@link #recordStartsAt}.
      */
-    private boolean plausible(final long q)
+    private long findRecord(final long from)
     {
-        if (q + Integer.BYTES > fileSize || (q & 3) != 0)
+        long q = Math.max(from, 0);
+        scan:
+        while (q + Integer.BYTES <= fileSize)
+        {
+            cover(q, Integer.BYTES);
+            final long start = windowStart;
+            final int limit = windowLength - Integer.BYTES;
+            int i = (int)(q - start);
+            while (i <= limit)
+            {
+                if (i + Integer.BYTES + SIZE_OF_LONG <= windowLength &&
+                    !hasVersionByte(window.getLong(i + Integer.BYTES)))
+                {
+                    i += SIZE_OF_LONG;
+                    continue;
+                }
+                for (final int end = Math.min(i + SIZE_OF_LONG, limit + 1); i < end; i++)
+                {
+                    final int header = window.getInt(i);
+                    if (header >= RECORD_HEADER_LENGTH && header <= MAX_RECORD_LENGTH)
+                    {
+                        final long candidate = start + i;
+                        if (recordStartsAt(candidate))
+                        {
+                            return candidate;
+                        }
+                        if (windowStart != start)
+                        {
+                            q = candidate + 1;
+                            continue scan;
+                        }
+                    }
+                }
+            }
+            if (start + windowLength >= fileSize)
+            {
+                break;
+            }
+            q = start + i;
+        }
+        return -1;
+    }
+
+    /** @return whether any of the eight bytes of {@code word} is 2 or 3 (a version this reader reads). */
+    private static boolean hasVersionByte(final long word)
+    {
+        final long x = (word & 0xFEFE_FEFE_FEFE_FEFEL) ^ 0x0202_0202_0202_0202L;
+        return ((x - 0x0101_0101_0101_0101L) & ~x & 0x8080_8080_8080_8080L) != 0;
+    }
+
+    /**
+     * Whether a record that this reader returns or takes in starts at byte {@code q}, judged from its framing and
+     * record header: a complete data document whose length fits the file and {@value #MAX_RECORD_LENGTH}, a version
+     * this reader reads, a known kind with the body length that kind has, a writer id the last journal header names
+     * (the journal header's own id for a journal header, which must carry the magic) and the journal's node id.
+     * Random bytes pass all of it about once in 2^45 positions; a record of the journal cut by damage fails at its
+     * cut framing.
+     */
+    private boolean recordStartsAt(final long q)
+    {
+        if (q < 0 || q + Integer.BYTES + RECORD_HEADER_LENGTH > fileSize)
         {
             return false;
         }
         final int header = intAt(q);
-        if (header == 0 || header == END_OF_DATA || (header & NOT_COMPLETE) != 0)
-        {
-            return false;
-        }
-        final int length = header & LENGTH_MASK;
-        final long end = q + Integer.BYTES + length;
-        if (length == 0 || length > MAX_RECORD_LENGTH || end > fileSize)
-        {
-            return false;
-        }
-        if ((header & META_DATA) != 0)
-        {
-            final int first = byteAt(q + Integer.BYTES);
-            if (first != 0 && first != 0xB9)
-            {
-                return false;
-            }
-        }
-        else if (!plausibleRecord(q + Integer.BYTES, length))
-        {
-            return false;
-        }
-        final long next = q + Integer.BYTES + align(length);
-        if (next + Integer.BYTES > fileSize)
-        {
-            return next <= fileSize;
-        }
-        final int after = intAt(next);
-        final int afterLength = after & LENGTH_MASK;
-        return after == 0 || after == END_OF_DATA || afterLength > 0 && next + Integer.BYTES + afterLength <= fileSize;
-    }
-
-    /** Whether reading can go on at {@code next}: the end of the file, zeros, the end marker or a document. */
-    private boolean followable(final long next)
-    {
-        if (next + Integer.BYTES > fileSize)
-        {
-            return next <= fileSize;
-        }
-        final int after = intAt(next);
-        // a header whose document is cut short is reported when it is read
-        return after == 0 || after == END_OF_DATA || (after & LENGTH_MASK) <= MAX_RECORD_LENGTH;
-    }
-
-    private boolean plausibleRecord(final long at, final int length)
-    {
-        if (length < RECORD_HEADER_LENGTH || !readable(byteAt(at + VERSION_OFFSET)))
+        final long at = q + Integer.BYTES;
+        if (header < RECORD_HEADER_LENGTH || header > MAX_RECORD_LENGTH || at + header > fileSize ||
+            !readable(byteAt(at + VERSION_OFFSET)))
         {
             return false;
         }
         final int kindId = byteAt(at + KIND_OFFSET);
-        final int body = length - RECORD_HEADER_LENGTH;
+        final int writerId = byteAt(at + WRITER_ID_OFFSET) | byteAt(at + WRITER_ID_OFFSET + 1) << 8;
+        if (nodeIdProblem(intAt(at + NODE_ID_OFFSET)) != null)
+        {
+            return false;
+        }
+        final int body = header - RECORD_HEADER_LENGTH;
         if (kindId == HEADER_KIND_ID)
         {
-            return body >= HEADER_WRITERS_OFFSET && longAt(at + RECORD_HEADER_LENGTH + HEADER_MAGIC_OFFSET) == MAGIC;
+            return writerId == NO_WRITER && body >= HEADER_WRITERS_OFFSET &&
+                longAt(at + RECORD_HEADER_LENGTH + HEADER_MAGIC_OFFSET) == MAGIC;
         }
         final RecordKind kind = RecordKind.fromId(kindId);
-        if (kind == null)
+        if (kind == null || writerIdProblem(writerId) != null)
         {
             return false;
         }
@@ -632,6 +716,90 @@ public final class JournalReader implements AutoCloseable
                 (long)intAt(at + RECORD_HEADER_LENGTH + COUNTERS_COUNT_OFFSET) * SIZE_OF_LONG == body;
             case SAMPLE -> body == SAMPLE_LENGTH;
         };
+    }
+
+    /**
+     * Whether the metadata document at {@code p} (not the file's first) is one Chronicle writes in the middle of a
+     * file: an index ({@code index2index} or {@code index}, named in its first bytes) or padding (zeros, shorter
+     * than {@value #MAX_PADDING} bytes). Anything else is damage; a metadata document is skipped unread, so a
+     * random one trusted would hide what lies under its length.
+     */
+    private boolean chronicleMetadata(final long p, final int length)
+    {
+        final long at = p + Integer.BYTES;
+        final int first = byteAt(at);
+        if (first == 0)
+        {
+            if (length > MAX_PADDING)
+            {
+                return false;
+            }
+            for (int i = 0; i < length; i++)
+            {
+                if (byteAt(at + i) != 0)
+                {
+                    return false;
+                }
+            }
+            return true;
+        }
+        return first == 0xB9 && (nameAt(at + 1, length - 1, INDEX2INDEX) || nameAt(at + 1, length - 1, INDEX));
+    }
+
+    /** Whether a Chronicle wire field name (length byte, then the name) equal to {@code name} is at {@code at}. */
+    private boolean nameAt(final long at, final int room, final byte[] name)
+    {
+        if (room < name.length + 1 || byteAt(at) != name.length)
+        {
+            return false;
+        }
+        for (int i = 0; i < name.length; i++)
+        {
+            if (byteAt(at + 1 + i) != name[i])
+            {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** @return why {@code nodeId} cannot be this journal's node, or {@code null}. */
+    private String nodeIdProblem(final int nodeId)
+    {
+        if (nodeId < 0 || nodeId > RfmDevice.MAX_NODE_ID)
+        {
+            return "node id " + nodeId + " (node ids are 0-" + RfmDevice.MAX_NODE_ID + ")";
+        }
+        if (lastHeader != null && nodeId != lastHeader.nodeId())
+        {
+            return "node id " + nodeId + " in the journal of node " + lastHeader.nodeId();
+        }
+        return null;
+    }
+
+    /** @return why {@code writerId} names no writer of this journal, or {@code null}. */
+    private String writerIdProblem(final int writerId)
+    {
+        if (headerSeen ? writerId >= writerNames.length : writerId == NO_WRITER)
+        {
+            return "writer id " + writerId + (headerSeen ? " (the journal header names " + writerNames.length +
+                " writers)" : "");
+        }
+        return null;
+    }
+
+    /**
+     * Whether the first document is a journal header of version {@value JournalRecordDescriptor#VERSION_BY_POSITION}
+     * (kind, writer id and magic all in place): a journal of the old numbering, refused whole. A version byte of 1
+     * anywhere else is damage in that record.
+     */
+    private static boolean oldJournalHeader(final JournalRecord record)
+    {
+        final UnsafeBuffer buffer = record.buffer();
+        return record.length() >= RECORD_HEADER_LENGTH + HEADER_WRITERS_OFFSET &&
+            record.version() == VERSION_BY_POSITION && record.kindId() == HEADER_KIND_ID &&
+            record.writerId() == NO_WRITER &&
+            buffer.getLong(RECORD_HEADER_LENGTH + HEADER_MAGIC_OFFSET, BYTE_ORDER) == MAGIC;
     }
 
     /**
@@ -654,7 +822,16 @@ public final class JournalReader implements AutoCloseable
         final int kindId = into.kindId();
         if (kindId == HEADER_KIND_ID)
         {
-            final String why = readHeader(buffer, length, version, into.nodeId(), into.journalNanos());
+            if (into.writerId() != NO_WRITER)
+            {
+                return "is a journal header with writer id " + into.writerId() + " (it has " + NO_WRITER + ")";
+            }
+            final int node = into.nodeId();
+            if (node < 0 || node > RfmDevice.MAX_NODE_ID)
+            {
+                return "is a journal header with node id " + node + " (node ids are 0-" + RfmDevice.MAX_NODE_ID + ")";
+            }
+            final String why = readHeader(buffer, length, version, node, into.journalNanos());
             return why == null ? HEADER_READ : why;
         }
         final RecordKind kind = RecordKind.fromId(kindId);
@@ -685,11 +862,99 @@ public final class JournalReader implements AutoCloseable
             }
             case SAMPLE -> exactBody(kind, body, SAMPLE_LENGTH);
         };
-        if (why == null)
+        if (why != null)
         {
-            into.set(kind, writerNames);
+            return why;
         }
-        return why;
+        final String ids = idProblem(into);
+        final String range = ids != null ? ids : fieldProblem(kind, buffer);
+        if (range != null)
+        {
+            return "is a " + kind + " record with " + range;
+        }
+        into.set(kind, writerNames);
+        return null;
+    }
+
+    /** @return what in the record header names no node, writer or time of this journal, or {@code null}. */
+    private String idProblem(final JournalRecord record)
+    {
+        final String node = nodeIdProblem(record.nodeId());
+        if (node != null)
+        {
+            return node;
+        }
+        final String writer = writerIdProblem(record.writerId());
+        if (writer != null)
+        {
+            return writer;
+        }
+        final long journalNanos = record.journalNanos();
+        if (journalNanos < 0 || journalNanos >= MAX_NANOS)
+        {
+            return "journalNanos " + journalNanos + outsideNanos();
+        }
+        if (lastHeader != null && journalNanos < lastHeader.journalNanos())
+        {
+            return "journalNanos " + journalNanos + ", before its journal header's " + lastHeader.journalNanos();
+        }
+        return null;
+    }
+
+    /**
+     * @return the first body field outside its range, or {@code null}: a node id 0-255, a sequence number from 0
+     *         below {@value #MAX_SEQ}, a time stamp from 0 below {@value #MAX_NANOS}, a code or count not negative.
+     *         A record that fails is damage; its values never reach a reader.
+     */
+    private static String fieldProblem(final RecordKind kind, final UnsafeBuffer buffer)
+    {
+        final int b = RECORD_HEADER_LENGTH;
+        return switch (kind)
+        {
+            case FRAME ->
+            {
+                final int source = buffer.getInt(b + FRAME_SOURCE_OFFSET, BYTE_ORDER);
+                final long seq = buffer.getLong(b + FRAME_SEQ_OFFSET, BYTE_ORDER);
+                if (source < 0 || source > RfmDevice.MAX_NODE_ID)
+                {
+                    yield "source " + source + " (node ids are 0-" + RfmDevice.MAX_NODE_ID + ")";
+                }
+                if (seq < 0 || seq >= MAX_SEQ)
+                {
+                    yield "seq " + seq + " (sequence numbers are 0 to " + (MAX_SEQ - 1) + ")";
+                }
+                for (final int offset : FRAME_STAMP_OFFSETS)
+                {
+                    final long nanos = buffer.getLong(b + offset, BYTE_ORDER);
+                    if (nanos < 0 || nanos >= MAX_NANOS)
+                    {
+                        yield "a time stamp of " + nanos + outsideNanos();
+                    }
+                }
+                yield null;
+            }
+            case FAULT -> nanosProblem(buffer.getLong(b + FAULT_NANOS_OFFSET, BYTE_ORDER),
+                buffer.getInt(b + FAULT_CODE_OFFSET, BYTE_ORDER), "code");
+            case STATE -> nanosProblem(buffer.getLong(b + STATE_NANOS_OFFSET, BYTE_ORDER), 0, "");
+            case COUNTERS -> nanosProblem(buffer.getLong(b + COUNTERS_NANOS_OFFSET, BYTE_ORDER),
+                buffer.getInt(b + COUNTERS_COUNT_OFFSET, BYTE_ORDER), "count");
+            case SAMPLE -> nanosProblem(buffer.getLong(b + SAMPLE_NANOS_OFFSET, BYTE_ORDER),
+                buffer.getInt(b + SAMPLE_KIND_OFFSET, BYTE_ORDER), "sample kind");
+        };
+    }
+
+    private static String nanosProblem(final long nanos, final int notNegative, final String name)
+    {
+        if (nanos < 0 || nanos >= MAX_NANOS)
+        {
+            return "nanos " + nanos + outsideNanos();
+        }
+        return notNegative < 0 ? name + " " + notNegative + " (not negative)" : null;
+    }
+
+    private static String outsideNanos()
+    {
+        return " (stamps are System.nanoTime() readings, 0 to " + (MAX_NANOS - 1) + ")";
     }
 
     private static String shortBody(final RecordKind kind, final int body, final int needed)
@@ -954,6 +1219,32 @@ public final class JournalReader implements AutoCloseable
             }
         }
         return true;
+    }
+
+    /**
+     * @return whether any byte from {@code p} to the end of the window read at {@code p} (up to 1 MiB; live reading
+     *         looks no further for data after zeros, every time it reaches them) is not zero.
+     */
+    private boolean dataInWindow(final long p)
+    {
+        cover(p, Integer.BYTES);
+        int i = (int)(p - windowStart);
+        while (i + SIZE_OF_LONG <= windowLength)
+        {
+            if (window.getLong(i) != 0)
+            {
+                return true;
+            }
+            i += SIZE_OF_LONG;
+        }
+        while (i < windowLength)
+        {
+            if (window.get(i++) != 0)
+            {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** @return the first 4-aligned position at or after {@code from} whose int is not zero, or -1. */

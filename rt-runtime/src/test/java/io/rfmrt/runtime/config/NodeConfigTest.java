@@ -59,6 +59,13 @@ class NodeConfigTest
     }
 
     @Test
+    void shouldSayTheAllowedRangeOfARateThatIsNoWholeNumber()
+    {
+        assertThatThrownBy(() -> parse(NODE.replace("rateHz: 500", "rateHz: 1e12")))
+            .hasMessageContaining("publish.rateHz '1.0E12' is not a whole number 1..100000");
+    }
+
+    @Test
     void shouldLoadEverySetting() throws Exception
     {
         Files.writeString(dir.resolve("node.yaml"), NODE);
