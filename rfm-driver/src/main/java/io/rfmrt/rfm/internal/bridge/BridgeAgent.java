@@ -1,15 +1,7 @@
 package io.rfmrt.rfm.internal.bridge;
 
-import io.aeron.Aeron;
 import io.aeron.ChannelUri;
-import io.aeron.ExclusivePublication;
-import io.aeron.FragmentAssembler;
-import io.aeron.Image;
 import io.aeron.Publication;
-import io.aeron.Subscription;
-import io.aeron.driver.MediaDriver;
-import io.aeron.driver.ThreadingMode;
-import io.aeron.logbuffer.Header;
 import io.rfmrt.rfm.EventType;
 import io.rfmrt.rfm.RfmDevice;
 import io.rfmrt.rfm.RfmException;
@@ -26,7 +18,6 @@ import io.rfmrt.rfm.internal.sim.DmaRing;
 import io.rfmrt.rfm.internal.sim.NetworkImage;
 import org.agrona.BitUtil;
 import org.agrona.DirectBuffer;
-import org.agrona.concurrent.AgentInvoker;
 import org.agrona.concurrent.ControlledMessageHandler;
 import org.agrona.concurrent.EpochClock;
 import org.agrona.concurrent.NanoClock;
@@ -76,12 +67,7 @@ public final class BridgeAgent
     private final PeerLink[] peerByHost = new PeerLink[MAX_HOST_ID + 1];
     private final byte[] hostNameBytes;
 
-    private final MediaDriver driver;
-    private final AgentInvoker driverInvoker;
-    private final Aeron aeron;
-    private final AgentInvoker clientInvoker;
-    private final Subscription subscription;
-    private final FragmentAssembler assembler;
+    private final BridgeTransport transport;
 
     private final UnsafeBuffer dataBuffer = new UnsafeBuffer(BufferAlloc.aligned(MAX_MESSAGE));
     private final UnsafeBuffer controlBuffer = new UnsafeBuffer(BufferAlloc.aligned(MAX_MESSAGE));
@@ -124,6 +110,17 @@ public final class BridgeAgent
      * @param ctx concluded settings.
      */
     public BridgeAgent(final Bridge.Context ctx)
+    {
+        this(ctx, AeronBridgeTransport::new);
+    }
+
+    /**
+     * Map the network and its bridge file, claim it, open the transport.
+     *
+     * @param ctx       concluded settings.
+     * @param transports makes the transport (Aeron's; a simulated one in the simulation of the protocol).
+     */
+    public BridgeAgent(final Bridge.Context ctx, final BridgeTransport.Factory transports)
     {
         this.ctx = ctx;
         this.nanoClock = ctx.nanoClock();
@@ -192,52 +189,25 @@ public final class BridgeAgent
             file.initPeer(i, p.hostId(), p.endpoint());
         }
 
-        MediaDriver launched = null;
-        Aeron client = null;
+        BridgeTransport opened = null;
         try
         {
-            final MediaDriver.Context driverCtx = new MediaDriver.Context()
-                .aeronDirectoryName(ctx.aeronDir().toString())
-                .threadingMode(ctx.threadingMode())
-                .dirDeleteOnStart(true)
-                .dirDeleteOnShutdown(true)
-                .warnIfDirectoryExists(false)
-                .asyncExecutorEnabled(false)
-                .publicationTermBufferLength(ctx.termLength())
-                .imageLivenessTimeoutNs(ctx.peerTimeoutNs())
-                .publicationConnectionTimeoutNs(ctx.peerTimeoutNs())
-                .timerIntervalNs(Math.min(1_000_000_000L, ctx.peerTimeoutNs() / 4))
-                // endpoints are resolved once, at start: no periodic re-resolution (it allocates once a second)
-                .reResolutionCheckIntervalNs(0);
-            if (ctx.threadingMode() == ThreadingMode.SHARED)
+            opened = transports.open(ctx, new BridgeTransport.Receiver()
             {
-                driverCtx.sharedIdleStrategy(ctx.driverIdle().get());
-            }
-            else if (ctx.threadingMode() == ThreadingMode.SHARED_NETWORK)
-            {
-                driverCtx.sharedNetworkIdleStrategy(ctx.driverIdle().get())
-                    .conductorIdleStrategy(ctx.driverIdle().get());
-            }
-            else if (ctx.threadingMode() == ThreadingMode.DEDICATED)
-            {
-                driverCtx.senderIdleStrategy(ctx.driverIdle().get())
-                    .receiverIdleStrategy(ctx.driverIdle().get())
-                    .conductorIdleStrategy(ctx.driverIdle().get());
-            }
-            launched = MediaDriver.launch(driverCtx);
-            final AgentInvoker invoker = launched.sharedAgentInvoker();
-            client = Aeron.connect(new Aeron.Context()
-                .aeronDirectoryName(ctx.aeronDir().toString())
-                .useConductorAgentInvoker(true)
-                .driverAgentInvoker(invoker)
-                .errorHandler(this::onAeronError)
-                .subscriberErrorHandler(this::onAeronError));
-            driver = launched;
-            driverInvoker = invoker;
-            aeron = client;
-            clientInvoker = client.conductorAgentInvoker();
-            assembler = new FragmentAssembler(this::onMessage);
-            subscription = client.addSubscription(ctx.channel(), STREAM_ID, image -> { }, this::onUnavailableImage);
+                @Override
+                public void onMessage(final DirectBuffer buffer, final int offset, final int length,
+                    final int sessionId)
+                {
+                    BridgeAgent.this.onMessage(buffer, offset, length, sessionId);
+                }
+
+                @Override
+                public void onSessionGone(final int sessionId)
+                {
+                    BridgeAgent.this.onSessionGone(sessionId);
+                }
+            }, this::onAeronError);
+            transport = opened;
             for (final PeerLink peer : peers)
             {
                 openPublication(peer);
@@ -245,13 +215,9 @@ public final class BridgeAgent
         }
         catch (final RuntimeException ex)
         {
-            if (client != null)
+            if (opened != null)
             {
-                client.close();
-            }
-            if (launched != null)
-            {
-                launched.close();
+                opened.close();
             }
             delivery.close();
             file.releaseBridge();
@@ -396,14 +362,10 @@ public final class BridgeAgent
             return 0;
         }
         int work = 0;
-        if (driverInvoker != null)
-        {
-            work += driverInvoker.invoke();
-        }
-        work += clientInvoker.invoke();
+        work += transport.doWork();
         nowNs = nanoClock.nanoTime();
         work += handleGoneImages();
-        work += subscription.poll(assembler, 64);
+        work += transport.poll(64);
         work += drainLog();
         work += serveResyncs();
         if (nowNs - nextTimerNs >= 0)
@@ -516,15 +478,14 @@ public final class BridgeAgent
      */
     private void openPublication(final PeerLink peer)
     {
-        try
+        peer.publication = transport.open(peer.channel);
+        if (peer.publication != null)
         {
-            peer.publication = aeron.addExclusivePublication(peer.channel, STREAM_ID);
             peer.sequence = 0;
             peer.epoch = file.nextStreamEpoch();
         }
-        catch (final io.aeron.exceptions.AeronException ex)
+        else
         {
-            peer.publication = null;
             peer.publicationRetryNs = nowNs + ctx.heartbeatNs();
             file.add(BridgeCounter.PUBLICATION_ERRORS, 1);
         }
@@ -1076,13 +1037,12 @@ public final class BridgeAgent
 
     // ------------------------------------------------------------------------------------------ inbound
 
-    private void onUnavailableImage(final Image gone)
+    private void onSessionGone(final int sessionId)
     {
         // a conductor callback: no client calls here, the duty cycle handles it
-        assembler.freeSessionBuffer(gone.sessionId());
         for (final PeerLink peer : peers)
         {
-            if (peer.hasSession && peer.session == gone.sessionId())
+            if (peer.hasSession && peer.session == sessionId)
             {
                 peer.imageGone = true;
             }
@@ -1108,7 +1068,7 @@ public final class BridgeAgent
         return work;
     }
 
-    private void onMessage(final DirectBuffer buffer, final int offset, final int length, final Header header)
+    private void onMessage(final DirectBuffer buffer, final int offset, final int length, final int session)
     {
         if (length < HEADER_LENGTH || buffer.getByte(offset + MESSAGE_VERSION_OFFSET) != MESSAGE_VERSION)
         {
@@ -1123,7 +1083,6 @@ public final class BridgeAgent
             return;
         }
         final int target = buffer.getShort(offset + TARGET_OFFSET) & 0xFFFF;
-        final int session = header.sessionId();
         if (peer.refused)
         {
             return;
@@ -1562,10 +1521,7 @@ public final class BridgeAgent
             {
                 offer(peer, controlBuffer, HEADER_LENGTH);
             }
-            if (driverInvoker != null)
-            {
-                driverInvoker.invoke();
-            }
+            transport.doWork();
             for (final PeerLink peer : peers)
             {
                 if (peer.publication != null)
@@ -1573,9 +1529,7 @@ public final class BridgeAgent
                     peer.publication.close();
                 }
             }
-            subscription.close();
-            aeron.close();
-            driver.close();
+            transport.close();
         }
         finally
         {
@@ -1604,7 +1558,7 @@ public final class BridgeAgent
         final int hostId;
         final String endpoint;
         final String channel;
-        ExclusivePublication publication;
+        BridgeTransport.Stream publication;
         long sequence;
         boolean hasSession;
         int session;
