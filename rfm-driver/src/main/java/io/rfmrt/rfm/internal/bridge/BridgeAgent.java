@@ -83,6 +83,7 @@ public final class BridgeAgent
     private final long[] localPid = new long[NODE_COUNT];
     private final boolean[] localAlive = new boolean[NODE_COUNT];
     private final long[] localPresent = new long[NODE_COUNT / 64];
+    private final long[] presentScan = new long[NODE_COUNT / 64];
 
     private boolean linkUp;
     private boolean closed;
@@ -460,11 +461,30 @@ public final class BridgeAgent
             newPublication(peer, LossReason.PUBLICATION);
             return 1;
         }
+        if (peer.state == BridgeState.SYNCING && nowNs - peer.syncHeardNs > resyncTimeoutNs())
+        {
+            // the request or its answer was lost: offered on a stream that still looked connected while the other
+            // end had no image of it (the peer restarted, or its image timed out), so the image that formed again
+            // started after it. Nothing else would ever ask again: ask now.
+            file.add(BridgeCounter.RESYNCS_ASKED_AGAIN, 1);
+            file.add(BridgeCounter.PEER_LOSSES, 1);
+            peerLost(peer, LossReason.RESYNC_UNANSWERED);
+            peer.state = BridgeState.CONNECTING;
+            file.peerInt(peer.index, PEER_STATE_OFFSET, peer.state.id());
+        }
         if (peer.state == BridgeState.CONNECTING && peer.hasSession && connected(peer))
         {
             return requestResync(peer);
         }
         return 0;
+    }
+
+    /**
+     * @return how long a resync request may go without its answer progressing before it is asked again.
+     */
+    private long resyncTimeoutNs()
+    {
+        return ctx.peerTimeoutNs() / 2;
     }
 
     private static boolean connected(final PeerLink peer)
@@ -499,6 +519,7 @@ public final class BridgeAgent
         if (offer(peer, controlBuffer, REQUEST_ID_OFFSET + Long.BYTES))
         {
             peer.requestId = request;
+            peer.syncHeardNs = nowNs;
             peer.state = BridgeState.SYNCING;
             peer.syncConflicts = 0;
             peer.syncBytes = 0;
@@ -714,8 +735,10 @@ public final class BridgeAgent
             }
             if (!connected(peer))
             {
-                // not connected: it asks for our words when it connects
-                peer.dataPending = false;
+                // not connected: the message is lost to it. It asks for our words when it connects to a stream it
+                // has not seen; the stream it had may still be open at its end (it was only stopped a while), with
+                // no gap to see, so that one is replaced
+                dropData(peer);
                 continue;
             }
             dataBuffer.putLong(SEQUENCE_OFFSET, peer.sequence + 1);
@@ -726,6 +749,7 @@ public final class BridgeAgent
                 peer.sequence++;
                 peer.dataPending = false;
                 peer.blockedSinceNs = 0;
+                peer.publicationWasConnected = true;
                 file.add(BridgeCounter.MESSAGES_SENT, 1);
                 file.add(BridgeCounter.BYTES_SENT, dataLength);
             }
@@ -740,7 +764,7 @@ public final class BridgeAgent
             }
             else if (result == Publication.NOT_CONNECTED)
             {
-                peer.dataPending = false;
+                dropData(peer);
             }
             else
             {
@@ -758,6 +782,15 @@ public final class BridgeAgent
             }
         }
         return !pending;
+    }
+
+    private static void dropData(final PeerLink peer)
+    {
+        peer.dataPending = false;
+        if (peer.publicationWasConnected)
+        {
+            peer.lossDue = true;
+        }
     }
 
     private boolean offer(final PeerLink peer, final UnsafeBuffer buffer, final int length)
@@ -856,21 +889,21 @@ public final class BridgeAgent
 
     private boolean localNodesChanged()
     {
+        // every timer tick: walk the present bitmap (a few words), not every card
+        java.util.Arrays.fill(presentScan, 0L);
+        for (int node = image.nextPresent(0); node >= 0; node = image.nextPresent(node + 1))
+        {
+            if (!image.isRemote(node))
+            {
+                presentScan[node >>> 6] |= 1L << (node & 63);
+            }
+        }
         boolean changed = false;
         for (int word = 0; word < localPresent.length; word++)
         {
-            long bits = 0;
-            for (int bit = 0; bit < 64; bit++)
+            if (presentScan[word] != localPresent[word])
             {
-                final int node = word * 64 + bit;
-                if (image.isPresent(node) && !image.isRemote(node))
-                {
-                    bits |= 1L << bit;
-                }
-            }
-            if (bits != localPresent[word])
-            {
-                localPresent[word] = bits;
+                localPresent[word] = presentScan[word];
                 changed = true;
             }
         }
@@ -1465,6 +1498,7 @@ public final class BridgeAgent
             }
             at = data + n;
         }
+        peer.syncHeardNs = nowNs;
         peer.syncBytes += applied;
         peer.syncConflicts += conflicts;
         file.add(BridgeCounter.RESYNC_BYTES_APPLIED, applied);
@@ -1578,6 +1612,7 @@ public final class BridgeAgent
         long resyncs;
         long losses;
         long requestId;
+        long syncHeardNs;
         long syncBytes;
         long syncConflicts;
         boolean serving;

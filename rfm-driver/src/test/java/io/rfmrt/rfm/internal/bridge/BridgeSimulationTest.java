@@ -52,7 +52,7 @@ class BridgeSimulationTest
         long steps = 0;
         for (long seed = first; seed < first + seeds; seed++)
         {
-            final BridgeSimulation sim = new BridgeSimulation(seed, root.resolve("seed-" + seed), false);
+            final BridgeSimulation sim = new BridgeSimulation(seed, root.resolve("hosts"), false);
             sim.run();
             steps += sim.steps();
         }
