@@ -310,13 +310,28 @@ public final class BridgeAgent
             }
         }
         file.clearOverflowFlag();
-        for (int node = 0; node < NODE_COUNT; node++)
+        releaseStandIns();
+    }
+
+    /**
+     * Give back every stand-in card (they are present: only those are looked at, each card is a page of its own) and
+     * clear the remote node table. A card left flagged remote but not present is cleared by its next claim.
+     */
+    private void releaseStandIns()
+    {
+        for (int node = image.nextPresent(0); node >= 0; node = image.nextPresent(node + 1))
         {
             if (image.isRemote(node))
             {
                 image.releaseRemote(node);
             }
-            file.remoteNode(node, 0, 0, 0);
+        }
+        for (int node = 0; node < NODE_COUNT; node++)
+        {
+            if (file.remoteHost(node) != 0)
+            {
+                file.remoteNode(node, 0, 0, 0);
+            }
         }
     }
 
@@ -1567,14 +1582,7 @@ public final class BridgeAgent
         }
         finally
         {
-            for (int node = 0; node < NODE_COUNT; node++)
-            {
-                if (image.isRemote(node))
-                {
-                    image.releaseRemote(node);
-                }
-                file.remoteNode(node, 0, 0, 0);
-            }
+            releaseStandIns();
             image.link(false);
             record(BridgeRecordKind.STOPPED, null, selfPid, hostId);
             file.releaseBridge();

@@ -216,7 +216,7 @@ final class BridgeSimulation
             }
             if (host.agent != null && !links.paused[host.id])
             {
-                final int runs = 1 + random.nextInt(3);
+                final int runs = 1 + random.nextInt(2);
                 for (int r = 0; r < runs; r++)
                 {
                     host.agent.doWork();

@@ -48,7 +48,9 @@ class BridgeSimulationTest
         }
         final long first = Long.getLong("rfmrt.sim.firstSeed", 1L);
         final int seeds = Integer.getInteger("rfmrt.sim.seeds", SEEDS_DEFAULT);
+        final java.lang.management.ThreadMXBean threads = java.lang.management.ManagementFactory.getThreadMXBean();
         final long started = System.nanoTime();
+        final long cpuStarted = threads.getCurrentThreadCpuTime();
         long steps = 0;
         for (long seed = first; seed < first + seeds; seed++)
         {
@@ -57,8 +59,9 @@ class BridgeSimulationTest
             steps += sim.steps();
         }
         final long ms = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
+        final long cpuMs = TimeUnit.NANOSECONDS.toMillis(threads.getCurrentThreadCpuTime() - cpuStarted);
         System.out.println("bridge simulation: " + seeds + " seeds from " + first + ", " + steps + " steps, " + ms +
-            " ms");
+            " ms (" + cpuMs + " ms of cpu)");
         assertThat(steps).isGreaterThanOrEqualTo((long)seeds * 1000);
     }
 }
