@@ -75,6 +75,7 @@ final class BridgeSimulation
     private final Host[] hosts;
     private final long[] expected = new long[WORDS_USED];
     private long lastHealNs;
+    private long askedAgain;
     private long steps;
     private final StringBuilder trace = new StringBuilder();
     private final boolean tracing;
@@ -96,6 +97,14 @@ final class BridgeSimulation
     long steps()
     {
         return steps;
+    }
+
+    /**
+     * @return resync requests asked again on every host together (after {@link #run()}).
+     */
+    long askedAgain()
+    {
+        return askedAgain;
     }
 
     int hostCount()
@@ -320,6 +329,7 @@ final class BridgeSimulation
         {
             final Host host = hosts[h];
             final BridgeFile file = host.view.bridgeFile();
+            askedAgain += file.counter(BridgeCounter.RESYNCS_ASKED_AGAIN);
             final long converged = file.counter(BridgeCounter.CONVERGENCES);
             final long diverged = file.counter(BridgeCounter.DIVERGENCES);
             final long endedUp = host.endedUp + (host.agent != null && host.agent.linkUp() ? 1 : 0);
