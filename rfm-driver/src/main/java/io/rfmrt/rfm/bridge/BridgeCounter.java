@@ -61,7 +61,9 @@ public enum BridgeCounter
     /** Streams to a peer the media driver refused to start (its network unreachable); tried again. */
     PUBLICATION_ERRORS(25, "publication errors"),
     /** Errors the Aeron client reported (the media driver keeps its own in its error log). */
-    AERON_ERRORS(26, "Aeron client errors");
+    AERON_ERRORS(26, "Aeron client errors"),
+    /** A resync request asked again: neither answer nor progress for half the peer time-out. */
+    RESYNCS_ASKED_AGAIN(27, "resyncs asked again");
 
     /** Counter slots in the bridge file. */
     public static final int SLOT_COUNT = 64;

@@ -84,7 +84,9 @@ public enum BridgeRecordKind
         /** Our publication to it stayed blocked or disconnected: a new one was started. */
         PUBLICATION(4, "our stream to it stayed blocked or disconnected (a new one started)"),
         /** It said goodbye (a clean stop). */
-        BYE(5, "it stopped");
+        BYE(5, "it stopped"),
+        /** Our request for its words had no answer for half the peer time-out: asked again. */
+        RESYNC_UNANSWERED(6, "our request for its words went unanswered");
 
         private final int id;
         private final String label;

@@ -40,7 +40,8 @@ class BridgeLayoutTest
             Map.entry("RESYNC_BYTES_APPLIED", 16), Map.entry("RESYNC_CONFLICTS", 17), Map.entry("LOG_OVERFLOWS", 18),
             Map.entry("LOG_EVENT_REFUSALS", 19), Map.entry("OVERFLOW_WORDS_RESENT", 20),
             Map.entry("STALE_EVENTS_DROPPED", 21), Map.entry("DUPLICATE_NODE_IDS", 22), Map.entry("BAD_MESSAGES", 23),
-            Map.entry("LOG_UNBLOCKS", 24), Map.entry("PUBLICATION_ERRORS", 25), Map.entry("AERON_ERRORS", 26));
+            Map.entry("LOG_UNBLOCKS", 24), Map.entry("PUBLICATION_ERRORS", 25), Map.entry("AERON_ERRORS", 26),
+            Map.entry("RESYNCS_ASKED_AGAIN", 27));
         assertThat(ids(BridgeRecordKind.values(), BridgeRecordKind::id)).containsExactly(Map.entry("STARTED", 1),
             Map.entry("STOPPED", 2), Map.entry("PEER_LOST", 3), Map.entry("PEER_CONNECTED", 4),
             Map.entry("PEER_SYNCED", 5), Map.entry("DIVERGED", 6), Map.entry("CONVERGED", 7),
@@ -48,12 +49,13 @@ class BridgeLayoutTest
             Map.entry("PEER_REFUSED", 11));
         assertThat(ids(BridgeRecordKind.LossReason.values(), BridgeRecordKind.LossReason::id)).containsExactly(
             Map.entry("SILENCE", 1), Map.entry("IMAGE_GONE", 2), Map.entry("NEW_SESSION", 3),
-            Map.entry("PUBLICATION", 4), Map.entry("BYE", 5));
+            Map.entry("PUBLICATION", 4), Map.entry("BYE", 5),
+            Map.entry("RESYNC_UNANSWERED", 6));
         for (final BridgeCounter counter : BridgeCounter.values())
         {
             assertThat(BridgeCounter.fromId(counter.id())).isSameAs(counter);
         }
-        assertThat(BridgeCounter.fromId(27)).isNull();
+        assertThat(BridgeCounter.fromId(28)).isNull();
         assertThat(BridgeState.fromId(4)).isNull();
         assertThat(BridgeRecordKind.fromId(0)).isNull();
     }

@@ -1,15 +1,7 @@
 package io.rfmrt.rfm.internal.bridge;
 
-import io.aeron.Aeron;
 import io.aeron.ChannelUri;
-import io.aeron.ExclusivePublication;
-import io.aeron.FragmentAssembler;
-import io.aeron.Image;
 import io.aeron.Publication;
-import io.aeron.Subscription;
-import io.aeron.driver.MediaDriver;
-import io.aeron.driver.ThreadingMode;
-import io.aeron.logbuffer.Header;
 import io.rfmrt.rfm.EventType;
 import io.rfmrt.rfm.RfmDevice;
 import io.rfmrt.rfm.RfmException;
@@ -26,7 +18,6 @@ import io.rfmrt.rfm.internal.sim.DmaRing;
 import io.rfmrt.rfm.internal.sim.NetworkImage;
 import org.agrona.BitUtil;
 import org.agrona.DirectBuffer;
-import org.agrona.concurrent.AgentInvoker;
 import org.agrona.concurrent.ControlledMessageHandler;
 import org.agrona.concurrent.EpochClock;
 import org.agrona.concurrent.NanoClock;
@@ -76,12 +67,7 @@ public final class BridgeAgent
     private final PeerLink[] peerByHost = new PeerLink[MAX_HOST_ID + 1];
     private final byte[] hostNameBytes;
 
-    private final MediaDriver driver;
-    private final AgentInvoker driverInvoker;
-    private final Aeron aeron;
-    private final AgentInvoker clientInvoker;
-    private final Subscription subscription;
-    private final FragmentAssembler assembler;
+    private final BridgeTransport transport;
 
     private final UnsafeBuffer dataBuffer = new UnsafeBuffer(BufferAlloc.aligned(MAX_MESSAGE));
     private final UnsafeBuffer controlBuffer = new UnsafeBuffer(BufferAlloc.aligned(MAX_MESSAGE));
@@ -97,6 +83,7 @@ public final class BridgeAgent
     private final long[] localPid = new long[NODE_COUNT];
     private final boolean[] localAlive = new boolean[NODE_COUNT];
     private final long[] localPresent = new long[NODE_COUNT / 64];
+    private final long[] presentScan = new long[NODE_COUNT / 64];
 
     private boolean linkUp;
     private boolean closed;
@@ -124,6 +111,17 @@ public final class BridgeAgent
      * @param ctx concluded settings.
      */
     public BridgeAgent(final Bridge.Context ctx)
+    {
+        this(ctx, AeronBridgeTransport::new);
+    }
+
+    /**
+     * Map the network and its bridge file, claim it, open the transport.
+     *
+     * @param ctx       concluded settings.
+     * @param transports makes the transport (Aeron's; a simulated one in the simulation of the protocol).
+     */
+    public BridgeAgent(final Bridge.Context ctx, final BridgeTransport.Factory transports)
     {
         this.ctx = ctx;
         this.nanoClock = ctx.nanoClock();
@@ -192,52 +190,25 @@ public final class BridgeAgent
             file.initPeer(i, p.hostId(), p.endpoint());
         }
 
-        MediaDriver launched = null;
-        Aeron client = null;
+        BridgeTransport opened = null;
         try
         {
-            final MediaDriver.Context driverCtx = new MediaDriver.Context()
-                .aeronDirectoryName(ctx.aeronDir().toString())
-                .threadingMode(ctx.threadingMode())
-                .dirDeleteOnStart(true)
-                .dirDeleteOnShutdown(true)
-                .warnIfDirectoryExists(false)
-                .asyncExecutorEnabled(false)
-                .publicationTermBufferLength(ctx.termLength())
-                .imageLivenessTimeoutNs(ctx.peerTimeoutNs())
-                .publicationConnectionTimeoutNs(ctx.peerTimeoutNs())
-                .timerIntervalNs(Math.min(1_000_000_000L, ctx.peerTimeoutNs() / 4))
-                // endpoints are resolved once, at start: no periodic re-resolution (it allocates once a second)
-                .reResolutionCheckIntervalNs(0);
-            if (ctx.threadingMode() == ThreadingMode.SHARED)
+            opened = transports.open(ctx, new BridgeTransport.Receiver()
             {
-                driverCtx.sharedIdleStrategy(ctx.driverIdle().get());
-            }
-            else if (ctx.threadingMode() == ThreadingMode.SHARED_NETWORK)
-            {
-                driverCtx.sharedNetworkIdleStrategy(ctx.driverIdle().get())
-                    .conductorIdleStrategy(ctx.driverIdle().get());
-            }
-            else if (ctx.threadingMode() == ThreadingMode.DEDICATED)
-            {
-                driverCtx.senderIdleStrategy(ctx.driverIdle().get())
-                    .receiverIdleStrategy(ctx.driverIdle().get())
-                    .conductorIdleStrategy(ctx.driverIdle().get());
-            }
-            launched = MediaDriver.launch(driverCtx);
-            final AgentInvoker invoker = launched.sharedAgentInvoker();
-            client = Aeron.connect(new Aeron.Context()
-                .aeronDirectoryName(ctx.aeronDir().toString())
-                .useConductorAgentInvoker(true)
-                .driverAgentInvoker(invoker)
-                .errorHandler(this::onAeronError)
-                .subscriberErrorHandler(this::onAeronError));
-            driver = launched;
-            driverInvoker = invoker;
-            aeron = client;
-            clientInvoker = client.conductorAgentInvoker();
-            assembler = new FragmentAssembler(this::onMessage);
-            subscription = client.addSubscription(ctx.channel(), STREAM_ID, image -> { }, this::onUnavailableImage);
+                @Override
+                public void onMessage(final DirectBuffer buffer, final int offset, final int length,
+                    final int sessionId)
+                {
+                    BridgeAgent.this.onMessage(buffer, offset, length, sessionId);
+                }
+
+                @Override
+                public void onSessionGone(final int sessionId)
+                {
+                    BridgeAgent.this.onSessionGone(sessionId);
+                }
+            }, this::onAeronError);
+            transport = opened;
             for (final PeerLink peer : peers)
             {
                 openPublication(peer);
@@ -245,13 +216,9 @@ public final class BridgeAgent
         }
         catch (final RuntimeException ex)
         {
-            if (client != null)
+            if (opened != null)
             {
-                client.close();
-            }
-            if (launched != null)
-            {
-                launched.close();
+                opened.close();
             }
             delivery.close();
             file.releaseBridge();
@@ -343,13 +310,28 @@ public final class BridgeAgent
             }
         }
         file.clearOverflowFlag();
-        for (int node = 0; node < NODE_COUNT; node++)
+        releaseStandIns();
+    }
+
+    /**
+     * Give back every stand-in card (they are present: only those are looked at, each card is a page of its own) and
+     * clear the remote node table. A card left flagged remote but not present is cleared by its next claim.
+     */
+    private void releaseStandIns()
+    {
+        for (int node = image.nextPresent(0); node >= 0; node = image.nextPresent(node + 1))
         {
             if (image.isRemote(node))
             {
                 image.releaseRemote(node);
             }
-            file.remoteNode(node, 0, 0, 0);
+        }
+        for (int node = 0; node < NODE_COUNT; node++)
+        {
+            if (file.remoteHost(node) != 0)
+            {
+                file.remoteNode(node, 0, 0, 0);
+            }
         }
     }
 
@@ -396,14 +378,10 @@ public final class BridgeAgent
             return 0;
         }
         int work = 0;
-        if (driverInvoker != null)
-        {
-            work += driverInvoker.invoke();
-        }
-        work += clientInvoker.invoke();
+        work += transport.doWork();
         nowNs = nanoClock.nanoTime();
         work += handleGoneImages();
-        work += subscription.poll(assembler, 64);
+        work += transport.poll(64);
         work += drainLog();
         work += serveResyncs();
         if (nowNs - nextTimerNs >= 0)
@@ -498,11 +476,30 @@ public final class BridgeAgent
             newPublication(peer, LossReason.PUBLICATION);
             return 1;
         }
+        if (peer.state == BridgeState.SYNCING && nowNs - peer.syncHeardNs > resyncTimeoutNs())
+        {
+            // the request or its answer was lost: offered on a stream that still looked connected while the other
+            // end had no image of it (the peer restarted, or its image timed out), so the image that formed again
+            // started after it. Nothing else would ever ask again: ask now.
+            file.add(BridgeCounter.RESYNCS_ASKED_AGAIN, 1);
+            file.add(BridgeCounter.PEER_LOSSES, 1);
+            peerLost(peer, LossReason.RESYNC_UNANSWERED);
+            peer.state = BridgeState.CONNECTING;
+            file.peerInt(peer.index, PEER_STATE_OFFSET, peer.state.id());
+        }
         if (peer.state == BridgeState.CONNECTING && peer.hasSession && connected(peer))
         {
             return requestResync(peer);
         }
         return 0;
+    }
+
+    /**
+     * @return how long a resync request may go without its answer progressing before it is asked again.
+     */
+    private long resyncTimeoutNs()
+    {
+        return ctx.peerTimeoutNs() / 2;
     }
 
     private static boolean connected(final PeerLink peer)
@@ -516,15 +513,14 @@ public final class BridgeAgent
      */
     private void openPublication(final PeerLink peer)
     {
-        try
+        peer.publication = transport.open(peer.channel);
+        if (peer.publication != null)
         {
-            peer.publication = aeron.addExclusivePublication(peer.channel, STREAM_ID);
             peer.sequence = 0;
             peer.epoch = file.nextStreamEpoch();
         }
-        catch (final io.aeron.exceptions.AeronException ex)
+        else
         {
-            peer.publication = null;
             peer.publicationRetryNs = nowNs + ctx.heartbeatNs();
             file.add(BridgeCounter.PUBLICATION_ERRORS, 1);
         }
@@ -538,6 +534,7 @@ public final class BridgeAgent
         if (offer(peer, controlBuffer, REQUEST_ID_OFFSET + Long.BYTES))
         {
             peer.requestId = request;
+            peer.syncHeardNs = nowNs;
             peer.state = BridgeState.SYNCING;
             peer.syncConflicts = 0;
             peer.syncBytes = 0;
@@ -753,8 +750,10 @@ public final class BridgeAgent
             }
             if (!connected(peer))
             {
-                // not connected: it asks for our words when it connects
-                peer.dataPending = false;
+                // not connected: the message is lost to it. It asks for our words when it connects to a stream it
+                // has not seen; the stream it had may still be open at its end (it was only stopped a while), with
+                // no gap to see, so that one is replaced
+                dropData(peer);
                 continue;
             }
             dataBuffer.putLong(SEQUENCE_OFFSET, peer.sequence + 1);
@@ -765,6 +764,7 @@ public final class BridgeAgent
                 peer.sequence++;
                 peer.dataPending = false;
                 peer.blockedSinceNs = 0;
+                peer.publicationWasConnected = true;
                 file.add(BridgeCounter.MESSAGES_SENT, 1);
                 file.add(BridgeCounter.BYTES_SENT, dataLength);
             }
@@ -779,7 +779,7 @@ public final class BridgeAgent
             }
             else if (result == Publication.NOT_CONNECTED)
             {
-                peer.dataPending = false;
+                dropData(peer);
             }
             else
             {
@@ -797,6 +797,15 @@ public final class BridgeAgent
             }
         }
         return !pending;
+    }
+
+    private static void dropData(final PeerLink peer)
+    {
+        peer.dataPending = false;
+        if (peer.publicationWasConnected)
+        {
+            peer.lossDue = true;
+        }
     }
 
     private boolean offer(final PeerLink peer, final UnsafeBuffer buffer, final int length)
@@ -895,21 +904,21 @@ public final class BridgeAgent
 
     private boolean localNodesChanged()
     {
+        // every timer tick: walk the present bitmap (a few words), not every card
+        java.util.Arrays.fill(presentScan, 0L);
+        for (int node = image.nextPresent(0); node >= 0; node = image.nextPresent(node + 1))
+        {
+            if (!image.isRemote(node))
+            {
+                presentScan[node >>> 6] |= 1L << (node & 63);
+            }
+        }
         boolean changed = false;
         for (int word = 0; word < localPresent.length; word++)
         {
-            long bits = 0;
-            for (int bit = 0; bit < 64; bit++)
+            if (presentScan[word] != localPresent[word])
             {
-                final int node = word * 64 + bit;
-                if (image.isPresent(node) && !image.isRemote(node))
-                {
-                    bits |= 1L << bit;
-                }
-            }
-            if (bits != localPresent[word])
-            {
-                localPresent[word] = bits;
+                localPresent[word] = presentScan[word];
                 changed = true;
             }
         }
@@ -1076,13 +1085,12 @@ public final class BridgeAgent
 
     // ------------------------------------------------------------------------------------------ inbound
 
-    private void onUnavailableImage(final Image gone)
+    private void onSessionGone(final int sessionId)
     {
         // a conductor callback: no client calls here, the duty cycle handles it
-        assembler.freeSessionBuffer(gone.sessionId());
         for (final PeerLink peer : peers)
         {
-            if (peer.hasSession && peer.session == gone.sessionId())
+            if (peer.hasSession && peer.session == sessionId)
             {
                 peer.imageGone = true;
             }
@@ -1108,7 +1116,7 @@ public final class BridgeAgent
         return work;
     }
 
-    private void onMessage(final DirectBuffer buffer, final int offset, final int length, final Header header)
+    private void onMessage(final DirectBuffer buffer, final int offset, final int length, final int session)
     {
         if (length < HEADER_LENGTH || buffer.getByte(offset + MESSAGE_VERSION_OFFSET) != MESSAGE_VERSION)
         {
@@ -1123,7 +1131,6 @@ public final class BridgeAgent
             return;
         }
         final int target = buffer.getShort(offset + TARGET_OFFSET) & 0xFFFF;
-        final int session = header.sessionId();
         if (peer.refused)
         {
             return;
@@ -1506,6 +1513,7 @@ public final class BridgeAgent
             }
             at = data + n;
         }
+        peer.syncHeardNs = nowNs;
         peer.syncBytes += applied;
         peer.syncConflicts += conflicts;
         file.add(BridgeCounter.RESYNC_BYTES_APPLIED, applied);
@@ -1562,10 +1570,7 @@ public final class BridgeAgent
             {
                 offer(peer, controlBuffer, HEADER_LENGTH);
             }
-            if (driverInvoker != null)
-            {
-                driverInvoker.invoke();
-            }
+            transport.doWork();
             for (final PeerLink peer : peers)
             {
                 if (peer.publication != null)
@@ -1573,20 +1578,11 @@ public final class BridgeAgent
                     peer.publication.close();
                 }
             }
-            subscription.close();
-            aeron.close();
-            driver.close();
+            transport.close();
         }
         finally
         {
-            for (int node = 0; node < NODE_COUNT; node++)
-            {
-                if (image.isRemote(node))
-                {
-                    image.releaseRemote(node);
-                }
-                file.remoteNode(node, 0, 0, 0);
-            }
+            releaseStandIns();
             image.link(false);
             record(BridgeRecordKind.STOPPED, null, selfPid, hostId);
             file.releaseBridge();
@@ -1604,7 +1600,7 @@ public final class BridgeAgent
         final int hostId;
         final String endpoint;
         final String channel;
-        ExclusivePublication publication;
+        BridgeTransport.Stream publication;
         long sequence;
         boolean hasSession;
         int session;
@@ -1624,6 +1620,7 @@ public final class BridgeAgent
         long resyncs;
         long losses;
         long requestId;
+        long syncHeardNs;
         long syncBytes;
         long syncConflicts;
         boolean serving;

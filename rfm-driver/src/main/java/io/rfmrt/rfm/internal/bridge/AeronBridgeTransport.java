@@ -1,0 +1,197 @@
+package io.rfmrt.rfm.internal.bridge;
+
+import io.aeron.Aeron;
+import io.aeron.ExclusivePublication;
+import io.aeron.FragmentAssembler;
+import io.aeron.Subscription;
+import io.aeron.driver.MediaDriver;
+import io.aeron.driver.ThreadingMode;
+import io.aeron.exceptions.AeronException;
+import io.aeron.logbuffer.Header;
+import io.rfmrt.rfm.bridge.Bridge;
+import org.agrona.DirectBuffer;
+import org.agrona.ErrorHandler;
+import org.agrona.concurrent.AgentInvoker;
+
+import static io.rfmrt.rfm.internal.bridge.BridgeMessages.STREAM_ID;
+
+/**
+ * The bridge's transport over Aeron: an embedded media driver (run by the bridge's duty cycle in SHARED mode through
+ * its agent invoker, or on its own threads), a client whose conductor the duty cycle invokes, one subscription on the
+ * bridge's channel and an exclusive publication per peer.
+ */
+public final class AeronBridgeTransport implements BridgeTransport
+{
+    private final Receiver receiver;
+    private final MediaDriver driver;
+    private final AgentInvoker driverInvoker;
+    private final Aeron aeron;
+    private final AgentInvoker clientInvoker;
+    private final Subscription subscription;
+    private final FragmentAssembler assembler;
+    private boolean closed;
+
+    /**
+     * Start the media driver and the client, subscribe to the bridge's channel.
+     *
+     * @param ctx          concluded settings (channel, Aeron directory, threading mode, term length, time-outs).
+     * @param receiver     called with what arrives.
+     * @param errorHandler told of Aeron's errors.
+     */
+    public AeronBridgeTransport(final Bridge.Context ctx, final Receiver receiver, final ErrorHandler errorHandler)
+    {
+        this.receiver = receiver;
+        MediaDriver launched = null;
+        Aeron client = null;
+        try
+        {
+            final MediaDriver.Context driverCtx = new MediaDriver.Context()
+                .aeronDirectoryName(ctx.aeronDir().toString())
+                .threadingMode(ctx.threadingMode())
+                .dirDeleteOnStart(true)
+                .dirDeleteOnShutdown(true)
+                .warnIfDirectoryExists(false)
+                .asyncExecutorEnabled(false)
+                .publicationTermBufferLength(ctx.termLength())
+                .imageLivenessTimeoutNs(ctx.peerTimeoutNs())
+                .publicationConnectionTimeoutNs(ctx.peerTimeoutNs())
+                .timerIntervalNs(Math.min(1_000_000_000L, ctx.peerTimeoutNs() / 4))
+                // endpoints are resolved once, at start: no periodic re-resolution (it allocates once a second)
+                .reResolutionCheckIntervalNs(0);
+            if (ctx.threadingMode() == ThreadingMode.SHARED)
+            {
+                driverCtx.sharedIdleStrategy(ctx.driverIdle().get());
+            }
+            else if (ctx.threadingMode() == ThreadingMode.SHARED_NETWORK)
+            {
+                driverCtx.sharedNetworkIdleStrategy(ctx.driverIdle().get())
+                    .conductorIdleStrategy(ctx.driverIdle().get());
+            }
+            else if (ctx.threadingMode() == ThreadingMode.DEDICATED)
+            {
+                driverCtx.senderIdleStrategy(ctx.driverIdle().get())
+                    .receiverIdleStrategy(ctx.driverIdle().get())
+                    .conductorIdleStrategy(ctx.driverIdle().get());
+            }
+            launched = MediaDriver.launch(driverCtx);
+            final AgentInvoker invoker = launched.sharedAgentInvoker();
+            client = Aeron.connect(new Aeron.Context()
+                .aeronDirectoryName(ctx.aeronDir().toString())
+                .useConductorAgentInvoker(true)
+                .driverAgentInvoker(invoker)
+                .errorHandler(errorHandler)
+                .subscriberErrorHandler(errorHandler));
+            driver = launched;
+            driverInvoker = invoker;
+            aeron = client;
+            clientInvoker = client.conductorAgentInvoker();
+            assembler = new FragmentAssembler(this::onFragment);
+            // a conductor callback: no client calls there, the receiver only marks the session
+            subscription = client.addSubscription(ctx.channel(), STREAM_ID, image -> { },
+                image ->
+                {
+                    assembler.freeSessionBuffer(image.sessionId());
+                    receiver.onSessionGone(image.sessionId());
+                });
+        }
+        catch (final RuntimeException ex)
+        {
+            if (client != null)
+            {
+                client.close();
+            }
+            if (launched != null)
+            {
+                launched.close();
+            }
+            throw ex;
+        }
+    }
+
+    private void onFragment(final DirectBuffer buffer, final int offset, final int length, final Header header)
+    {
+        receiver.onMessage(buffer, offset, length, header.sessionId());
+    }
+
+    @Override
+    public int doWork()
+    {
+        int work = 0;
+        if (driverInvoker != null)
+        {
+            work += driverInvoker.invoke();
+        }
+        return work + clientInvoker.invoke();
+    }
+
+    @Override
+    public int poll(final int limit)
+    {
+        return subscription.poll(assembler, limit);
+    }
+
+    @Override
+    public Stream open(final String channel)
+    {
+        try
+        {
+            return new AeronStream(aeron.addExclusivePublication(channel, STREAM_ID));
+        }
+        catch (final AeronException ex)
+        {
+            return null;
+        }
+    }
+
+    @Override
+    public void close()
+    {
+        if (closed)
+        {
+            return;
+        }
+        closed = true;
+        try
+        {
+            if (driverInvoker != null)
+            {
+                // let the driver send what was offered last (the peers' goodbyes)
+                driverInvoker.invoke();
+            }
+            subscription.close();
+            aeron.close();
+        }
+        finally
+        {
+            driver.close();
+        }
+    }
+
+    private static final class AeronStream implements Stream
+    {
+        private final ExclusivePublication publication;
+
+        AeronStream(final ExclusivePublication publication)
+        {
+            this.publication = publication;
+        }
+
+        @Override
+        public long offer(final DirectBuffer buffer, final int offset, final int length)
+        {
+            return publication.offer(buffer, offset, length);
+        }
+
+        @Override
+        public boolean isConnected()
+        {
+            return publication.isConnected();
+        }
+
+        @Override
+        public void close()
+        {
+            publication.close();
+        }
+    }
+}

@@ -1,0 +1,601 @@
+package io.rfmrt.rfm.internal.bridge;
+
+import io.rfmrt.rfm.EventInfo;
+import io.rfmrt.rfm.EventType;
+import io.rfmrt.rfm.RfmDevice;
+import io.rfmrt.rfm.RfmStatus;
+import io.rfmrt.rfm.bridge.Bridge;
+import io.rfmrt.rfm.bridge.BridgeCounter;
+import io.rfmrt.rfm.bridge.BridgeListener;
+import io.rfmrt.rfm.DmaMode;
+import io.rfmrt.rfm.DmaRingFullPolicy;
+import io.rfmrt.rfm.internal.sim.NetworkImage;
+import io.rfmrt.rfm.internal.sim.SimDevice;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+
+/**
+ * One seeded run of the bridge protocol: 3 to 5 hosts, each a real {@link BridgeAgent} over its own network image and
+ * bridge file, with a node that writes its own words and sends events, over {@link SimLinks} and a simulated clock.
+ * Faults (links down both ways or one way, bridges killed and restarted, bridges stopped and resumed) come from the
+ * seed; so does every choice of order and delay. The same seed replays the same run.
+ * <p>
+ * Properties, checked every step and at the end (a violation throws {@link Violation} naming the step):
+ * <pre>
+ *   (a) from the last fault's end, every host's link is up within the peer time-out + 1 s and stays up;
+ *   (b) at the end every host's image holds, word by word, the last value the word's owner wrote;
+ *   (c) an event never arrives before the data its sender wrote before it;
+ *   (d) at the end every divergence of a bridge's link has its convergence, and nothing threw.
+ * </pre>
+ */
+final class BridgeSimulation
+{
+    static final long STEP_NS = 1_000_000L;
+    static final long PEER_TIMEOUT_NS = 200_000_000L;
+    static final long HEARTBEAT_NS = 50_000_000L;
+    static final long HEAL_BOUND_NS = PEER_TIMEOUT_NS + 1_000_000_000L;
+    static final long MEMORY = 4096;
+    static final int WORDS_USED = 96;
+    private static final String NETWORK = "sim";
+    private static final long QUIET_NS = 300_000_000L;
+    private static final int NODE_LIMIT = 8;
+
+    /**
+     * A property that did not hold.
+     */
+    static final class Violation extends AssertionError
+    {
+        Violation(final String message, final Throwable cause)
+        {
+            super(message, cause);
+        }
+    }
+
+    enum FaultKind
+    {
+        LINK_BOTH_WAYS, LINK_ONE_WAY, HOST_CUT_OFF, KILL_RESTART, PAUSE
+    }
+
+    record Fault(FaultKind kind, int host, int other, long startNs, long endNs)
+    {
+    }
+
+    private final long seed;
+    private final Path root;
+    private final SplittableRandom random;
+    private final int hostCount;
+    private final SimLinks links;
+    private final long startNs;
+    private final List<Fault> faults = new ArrayList<>();
+    private final Host[] hosts;
+    private final long[] expected = new long[WORDS_USED];
+    private long lastHealNs;
+    private long askedAgain;
+    private long steps;
+    private final StringBuilder trace = new StringBuilder();
+    private final boolean tracing;
+
+    BridgeSimulation(final long seed, final Path root, final boolean tracing)
+    {
+        this.seed = seed;
+        this.root = root;
+        this.tracing = tracing;
+        random = new SplittableRandom(seed);
+        hostCount = 3 + random.nextInt(3);
+        // the leases are read against the real clock by the nodes: start far ahead of it so they never lapse
+        startNs = System.nanoTime() + 3_600_000_000_000L;
+        links = new SimLinks(hostCount, PEER_TIMEOUT_NS, startNs, random.split());
+        hosts = new Host[hostCount + 1];
+        planFaults();
+    }
+
+    long steps()
+    {
+        return steps;
+    }
+
+    /**
+     * @return resync requests asked again on every host together (after {@link #run()}).
+     */
+    long askedAgain()
+    {
+        return askedAgain;
+    }
+
+    int hostCount()
+    {
+        return hostCount;
+    }
+
+    List<Fault> faults()
+    {
+        return faults;
+    }
+
+    private void planFaults()
+    {
+        final int count = random.nextInt(1, 7);
+        long at = 300_000_000L;
+        for (int i = 0; i < count; i++)
+        {
+            at += random.nextLong(50_000_000L, 600_000_000L);
+            final FaultKind kind = FaultKind.values()[random.nextInt(FaultKind.values().length)];
+            final int host = 1 + random.nextInt(hostCount);
+            int other = 1 + random.nextInt(hostCount - 1);
+            other = other >= host ? other + 1 : other;
+            final long length = random.nextLong(5_000_000L, 3 * PEER_TIMEOUT_NS);
+            faults.add(new Fault(kind, host, other, startNs + at, startNs + at + length));
+            lastHealNs = Math.max(lastHealNs, startNs + at + length);
+        }
+    }
+
+    /**
+     * Run the seed to its end.
+     *
+     * @throws Violation naming the seed, the step and the property.
+     */
+    void run()
+    {
+        try
+        {
+            for (int h = 1; h <= hostCount; h++)
+            {
+                hosts[h] = new Host(h);
+                resetNetwork(hosts[h].dir);
+                hosts[h].start();
+            }
+            for (int h = 1; h <= hostCount; h++)
+            {
+                hosts[h].openNode();
+            }
+            final long upBy = lastHealNs + HEAL_BOUND_NS;
+            // a fault shorter than the time-out may still be noticed up to a time-out after it ended
+            while (links.nowNs - lastHealNs <= PEER_TIMEOUT_NS || !allUp())
+            {
+                step(true);
+                if (links.nowNs - upBy > 0)
+                {
+                    for (int h = 1; h <= hostCount; h++)
+                    {
+                        if (!hosts[h].agent.linkUp())
+                        {
+                            fail("(a) host " + h + "'s link is not up " + (HEAL_BOUND_NS / 1_000_000) +
+                                " ms after the last fault ended", null);
+                        }
+                    }
+                }
+            }
+            final long quietBy = links.nowNs + QUIET_NS;
+            while (links.nowNs - quietBy <= 0 || links.inFlight() && links.nowNs - quietBy <= QUIET_NS)
+            {
+                step(false);
+                for (int h = 1; h <= hostCount; h++)
+                {
+                    if (!hosts[h].agent.linkUp())
+                    {
+                        fail("(a) host " + h + "'s link went down after the last fault", null);
+                    }
+                }
+            }
+            checkImages();
+            checkCounters();
+        }
+        catch (final Violation ex)
+        {
+            throw ex;
+        }
+        catch (final Throwable ex)
+        {
+            fail("(d) thrown: " + ex, ex);
+        }
+        finally
+        {
+            close();
+        }
+    }
+
+    private boolean allUp()
+    {
+        for (int h = 1; h <= hostCount; h++)
+        {
+            if (hosts[h].agent == null || !hosts[h].agent.linkUp())
+            {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private void step(final boolean writing)
+    {
+        steps++;
+        applyFaults();
+        final int first = random.nextInt(hostCount);
+        for (int i = 0; i < hostCount; i++)
+        {
+            final Host host = hosts[1 + (first + i) % hostCount];
+            if (writing && host.nodeOpen())
+            {
+                host.act();
+            }
+            if (host.agent != null && !links.paused[host.id])
+            {
+                final int runs = 1 + random.nextInt(2);
+                for (int r = 0; r < runs; r++)
+                {
+                    host.agent.doWork();
+                }
+            }
+            host.takeEvents();
+        }
+        links.step();
+        links.nowNs += STEP_NS;
+    }
+
+    private void applyFaults()
+    {
+        final long now = links.nowNs;
+        for (int a = 1; a <= hostCount; a++)
+        {
+            for (int b = 1; b <= hostCount; b++)
+            {
+                links.up[a][b] = true;
+            }
+        }
+        for (final Fault f : faults)
+        {
+            final boolean active = now - f.startNs >= 0 && now - f.endNs < 0;
+            switch (f.kind)
+            {
+                case LINK_BOTH_WAYS ->
+                {
+                    if (active)
+                    {
+                        links.up[f.host][f.other] = false;
+                        links.up[f.other][f.host] = false;
+                    }
+                }
+                case LINK_ONE_WAY ->
+                {
+                    if (active)
+                    {
+                        links.up[f.host][f.other] = false;
+                    }
+                }
+                case HOST_CUT_OFF ->
+                {
+                    if (active)
+                    {
+                        for (int o = 1; o <= hostCount; o++)
+                        {
+                            links.up[f.host][o] = false;
+                            links.up[o][f.host] = false;
+                        }
+                    }
+                }
+                case PAUSE ->
+                {
+                    if (now - f.startNs >= 0 && now - f.startNs < STEP_NS)
+                    {
+                        links.paused[f.host] = true;
+                        note("pause host " + f.host);
+                    }
+                    if (now - f.endNs >= 0 && now - f.endNs < STEP_NS)
+                    {
+                        links.paused[f.host] = false;
+                        note("resume host " + f.host);
+                    }
+                }
+                case KILL_RESTART ->
+                {
+                    if (now - f.startNs >= 0 && now - f.startNs < STEP_NS && hosts[f.host].agent != null)
+                    {
+                        hosts[f.host].kill();
+                    }
+                    if (now - f.endNs >= 0 && now - f.endNs < STEP_NS && hosts[f.host].agent == null)
+                    {
+                        hosts[f.host].start();
+                    }
+                }
+            }
+        }
+    }
+
+    private void checkImages()
+    {
+        for (int h = 1; h <= hostCount; h++)
+        {
+            final Host host = hosts[h];
+            for (int w = 0; w < WORDS_USED; w++)
+            {
+                final long value = host.view.memory().getLongVolatile(w * 8);
+                if (value != expected[w])
+                {
+                    fail("(b) host " + h + " holds " + value + " in word " + w + ", its owner host " +
+                        owner(w) + " wrote " + expected[w] + " last", null);
+                }
+            }
+        }
+    }
+
+    private void checkCounters()
+    {
+        for (int h = 1; h <= hostCount; h++)
+        {
+            final Host host = hosts[h];
+            final BridgeFile file = host.view.bridgeFile();
+            askedAgain += file.counter(BridgeCounter.RESYNCS_ASKED_AGAIN);
+            final long converged = file.counter(BridgeCounter.CONVERGENCES);
+            final long diverged = file.counter(BridgeCounter.DIVERGENCES);
+            final long endedUp = host.endedUp + (host.agent != null && host.agent.linkUp() ? 1 : 0);
+            if (converged - diverged != endedUp)
+            {
+                fail("(d) host " + h + ": " + converged + " convergences, " + diverged + " divergences, " +
+                    endedUp + " bridges whose link was up when they ended", null);
+            }
+        }
+    }
+
+    int owner(final int word)
+    {
+        return 1 + word % hostCount;
+    }
+
+    private void fail(final String what, final Throwable cause)
+    {
+        throw new Violation("seed " + seed + " (" + hostCount + " hosts, faults " + describeFaults() + "), step " + steps +
+            ", at " + (links.nowNs - startNs) / 1_000_000 + " ms: " + what +
+            "; replay with -Drfmrt.sim.seed=" + seed + (tracing ? "\n" + trace : ""), cause);
+    }
+
+    String describeFaults()
+    {
+        final StringBuilder text = new StringBuilder();
+        for (final Fault f : faults)
+        {
+            text.append(text.length() == 0 ? "" : ", ").append(f.kind).append(' ').append(f.host);
+            if (f.kind == FaultKind.LINK_BOTH_WAYS || f.kind == FaultKind.LINK_ONE_WAY)
+            {
+                text.append(f.kind == FaultKind.LINK_ONE_WAY ? "->" : "<->").append(f.other);
+            }
+            text.append(' ').append((f.startNs - startNs) / 1_000_000).append('-')
+                .append((f.endNs - startNs) / 1_000_000).append(" ms");
+        }
+        return text.toString();
+    }
+
+    private void note(final String line)
+    {
+        if (tracing)
+        {
+            trace.append((links.nowNs - startNs) / 1_000_000).append(" ms: ").append(line).append('\n');
+        }
+    }
+
+    private void close()
+    {
+        for (int h = 1; h <= hostCount; h++)
+        {
+            if (hosts[h] != null)
+            {
+                hosts[h].close();
+            }
+        }
+    }
+
+    /**
+     * Make a host's network as new for the next seed without building it again (building one writes every card's
+     * FIFOs: most of a seed's time): memory zeroed, the cards of the simulation's nodes as new, no node or stand-in
+     * held, no bridge file (the next bridge makes a fresh one).
+     */
+    static void resetNetwork(final Path dir)
+    {
+        if (!NetworkImage.exists(dir))
+        {
+            return;
+        }
+        try (NetworkImage image = NetworkImage.attach(dir, NETWORK))
+        {
+            image.memory().setMemory(0, (int)image.memorySize(), (byte)0);
+            for (int node = 0; node < NODE_LIMIT; node++)
+            {
+                if (image.isRemote(node))
+                {
+                    image.releaseRemote(node);
+                }
+                if (image.isPresent(node))
+                {
+                    image.release(node);
+                }
+                image.card(node).init();
+            }
+            image.link(false);
+        }
+        try
+        {
+            Files.deleteIfExists(dir.resolve(BridgeFileDescriptor.FILE_NAME));
+        }
+        catch (final IOException ex)
+        {
+            throw new IllegalStateException(ex);
+        }
+    }
+
+    /**
+     * One simulated host: its network folder, its bridge (when running), its node.
+     */
+    private final class Host
+    {
+        final int id;
+        final Path dir;
+        BridgeAgent agent;
+        NetworkImage view;
+        RfmDevice node;
+        long endedUp;
+        long nextValue;
+        final EventInfo info = new EventInfo();
+
+        Host(final int id)
+        {
+            this.id = id;
+            this.dir = root.resolve("host" + id);
+        }
+
+        void start()
+        {
+            final Bridge.Context ctx = new Bridge.Context()
+                .network(dir, NETWORK)
+                .memorySize(MEMORY)
+                .hostId(id)
+                .hostName("host" + id)
+                .channel("aeron:udp?endpoint=10.0.0." + id + ":40456")
+                .logCapacity(64 * 1024)
+                .peerTimeoutNs(PEER_TIMEOUT_NS)
+                .heartbeatNs(HEARTBEAT_NS)
+                .nanoClock(() -> links.nowNs)
+                .epochClock(() -> (links.nowNs - startNs) / 1_000_000)
+                .listener(listener())
+                .errorHandler(ex ->
+                {
+                    throw new IllegalStateException("transport error on host " + id, ex);
+                });
+            for (int o = 1; o <= hostCount; o++)
+            {
+                if (o != id)
+                {
+                    ctx.peer(new Bridge.Peer(o, "10.0.0." + o + ":40456"));
+                }
+            }
+            try
+            {
+                Files.createDirectories(dir);
+            }
+            catch (final IOException ex)
+            {
+                throw new IllegalStateException(ex);
+            }
+            ctx.conclude();
+            links.paused[id] = false;
+            agent = new BridgeAgent(ctx, links.factory(id));
+            if (view == null)
+            {
+                view = NetworkImage.attach(dir, NETWORK);
+            }
+            note("start host " + id);
+        }
+
+        private BridgeListener listener()
+        {
+            return (kind, peerHostId, peerName, value, value2) ->
+                note("host " + id + ": " + kind + " peer " + peerHostId + " " + value + " " + value2);
+        }
+
+        void openNode()
+        {
+            node = SimDevice.open("sim:" + NETWORK + "?node=" + id, NetworkImage.attach(dir, NETWORK), id,
+                DmaMode.AUTO, DmaRingFullPolicy.DROP_NEWEST, 4, 256, false);
+            node.enableEvent(EventType.INTR1);
+        }
+
+        boolean nodeOpen()
+        {
+            return node != null;
+        }
+
+        /**
+         * A process killed: no goodbye, its claim left behind (taken over by the next bridge as a dead one's).
+         */
+        void kill()
+        {
+            if (agent.linkUp())
+            {
+                endedUp++;
+            }
+            agent = null;
+            links.kill(id);
+            view.bridgeFile().releaseBridge();
+            note("kill host " + id);
+        }
+
+        void act()
+        {
+            final int roll = random.nextInt(100);
+            if (roll < 30)
+            {
+                final int word = ownWord();
+                final long value = ++nextValue * 16 + id;
+                node.window().putLongRelease(word * 8L, value);
+                expected[word] = value;
+            }
+            else if (roll < 33)
+            {
+                // the event's data is the value just written to the sender's first word
+                final int word = id - 1;
+                final long value = ++nextValue * 16 + id;
+                node.window().putLongRelease(word * 8L, value);
+                expected[word] = value;
+                final int target = random.nextInt(4) == 0 ? RfmDevice.ALL_NODES : otherHost();
+                node.sendEvent(target, EventType.INTR1, (int)(value & 0x7FFF_FFFF));
+            }
+        }
+
+        private int ownWord()
+        {
+            final int perHost = WORDS_USED / hostCount;
+            return id - 1 + hostCount * random.nextInt(perHost);
+        }
+
+        private int otherHost()
+        {
+            final int o = 1 + random.nextInt(hostCount - 1);
+            return o >= id ? o + 1 : o;
+        }
+
+        void takeEvents()
+        {
+            if (node == null)
+            {
+                return;
+            }
+            while (node.awaitEvent(EventType.INTR1, RfmDevice.NO_WAIT, info) == RfmStatus.SUCCESS)
+            {
+                final int source = info.sourceNode();
+                final long data = info.data() & 0xFFFF_FFFFL;
+                final long held = view.memory().getLongVolatile((source - 1) * 8) & 0x7FFF_FFFFL;
+                if (held < data)
+                {
+                    fail("(c) host " + id + " took event " + data + " from node " + source + " while it holds " +
+                        held + " of the word written before it", null);
+                }
+            }
+        }
+
+        void close()
+        {
+            if (node != null)
+            {
+                node.close();
+                node = null;
+            }
+            if (agent != null)
+            {
+                if (agent.linkUp())
+                {
+                    endedUp++;
+                }
+                agent.onClose();
+                agent = null;
+            }
+            if (view != null)
+            {
+                view.close();
+                view = null;
+            }
+        }
+    }
+}
