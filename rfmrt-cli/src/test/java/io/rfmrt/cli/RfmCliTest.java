@@ -63,7 +63,8 @@ class RfmCliTest
         assertThat(status.out()).startsWith("network lab  memory 1048576 bytes  link up");
         assertThat(status.out()).contains("(no cards)");
         assertOneLineError(run("rfm", "create", "--network", "lab"), 1,
-            "network 'lab' already exists in " + root.resolve("lab"));
+            "network 'lab' already exists in " + root.resolve("lab") +
+            " with 1,048,576 bytes of memory, not the 16,777,216 asked for");
         assertThat(run("rfm", "destroy", "--network", "lab").exit()).isZero();
         assertThat(root.resolve("lab")).doesNotExist();
     }

@@ -200,23 +200,64 @@ public final class SimNetwork implements AutoCloseable
     }
 
     /**
-     * Create a network.
+     * Create a network. Of any number of processes creating the same network at once, exactly one creates it; the
+     * others are refused, told that it exists (and its size when it is not the one they asked for).
      *
      * @param network    name.
      * @param memorySize bytes of memory: a multiple of 4096, 4 KiB..1 GiB.
      * @return the network.
-     * @throws RfmException if it exists already or the size is bad.
+     * @throws RfmException if it exists already, the size is bad, or it cannot be made (no space: the folder, bytes
+     *                      needed and bytes free); nothing is left behind then.
      */
     public static SimNetwork create(final String network, final long memorySize)
     {
         checkName(network);
         NetworkImage.checkMemorySize(memorySize);
         final Path dir = checkedDir(network, false);
-        if (NetworkImage.exists(dir))
+        final boolean folderExisted = Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS);
+        final boolean built;
+        try
         {
-            throw new RfmException(RfmStatus.BAD_PARAMETER, "network '" + network + "' already exists in " + dir);
+            built = !NetworkImage.exists(dir) && NetworkImage.createIfAbsent(checkedDir(network, true), network,
+                memorySize);
         }
-        return new SimNetwork(NetworkImage.createOrAttach(checkedDir(network, true), network, memorySize));
+        catch (final RuntimeException ex)
+        {
+            if (!folderExisted)
+            {
+                removeIfEmpty(dir);
+            }
+            throw ex;
+        }
+        if (!built)
+        {
+            final long existing;
+            try (SimNetwork other = attach(network))
+            {
+                existing = other.memorySize();
+            }
+            throw new RfmException(RfmStatus.BAD_PARAMETER, "network '" + network + "' already exists in " + dir +
+                (existing == memorySize ? "" : String.format(" with %,d bytes of memory, not the %,d asked for",
+                existing, memorySize)));
+        }
+        return new SimNetwork(NetworkImage.attach(dir, network));
+    }
+
+    /**
+     * Remove a network folder that a refused create made and left empty (another process's files keep it).
+     *
+     * @param dir the folder.
+     */
+    public static void removeIfEmpty(final Path dir)
+    {
+        try
+        {
+            Files.deleteIfExists(dir);
+        }
+        catch (final IOException ignore)
+        {
+            // not empty: someone else's network is being made there
+        }
     }
 
     /**
