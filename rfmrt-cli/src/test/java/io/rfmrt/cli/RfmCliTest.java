@@ -115,7 +115,7 @@ class RfmCliTest
             "--width", "8"), 2, "--value 0x1ff does not fit 8 bits");
         assertOneLineError(run("rfm", "peek", "--network", "bad name", "--node", "1", "--offset", "0"), 2,
             "Invalid value for option '--network': network name 'bad name' is not 1-64 letters, digits, '.', '_' " +
-            "or '-' (see 'rfmrt rfm peek --help')");
+            "or '-' starting with a letter or digit: it has ' ' at 4 (see 'rfmrt rfm peek --help')");
         assertThat(root).doesNotExist();
     }
 

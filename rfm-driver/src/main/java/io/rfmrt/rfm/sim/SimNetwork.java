@@ -104,9 +104,35 @@ public final class SimNetwork implements AutoCloseable
         }
         if (network == null || !NAME.matcher(network).matches())
         {
-            throw new RfmException(RfmStatus.BAD_PARAMETER, "network name " + quote(network) +
-                " is not 1-64 letters, digits, '.', '_' or '-'");
+            throw new RfmException(RfmStatus.BAD_PARAMETER, "network name " + quote(network) + " is not 1-64 " +
+                "letters, digits, '.', '_' or '-' starting with a letter or digit: " + brokenRule(network));
         }
+    }
+
+    private static String brokenRule(final String network)
+    {
+        if (network == null || network.isEmpty())
+        {
+            return "it is empty";
+        }
+        if (network.length() > 64)
+        {
+            return "it has " + network.length() + " characters";
+        }
+        final char first = network.charAt(0);
+        if (!Character.isLetterOrDigit(first) || first > 0x7f)
+        {
+            return "it starts with " + quote(String.valueOf(first));
+        }
+        for (int i = 1; i < network.length(); i++)
+        {
+            final char c = network.charAt(i);
+            if (!(c < 0x80 && (Character.isLetterOrDigit(c) || c == '.' || c == '_' || c == '-')))
+            {
+                return "it has " + quote(String.valueOf(c)) + " at " + (i + 1);
+            }
+        }
+        return "it does not match";
     }
 
     /**
