@@ -9,6 +9,9 @@ import io.rfmrt.rfm.internal.sim.SimDevice;
 import io.rfmrt.rfm.sim.SimNetwork;
 
 import java.util.LinkedHashMap;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
 import java.util.Map;
 import java.util.Set;
 
@@ -109,7 +112,22 @@ public final class RfmDevices
         {
             NetworkImage.checkMemorySize(size);
         }
-        final NetworkImage image = NetworkImage.createOrAttach(SimNetwork.checkedDir(network, true), network, size);
+        final Path dir = SimNetwork.checkedDir(network, false);
+        final boolean folderExisted = Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS);
+        final NetworkImage image;
+        try
+        {
+            image = NetworkImage.createOrAttach(SimNetwork.checkedDir(network, true), network, size);
+        }
+        catch (final RuntimeException ex)
+        {
+            if (!folderExisted)
+            {
+                // a refused create leaves nothing, not even the folder
+                SimNetwork.removeIfEmpty(dir);
+            }
+            throw ex;
+        }
         return SimDevice.open(uri, image, node, mode, policy, slots, slotSize, Boolean.parseBoolean(loopbackText));
     }
 

@@ -147,6 +147,24 @@ final class BridgeCommand implements Callable<Integer>
         {
             throw new Main.UsageException("--size and --log-size are at most 1G and 256M");
         }
+        // everything the command line says is checked before anything is made (the network folder, its files)
+        if (hostId < 1 || hostId > 255)
+        {
+            throw new Main.UsageException("--host-id " + hostId + " is not 1-255");
+        }
+        final List<Bridge.Peer> parsedPeers = new ArrayList<>();
+        try
+        {
+            for (final String peer : peers)
+            {
+                parsedPeers.add(Bridge.Peer.parse(peer.trim()));
+            }
+        }
+        catch (final IllegalArgumentException | RfmException ex)
+        {
+            throw new Main.UsageException(ex.getMessage());
+        }
+        checkListenChannel(channel);
         final java.util.Set<String> reported = java.util.concurrent.ConcurrentHashMap.newKeySet();
         final Bridge.Context ctx = new Bridge.Context()
             .network(SimNetwork.checkedDir(network, true), network)
@@ -176,9 +194,9 @@ final class BridgeCommand implements Callable<Integer>
             });
         try
         {
-            for (final String peer : peers)
+            for (final Bridge.Peer peer : parsedPeers)
             {
-                ctx.peer(Bridge.Peer.parse(peer.trim()));
+                ctx.peer(peer);
             }
             ctx.conclude();
         }
@@ -300,6 +318,50 @@ final class BridgeCommand implements Callable<Integer>
      * @return the longest sleep of a doorbell strategy ({@code doorbell}: 1 ms, {@code doorbell-Nus}: N us), or 0 for
      *         another strategy.
      */
+    /**
+     * The channel this bridge listens on, checked as far as it can be without Aeron: its endpoint's port is 1-65535
+     * and its address:port can be bound now (the media driver's own refusal says only "RegistrationException").
+     *
+     * @param channel the {@code --channel} value.
+     * @throws Main.UsageException naming the channel and what is wrong with it.
+     */
+    static void checkListenChannel(final String channel)
+    {
+        final java.util.regex.Matcher m = java.util.regex.Pattern
+            .compile("aeron:udp\\?(?:.*\\|)?endpoint=(\\[[^\\]]+\\]|[^:|]+):([0-9]+)(?:\\|.*)?").matcher(channel);
+        if (!m.matches())
+        {
+            throw new Main.UsageException("--channel " + SimNetwork.quote(channel) +
+                " is not aeron:udp?endpoint=ADDRESS:PORT");
+        }
+        final String host = m.group(1).startsWith("[") ? m.group(1).substring(1, m.group(1).length() - 1) : m.group(1);
+        final int port;
+        try
+        {
+            port = Integer.parseInt(m.group(2));
+        }
+        catch (final NumberFormatException ex)
+        {
+            throw new Main.UsageException("--channel " + SimNetwork.quote(channel) + ": port " + m.group(2) +
+                " is not 1-65535");
+        }
+        if (port < 1 || port > 65535)
+        {
+            throw new Main.UsageException("--channel " + SimNetwork.quote(channel) + ": port " + port +
+                " is not 1-65535");
+        }
+        try (java.net.DatagramSocket socket = new java.net.DatagramSocket(null))
+        {
+            socket.setReuseAddress(true);
+            socket.bind(new java.net.InetSocketAddress(java.net.InetAddress.getByName(host), port));
+        }
+        catch (final java.io.IOException ex)
+        {
+            throw new Main.UsageException("--channel " + SimNetwork.quote(channel) + ": cannot listen on " + host +
+                ":" + port + ": " + ex.getMessage());
+        }
+    }
+
     static long doorbellParkNs(final String name)
     {
         if ("doorbell".equals(name))

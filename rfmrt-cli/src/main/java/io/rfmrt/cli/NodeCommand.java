@@ -126,7 +126,10 @@ final class NodeCommand implements Callable<Integer>
             failure = node.failure();
             if (failure != null)
             {
-                err.println("rfmrt node: " + failure + "; stopping the node");
+                // one line: what failed, and what the error path could not record (the damaged file itself)
+                final String unrecorded = node.errors().recordFailure();
+                err.println("rfmrt node: " + failure + (unrecorded == null ? "" : "; not recorded: " + unrecorded) +
+                    "; stopping the node");
                 err.flush();
             }
             if (!child)

@@ -6,6 +6,9 @@ import io.rfmrt.rfm.RfmDevices;
 import io.rfmrt.rfm.RfmCounter;
 import io.rfmrt.rfm.RfmException;
 import io.rfmrt.rfm.sim.SimNetwork;
+import io.rfmrt.runtime.RuntimeCounter;
+import io.rfmrt.runtime.counters.CounterIds;
+import io.rfmrt.runtime.counters.CountersSnapshot;
 import io.rfmrt.runtime.journal.JournalReader;
 import io.rfmrt.runtime.journal.JournalRecord;
 import io.rfmrt.runtime.journal.RecordKind;
@@ -243,6 +246,131 @@ class NodeThreadFailureTest
             }
         }
         assertThat(faults).as("FAULT records of the failed thread, flushed before exit").isPositive();
+    }
+
+    @Test
+    void shouldExitOneWithOneReportWhenItsCountersFileIsTruncated(@TempDir final Path dir) throws Exception
+    {
+        Files.copy(Path.of("..", "deploy", "conf", "layout.yaml"), dir.resolve("layout.yaml"));
+        Files.writeString(dir.resolve("node-1.yaml"), """
+            device: sim:lab1?node=1
+            layout: layout.yaml
+            publish: {channel: sensor, rateHz: 1000, size: 64}
+            threads:
+              lockMemory: false
+            strict: false
+            heartbeat: 0s
+            """);
+        // the receiving node under test: it counts every frame and every wake in its counters file
+        Files.writeString(dir.resolve("node-2.yaml"), """
+            device: sim:lab1?node=2&dma=auto
+            layout: layout.yaml
+            receive: {channels: [sensor], wait: BLOCKING}
+            threads:
+              lockMemory: false
+            strict: false
+            journal: {enabled: true, dir: journal}
+            heartbeat: 1s
+            """);
+        final Process receiver = CliProcesses.start(simRoot, ProcessBuilder.Redirect.PIPE, "node", "--config",
+            dir.resolve("node-2.yaml").toString());
+        final CompletableFuture<String> receiverErr = CompletableFuture.supplyAsync(() -> readAll(receiver));
+        final BufferedReader lines = new BufferedReader(new InputStreamReader(receiver.getInputStream(),
+            StandardCharsets.UTF_8));
+        final StringBuilder out = new StringBuilder();
+        Process sender = null;
+        try
+        {
+            awaitRunning(lines, out, receiverErr);
+            sender = CliProcesses.start(simRoot, ProcessBuilder.Redirect.DISCARD, "node", "--config",
+                dir.resolve("node-1.yaml").toString());
+            final Path counters = simRoot.resolve("lab1").resolve("node-2.counters");
+            final int handled = CounterIds.runtime(RuntimeCounter.FRAMES_HANDLED);
+            final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+            while (CountersSnapshot.read(counters).value(handled) < 2_000 && System.nanoTime() < deadline)
+            {
+                Thread.sleep(20);
+            }
+            assertThat(CountersSnapshot.read(counters).value(handled)).as("frames before the truncation")
+                .isGreaterThanOrEqualTo(2_000);
+            try (FileChannel channel = FileChannel.open(counters, StandardOpenOption.WRITE))
+            {
+                channel.truncate(0);
+            }
+            // before: the error policy faulted on the file it records into, the threads died with the JVM's traces
+            // and the node ran on with no frames and no heartbeats until a signal
+            final CompletableFuture<Void> rest = CompletableFuture.runAsync(() -> readRest(lines, out));
+            assertThat(receiver.waitFor(30, TimeUnit.SECONDS)).as("the node exits by itself: " + out).isTrue();
+            rest.get(30, TimeUnit.SECONDS);
+        }
+        finally
+        {
+            receiver.destroyForcibly();
+            if (sender != null)
+            {
+                sender.destroy();
+                assertThat(sender.waitFor(30, TimeUnit.SECONDS)).isTrue();
+            }
+        }
+        final String err = receiverErr.get(30, TimeUnit.SECONDS);
+        assertThat(receiver.exitValue()).as(out + err).isEqualTo(1);
+        assertThat(err.lines().filter(l -> l.startsWith("rfmrt node: "))).as(err).singleElement()
+            .satisfies(l -> assertThat(l).startsWith("rfmrt node: thread rfmrt-")
+                .contains("not recorded: the counters file " + simRoot.resolve("lab1").resolve("node-2.counters") +
+                    " was cut to 0 of its ")
+                .endsWith(" bytes under this node; stopping the node"));
+        assertThat(err).as("one report per failure, no second trace from the JVM").doesNotContain("Exception in thread")
+            .doesNotContain("A fatal error has been detected by the Java Runtime Environment");
+        assertThat(out.toString()).endsWith("stopped after a thread failed\n");
+        assertThat(journalFaults(dir.resolve("journal"))).as("the FAULT record is journaled").isPositive();
+    }
+
+    private static void awaitRunning(final BufferedReader lines, final StringBuilder out,
+        final CompletableFuture<String> err) throws Exception
+    {
+        String line;
+        while ((line = lines.readLine()) != null)
+        {
+            out.append(line).append('\n');
+            if (line.startsWith("process:"))
+            {
+                return;
+            }
+        }
+        throw new AssertionError("the node ended before it ran: " + out + err.get(30, TimeUnit.SECONDS));
+    }
+
+    private static void readRest(final BufferedReader lines, final StringBuilder out)
+    {
+        try
+        {
+            String line;
+            while ((line = lines.readLine()) != null)
+            {
+                synchronized (out)
+                {
+                    out.append(line).append('\n');
+                }
+            }
+        }
+        catch (final IOException ex)
+        {
+            throw new java.io.UncheckedIOException(ex);
+        }
+    }
+
+    private static long journalFaults(final Path journal)
+    {
+        long faults = 0;
+        try (JournalReader reader = JournalReader.open(journal))
+        {
+            final JournalRecord record = new JournalRecord();
+            while (reader.next(record))
+            {
+                faults += record.kind() == RecordKind.FAULT && record.code() == ReplayCodes.FAULT_THREAD_FAILED ? 1 : 0;
+            }
+        }
+        return faults;
     }
 
     private static long framesReached(final RfmDevice receiver)

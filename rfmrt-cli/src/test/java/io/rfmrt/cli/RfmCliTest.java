@@ -63,7 +63,8 @@ class RfmCliTest
         assertThat(status.out()).startsWith("network lab  memory 1048576 bytes  link up");
         assertThat(status.out()).contains("(no cards)");
         assertOneLineError(run("rfm", "create", "--network", "lab"), 1,
-            "network 'lab' already exists in " + root.resolve("lab"));
+            "network 'lab' already exists in " + root.resolve("lab") +
+            " with 1,048,576 bytes of memory, not the 16,777,216 asked for");
         assertThat(run("rfm", "destroy", "--network", "lab").exit()).isZero();
         assertThat(root.resolve("lab")).doesNotExist();
     }
@@ -114,7 +115,7 @@ class RfmCliTest
             "--width", "8"), 2, "--value 0x1ff does not fit 8 bits");
         assertOneLineError(run("rfm", "peek", "--network", "bad name", "--node", "1", "--offset", "0"), 2,
             "Invalid value for option '--network': network name 'bad name' is not 1-64 letters, digits, '.', '_' " +
-            "or '-' (see 'rfmrt rfm peek --help')");
+            "or '-' starting with a letter or digit: it has ' ' at 4 (see 'rfmrt rfm peek --help')");
         assertThat(root).doesNotExist();
     }
 

@@ -1213,6 +1213,12 @@ public final class RfmNode implements AutoCloseable
         });
         closeStep("the last heartbeat", () ->
         {
+            final String cut = counters == null ? null : counters.truncation();
+            if (cut != null)
+            {
+                // the figures are gone with the file (the failure line names it); reading them would fault again
+                heartbeat = null;
+            }
             if (heartbeat != null && path != null && ctx.heartbeatNanos > 0)
             {
                 // the last (partial) interval; a node whose heartbeat is off stays silent

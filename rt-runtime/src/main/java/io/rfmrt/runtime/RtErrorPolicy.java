@@ -27,7 +27,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * Threading: {@link #onError} from any thread (it is off the hot path: it runs only when something broke); the rest
  * from any thread.
  */
-public final class RtErrorPolicy implements ErrorHandler
+public final class RtErrorPolicy implements ErrorHandler, Thread.UncaughtExceptionHandler
 {
     private static final Logger LOG = LogManager.getLogger("io.rfmrt.errors");
 
@@ -39,6 +39,7 @@ public final class RtErrorPolicy implements ErrorHandler
     private final Set<Throwable> reported = Collections.newSetFromMap(new IdentityHashMap<>());
     private volatile String failure;
     private volatile Runnable onFailure;
+    private String recordFailure;
 
     /**
      * @param journal where FAULT records go (its own writer: this policy is its one producer), or null.
@@ -73,53 +74,138 @@ public final class RtErrorPolicy implements ErrorHandler
     {
         final long count = errors.incrementAndGet();
         final Thread thread = Thread.currentThread();
-        final String what = thread.getName() + ": " + error.getClass().getSimpleName() +
-            (error.getMessage() == null ? "" : ": " + error.getMessage());
         final boolean first;
         synchronized (this)
         {
             first = logged.add(thread.getName());
             reported.add(error);
-            if (counters != null)
-            {
-                counters.runtime(RuntimeCounter.ERRORS).increment();
-                if (!counters.errorLog().record(error))
-                {
-                    LOG.warn("error of {} not recorded: the counters file's error log is full", thread.getName());
-                }
-            }
-            if (journal != null && !journal.fault(ReplayCodes.FAULT_THREAD_FAILED, thread.getId(), count,
-                System.nanoTime()))
-            {
-                LOG.warn("FAULT record of {} dropped: journal ring full", thread.getName());
-            }
             if (failure == null)
             {
-                failure = "thread " + what;
+                failure = "thread " + thread.getName() + ": " + oneLine(error);
+            }
+        }
+        try
+        {
+            // the failure is known before anything that can fault again is touched: the counters file, the journal
+            // and the log may be what broke the thread in the first place
+            record(thread, error, count, first);
+        }
+        finally
+        {
+            if (failed.getCount() > 0)
+            {
+                failed.countDown();
+                final Runnable action = onFailure;
+                if (action != null)
+                {
+                    try
+                    {
+                        action.run();
+                    }
+                    catch (final Throwable ex)
+                    {
+                        lost("the failure action", ex);
+                    }
+                }
+            }
+            // an agent runner stops its duty cycle when its thread is interrupted after an error
+            thread.interrupt();
+        }
+    }
+
+    /**
+     * @return why an error could not be recorded, the first time that happened, in one line ({@code the counters
+     * file ... was cut to 0 of its 323712 bytes under this node}, {@code the journal: InternalError: ...}), or null.
+     * The policy never throws: the failure is known before anything that can fault is touched, and what cannot be
+     * recorded is kept here instead.
+     */
+    public synchronized String recordFailure()
+    {
+        return recordFailure;
+    }
+
+    private void record(final Thread thread, final Throwable error, final long count, final boolean first)
+    {
+        final String cut = counters == null ? null : counters.truncation();
+        if (cut != null)
+        {
+            lost(cut);
+        }
+        else if (counters != null)
+        {
+            try
+            {
+                synchronized (this)
+                {
+                    counters.runtime(RuntimeCounter.ERRORS).increment();
+                    if (!counters.errorLog().record(error))
+                    {
+                        LOG.warn("error of {} not recorded: the counters file's error log is full", thread.getName());
+                    }
+                }
+            }
+            catch (final Throwable ex)
+            {
+                lost("the counters file", ex);
+            }
+        }
+        if (journal != null)
+        {
+            try
+            {
+                final boolean written;
+                synchronized (this)
+                {
+                    written = journal.fault(ReplayCodes.FAULT_THREAD_FAILED, thread.getId(), count, System.nanoTime());
+                }
+                if (!written)
+                {
+                    LOG.warn("FAULT record of {} dropped: journal ring full", thread.getName());
+                }
+            }
+            catch (final Throwable ex)
+            {
+                lost("the journal", ex);
             }
         }
         if (first)
         {
-            LOG.error("thread {} failed; the node stops", thread.getName(), error);
-        }
-        if (failed.getCount() > 0)
-        {
-            failed.countDown();
-            final Runnable action = onFailure;
-            if (action != null)
+            try
             {
-                action.run();
+                LOG.error("thread {} failed; the node stops", thread.getName(), error);
+            }
+            catch (final Throwable ex)
+            {
+                lost("the log", ex);
             }
         }
-        // an agent runner stops its duty cycle when its thread is interrupted after an error
-        thread.interrupt();
+    }
+
+    private void lost(final String where, final Throwable ex)
+    {
+        lost(where + ": " + oneLine(ex));
+    }
+
+    private synchronized void lost(final String line)
+    {
+        if (recordFailure == null)
+        {
+            recordFailure = line;
+        }
+    }
+
+    private static String oneLine(final Throwable error)
+    {
+        return error.getClass().getSimpleName() + (error.getMessage() == null ? "" : ": " + error.getMessage());
     }
 
     /**
      * The body of a thread under this policy. An agent runner hands an {@link Error} to the policy and then throws it
      * again, which would end the thread with the JVM's own "Exception in thread" trace beside the policy's report;
      * the guard ends the thread quietly instead when the policy has that throwable already, and reports anything
-     * else that escapes the body (a failure outside the duty cycle) through {@link #onError}.
+     * else that escapes the body (a failure outside the duty cycle) through {@link #onError}. The policy becomes the
+     * thread's uncaught-exception handler, for what reaches the thread after its body (see
+     * {@link #uncaughtException}).
      *
      * @param body what the thread runs, usually an {@code AgentRunner}.
      * @return the body, guarded.
@@ -128,23 +214,39 @@ public final class RtErrorPolicy implements ErrorHandler
     {
         return () ->
         {
+            // a fault in a mapping reaches a thread when the JVM next polls for it, which may be after the body
+            // returned (in the code that releases the thread's cpu): that too is this policy's to report
+            Thread.currentThread().setUncaughtExceptionHandler(this);
             try
             {
                 body.run();
             }
             catch (final Throwable ex)
             {
-                final boolean known;
-                synchronized (this)
-                {
-                    known = reported.contains(ex);
-                }
-                if (!known)
-                {
-                    onError(ex);
-                }
+                uncaughtException(Thread.currentThread(), ex);
             }
         };
+    }
+
+    /**
+     * What ends a guarded thread outside its body: reported through {@link #onError} unless the policy has that
+     * throwable already (an agent runner throws an {@link Error} again after handing it over).
+     *
+     * @param thread the dying thread (the current one).
+     * @param error  what ended it.
+     */
+    @Override
+    public void uncaughtException(final Thread thread, final Throwable error)
+    {
+        final boolean known;
+        synchronized (this)
+        {
+            known = reported.contains(error);
+        }
+        if (!known)
+        {
+            onError(error);
+        }
     }
 
     /**

@@ -19,6 +19,18 @@ public final class LibC
     public static final int MCL_CURRENT = 1;
     /** {@code MCL_FUTURE}. */
     public static final int MCL_FUTURE = 2;
+    /** {@code O_RDWR}. */
+    public static final int O_RDWR = 2;
+    /** {@code O_NOFOLLOW} on x86-64. */
+    public static final int O_NOFOLLOW = 0400000;
+    /** {@code O_CLOEXEC} on x86-64. */
+    public static final int O_CLOEXEC = 02000000;
+    /** {@code LOCK_EX}: an exclusive {@code flock}. */
+    public static final int LOCK_EX = 2;
+    /** {@code EINTR}. */
+    public static final int EINTR = 4;
+    /** {@code ENOSPC}. */
+    public static final int ENOSPC = 28;
 
     private static final Throwable LOAD_FAILURE;
 
@@ -95,4 +107,38 @@ public final class LibC
      * @return 0 on success, -1 on error ({@code Native.getLastError()}: ESRCH no such process, EPERM not ours).
      */
     public static native int kill(int pid, int sig);
+
+    /**
+     * @param path  a file.
+     * @param flags {@code O_*} flags.
+     * @return a file descriptor, -1 on error ({@code Native.getLastError()}).
+     */
+    public static native int open(String path, int flags);
+
+    /**
+     * @param fd a file descriptor.
+     * @return 0 on success.
+     */
+    public static native int close(int fd);
+
+    /**
+     * Give a file its blocks for real (a sparse file's holes are only promises: a mapping faults where the file
+     * system cannot keep them).
+     *
+     * @param fd     a file descriptor open for writing.
+     * @param offset start.
+     * @param length bytes.
+     * @return 0 on success, else the error number (ENOSPC: no space), not -1.
+     */
+    public static native int posix_fallocate(int fd, long offset, long length);
+
+    /**
+     * A lock on the open file itself (not on the process, as {@code fcntl} locks are): closing another descriptor of
+     * the same file does not release it. Closing this descriptor does.
+     *
+     * @param fd        a file descriptor.
+     * @param operation {@link #LOCK_EX}.
+     * @return 0 on success, -1 on error ({@code Native.getLastError()}).
+     */
+    public static native int flock(int fd, int operation);
 }

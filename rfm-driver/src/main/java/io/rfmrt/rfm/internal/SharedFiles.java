@@ -195,11 +195,142 @@ public final class SharedFiles
             {
                 raf.setLength(length);
             }
+            allocate(tmp, length);
             return tmp;
+        }
+        catch (final IOException | RuntimeException ex)
+        {
+            deleteQuietly(tmp);
+            if (ex instanceof RfmException rfm)
+            {
+                throw rfm;
+            }
+            throw new RfmException(RfmStatus.OS_ERROR, "cannot create " + tmp + ": " + ex.getMessage(), ex);
+        }
+    }
+
+    /**
+     * Refuse before anything is made when a folder's file system cannot hold {@code needed} more bytes.
+     *
+     * @param dir    the folder.
+     * @param needed bytes about to be allocated there.
+     * @param what   what they are for, for the message ({@code network 'lab1'}).
+     * @throws RfmException OS_ERROR in one line naming the folder, the bytes needed and the bytes free.
+     */
+    public static void checkSpace(final Path dir, final long needed, final String what)
+    {
+        final long free = usableSpace(dir);
+        if (free >= 0 && free < needed)
+        {
+            throw noSpace(dir, needed, free, what);
+        }
+    }
+
+    /**
+     * @param dir a folder.
+     * @return the bytes its file system has free for this user, -1 when that cannot be learnt.
+     */
+    public static long usableSpace(final Path dir)
+    {
+        try
+        {
+            return Files.getFileStore(dir).getUsableSpace();
         }
         catch (final IOException ex)
         {
-            throw new RfmException(RfmStatus.OS_ERROR, "cannot create " + tmp + ": " + ex.getMessage(), ex);
+            return -1;
+        }
+    }
+
+    private static RfmException noSpace(final Path dir, final long needed, final long free, final String what)
+    {
+        return new RfmException(RfmStatus.OS_ERROR, String.format(
+            "no space in %s for %s: it needs %,d bytes, %,d are free", dir, what, needed, free));
+    }
+
+    /**
+     * Give a file made by {@link RandomAccessFile#setLength} its blocks for real: on tmpfs a sparse file is only a
+     * promise, and a mapping whose pages the file system cannot keep faults on first touch (an
+     * {@link InternalError} in the touching thread, or a crash of the JVM). Without libc every page is written
+     * instead.
+     */
+    private static void allocate(final Path file, final long length) throws IOException
+    {
+        if (length == 0)
+        {
+            return;
+        }
+        if (LibC.loadFailure() == null)
+        {
+            final int fd = LibC.open(file.toString(), LibC.O_RDWR | LibC.O_NOFOLLOW | LibC.O_CLOEXEC);
+            if (fd < 0)
+            {
+                throw new IOException("cannot open it to allocate its " + length + " bytes (errno " +
+                    com.sun.jna.Native.getLastError() + ")");
+            }
+            final int error;
+            try
+            {
+                error = LibC.posix_fallocate(fd, 0, length);
+            }
+            finally
+            {
+                LibC.close(fd);
+            }
+            if (error == LibC.ENOSPC)
+            {
+                throw noSpace(file.getParent(), length, usableSpace(file.getParent()),
+                    String.valueOf(target(file).getFileName()));
+            }
+            if (error == 0)
+            {
+                return;
+            }
+            // EOPNOTSUPP and the like: write the pages instead
+        }
+        final java.nio.ByteBuffer zeros = java.nio.ByteBuffer.allocate(1 << 16);
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS))
+        {
+            for (long at = 0; at < length; at += zeros.capacity())
+            {
+                zeros.clear().limit((int)Math.min(zeros.capacity(), length - at));
+                while (zeros.hasRemaining())
+                {
+                    channel.write(zeros, at + zeros.position());
+                }
+            }
+        }
+        catch (final IOException ex)
+        {
+            if ("No space left on device".equals(ex.getMessage()))
+            {
+                throw noSpace(file.getParent(), length, usableSpace(file.getParent()),
+                    String.valueOf(target(file).getFileName()));
+            }
+            throw ex;
+        }
+    }
+
+    /** The final name of a temporary file ({@code .memory.tmp-123} is {@code memory}). */
+    private static Path target(final Path tmp)
+    {
+        final String name = tmp.getFileName().toString();
+        final int dot = name.lastIndexOf(".tmp-");
+        return dot > 1 && name.startsWith(".") ? tmp.resolveSibling(name.substring(1, dot)) : tmp;
+    }
+
+    /**
+     * @param file a file to remove; absent is fine, a failure is ignored (the caller reports what it was doing).
+     */
+    public static void deleteQuietly(final Path file)
+    {
+        try
+        {
+            Files.deleteIfExists(file);
+        }
+        catch (final IOException ignore)
+        {
+            // nothing more to do
         }
     }
 

@@ -104,9 +104,35 @@ public final class SimNetwork implements AutoCloseable
         }
         if (network == null || !NAME.matcher(network).matches())
         {
-            throw new RfmException(RfmStatus.BAD_PARAMETER, "network name " + quote(network) +
-                " is not 1-64 letters, digits, '.', '_' or '-'");
+            throw new RfmException(RfmStatus.BAD_PARAMETER, "network name " + quote(network) + " is not 1-64 " +
+                "letters, digits, '.', '_' or '-' starting with a letter or digit: " + brokenRule(network));
         }
+    }
+
+    private static String brokenRule(final String network)
+    {
+        if (network == null || network.isEmpty())
+        {
+            return "it is empty";
+        }
+        if (network.length() > 64)
+        {
+            return "it has " + network.length() + " characters";
+        }
+        final char first = network.charAt(0);
+        if (!Character.isLetterOrDigit(first) || first > 0x7f)
+        {
+            return "it starts with " + quote(String.valueOf(first));
+        }
+        for (int i = 1; i < network.length(); i++)
+        {
+            final char c = network.charAt(i);
+            if (!(c < 0x80 && (Character.isLetterOrDigit(c) || c == '.' || c == '_' || c == '-')))
+            {
+                return "it has " + quote(String.valueOf(c)) + " at " + (i + 1);
+            }
+        }
+        return "it does not match";
     }
 
     /**
@@ -200,23 +226,64 @@ public final class SimNetwork implements AutoCloseable
     }
 
     /**
-     * Create a network.
+     * Create a network. Of any number of processes creating the same network at once, exactly one creates it; the
+     * others are refused, told that it exists (and its size when it is not the one they asked for).
      *
      * @param network    name.
      * @param memorySize bytes of memory: a multiple of 4096, 4 KiB..1 GiB.
      * @return the network.
-     * @throws RfmException if it exists already or the size is bad.
+     * @throws RfmException if it exists already, the size is bad, or it cannot be made (no space: the folder, bytes
+     *                      needed and bytes free); nothing is left behind then.
      */
     public static SimNetwork create(final String network, final long memorySize)
     {
         checkName(network);
         NetworkImage.checkMemorySize(memorySize);
         final Path dir = checkedDir(network, false);
-        if (NetworkImage.exists(dir))
+        final boolean folderExisted = Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS);
+        final boolean built;
+        try
         {
-            throw new RfmException(RfmStatus.BAD_PARAMETER, "network '" + network + "' already exists in " + dir);
+            built = !NetworkImage.exists(dir) && NetworkImage.createIfAbsent(checkedDir(network, true), network,
+                memorySize);
         }
-        return new SimNetwork(NetworkImage.createOrAttach(checkedDir(network, true), network, memorySize));
+        catch (final RuntimeException ex)
+        {
+            if (!folderExisted)
+            {
+                removeIfEmpty(dir);
+            }
+            throw ex;
+        }
+        if (!built)
+        {
+            final long existing;
+            try (SimNetwork other = attach(network))
+            {
+                existing = other.memorySize();
+            }
+            throw new RfmException(RfmStatus.BAD_PARAMETER, "network '" + network + "' already exists in " + dir +
+                (existing == memorySize ? "" : String.format(" with %,d bytes of memory, not the %,d asked for",
+                existing, memorySize)));
+        }
+        return new SimNetwork(NetworkImage.attach(dir, network));
+    }
+
+    /**
+     * Remove a network folder that a refused create made and left empty (another process's files keep it).
+     *
+     * @param dir the folder.
+     */
+    public static void removeIfEmpty(final Path dir)
+    {
+        try
+        {
+            Files.deleteIfExists(dir);
+        }
+        catch (final IOException ignore)
+        {
+            // not empty: someone else's network is being made there
+        }
     }
 
     /**

@@ -19,7 +19,9 @@ import org.agrona.concurrent.status.CountersReader;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.List;
 
 import static io.rfmrt.runtime.counters.CountersFileDescriptor.*;
@@ -42,6 +44,8 @@ public final class NodeCounters implements AutoCloseable
     public static final String FILE_SUFFIX = ".counters";
 
     private final Path file;
+    private final Object fileKey;
+    private final long length;
     private final SharedMemoryFile mapping;
     private final CountersManager manager;
     private final DistinctErrorLog errorLog;
@@ -53,6 +57,8 @@ public final class NodeCounters implements AutoCloseable
         final String device, final List<ChannelSpec> inputs)
     {
         this.file = file;
+        this.fileKey = file == null ? null : fileKey(file);
+        this.length = whole.capacity();
         this.mapping = mapping;
         this.channels = inputs.size();
         final int count = CounterIds.capacity(channels);
@@ -329,6 +335,51 @@ public final class NodeCounters implements AutoCloseable
     public Path file()
     {
         return file;
+    }
+
+    /**
+     * Whether the file was cut short under this node (truncated in place by something outside rfmrt). An update of a
+     * counter on a page past the file's end faults, and an atomic one from interpreted code crashes the JVM, so the
+     * error path checks this before it counts or records an error here. A file replaced or removed is not cut short:
+     * the mapping keeps the old file's pages. Off the hot path (one file-status read).
+     *
+     * @return null when the file still covers its mapping (or the counters are in memory), else one line naming the
+     * file and its sizes.
+     */
+    public String truncation()
+    {
+        if (file == null || fileKey == null)
+        {
+            return null;
+        }
+        try
+        {
+            final BasicFileAttributes attributes = Files.readAttributes(file, BasicFileAttributes.class,
+                LinkOption.NOFOLLOW_LINKS);
+            if (fileKey.equals(attributes.fileKey()) && attributes.size() < length)
+            {
+                return "the counters file " + file + " was cut to " + attributes.size() + " of its " + length +
+                    " bytes under this node";
+            }
+            return null;
+        }
+        catch (final IOException ex)
+        {
+            // removed: the mapping keeps the old pages
+            return null;
+        }
+    }
+
+    private static Object fileKey(final Path file)
+    {
+        try
+        {
+            return Files.readAttributes(file, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS).fileKey();
+        }
+        catch (final IOException ex)
+        {
+            return null;
+        }
     }
 
     /**

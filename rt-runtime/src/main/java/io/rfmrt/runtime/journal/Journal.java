@@ -2,6 +2,7 @@ package io.rfmrt.runtime.journal;
 
 import io.rfmrt.runtime.journal.internal.ChronicleSupport;
 import io.rfmrt.runtime.journal.internal.JournalAgent;
+import io.rfmrt.runtime.journal.internal.JournalFiles;
 import io.rfmrt.runtime.journal.internal.JournalRecordDescriptor;
 import org.agrona.BufferUtil;
 import org.agrona.concurrent.AgentRunner;
@@ -53,6 +54,10 @@ public final class Journal implements AutoCloseable
     public static final String MIN_FREE_BYTES_PROP_NAME = "rfmrt.journal.minFreeBytes";
     /** Default of {@value #MIN_FREE_BYTES_PROP_NAME}: 16 MiB. */
     public static final long MIN_FREE_BYTES_DEFAULT = 16L << 20;
+    /** System property: Chronicle's block size for journal files; a new file takes 1.25 times it. */
+    public static final String BLOCK_BYTES_PROP_NAME = "rfmrt.journal.blockBytes";
+    /** Default of {@value #BLOCK_BYTES_PROP_NAME}: 64 MiB, a new file of 80 MiB. */
+    public static final long BLOCK_BYTES_DEFAULT = JournalFiles.BLOCK_BYTES_DEFAULT;
     /** Name of the journal thread. */
     public static final String THREAD_NAME = "rfmrt-journal";
 
@@ -134,7 +139,34 @@ public final class Journal implements AutoCloseable
         return start(config, minFreeBytes, DAEMON_THREADS);
     }
 
+    static Journal start(final JournalConfig config, final long minFreeBytes, final long blockBytes)
+    {
+        return start(config, minFreeBytes, blockBytes, DAEMON_THREADS);
+    }
+
     static Journal start(final JournalConfig config, final long minFreeBytes, final ThreadFactory threads)
+    {
+        return start(config, minFreeBytes, blockBytes(), threads);
+    }
+
+    /**
+     * @return {@value #BLOCK_BYTES_PROP_NAME}, checked.
+     * @throws IllegalArgumentException naming the property and its value when it is not a power of two from 64 KiB
+     *                                  to 1 GiB.
+     */
+    public static long blockBytes()
+    {
+        final long bytes = Long.getLong(BLOCK_BYTES_PROP_NAME, BLOCK_BYTES_DEFAULT);
+        if (Long.bitCount(bytes) != 1 || bytes < JournalFiles.BLOCK_BYTES_MIN || bytes > JournalFiles.BLOCK_BYTES_MAX)
+        {
+            throw new IllegalArgumentException(BLOCK_BYTES_PROP_NAME + " " + bytes + " is not a power of two from " +
+                JournalFiles.BLOCK_BYTES_MIN + " to " + JournalFiles.BLOCK_BYTES_MAX);
+        }
+        return bytes;
+    }
+
+    static Journal start(final JournalConfig config, final long minFreeBytes, final long blockBytes,
+        final ThreadFactory threads)
     {
         config.validate();
         final Path dir = config.dir();
@@ -152,6 +184,7 @@ public final class Journal implements AutoCloseable
                 ChronicleSupport.rollCycle(config.rollCycle()),
                 config.cpu(),
                 minFreeBytes,
+                blockBytes,
                 SystemNanoClock.INSTANCE,
                 SystemEpochClock.INSTANCE,
                 config.layoutBytes());

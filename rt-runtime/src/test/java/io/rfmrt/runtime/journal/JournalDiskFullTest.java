@@ -51,11 +51,14 @@ class JournalDiskFullTest
         }
     }
 
+    /** Blocks small enough for a queue file on the 2 MiB tmpfs. */
+    private static final long SMALL_BLOCK_BYTES = 256 * 1024;
+
     @Test
     void shouldCountRecordsAsWriteErrorsBelowTheFreeSpaceFloor() throws Exception
     {
         final Path dir = mount.resolve("journal");
-        final Journal journal = Journal.start(JournalConfig.of(dir, 1), 512 * 1024);
+        final Journal journal = Journal.start(JournalConfig.of(dir, 1), 512 * 1024, SMALL_BLOCK_BYTES);
         final JournalWriter writer = journal.newWriter("isr");
         final long offered = writeUntilErrors(journal, writer);
         closeWithin(journal);
@@ -88,7 +91,7 @@ class JournalDiskFullTest
     {
         // no floor: Chronicle writes until the tmpfs cannot back its mapping (SIGBUS, turned into an InternalError)
         final Path dir = mount.resolve("journal");
-        final Journal journal = Journal.start(JournalConfig.of(dir, 1), 0);
+        final Journal journal = Journal.start(JournalConfig.of(dir, 1), 0, SMALL_BLOCK_BYTES);
         final JournalWriter writer = journal.newWriter("isr");
         final long offered = writeUntilErrors(journal, writer);
         closeWithin(journal);
@@ -99,6 +102,32 @@ class JournalDiskFullTest
         assertThat(stats.recordsWritten()).isPositive();
         assertThat(stats.recordsWritten() + stats.droppedRingFull() + stats.writeErrors())
             .isBetween(offered - 1, offered);
+    }
+
+    @Test
+    void shouldCountEveryRecordAsLostWhenTheFolderHasNoRoomForTheFirstFile() throws Exception
+    {
+        // the default block: a new file takes 80 MiB, and with memory locked all of it at once
+        final Path dir = mount.resolve("journal");
+        final Journal journal = Journal.start(JournalConfig.of(dir, 1), 512 * 1024);
+        final JournalWriter writer = journal.newWriter("isr");
+        final UnsafeBuffer payload = new UnsafeBuffer(new byte[PAYLOAD]);
+        for (int i = 0; i < 1000; i++)
+        {
+            writer.frame(i, 2, 0, 0, 1, 2, 3, 4, 5, payload, 0, PAYLOAD);
+        }
+        closeWithin(journal);
+
+        final JournalStats stats = journal.stats();
+        assertThat(stats.recordsWritten()).isZero();
+        assertThat(stats.recordsWritten() + stats.droppedRingFull() + stats.writeErrors()).isEqualTo(1000);
+        assertThat(stats.lastError()).matches("journal " + java.util.regex.Pattern.quote(dir.toString()) +
+            ": no space for its file: it needs 84,410,368 bytes free \\(a file of 83,886,080 and the floor of " +
+            "524,288\\), [0-9,]+ are free; records are dropped \\(counted as write errors\\) until space returns");
+        try (java.util.stream.Stream<Path> files = Files.list(dir))
+        {
+            assertThat(files).as("no queue file was mapped").isEmpty();
+        }
     }
 
     /**

@@ -4,14 +4,17 @@ import io.rfmrt.rfm.EventType;
 import io.rfmrt.rfm.RfmCounter;
 import io.rfmrt.rfm.RfmException;
 import io.rfmrt.rfm.RfmStatus;
+import io.rfmrt.rfm.internal.LibC;
 import io.rfmrt.rfm.internal.ProcStat;
 import io.rfmrt.rfm.internal.SharedFiles;
 import io.rfmrt.rfm.internal.bridge.BridgeFile;
 import io.rfmrt.rfm.internal.bridge.OutboundLog;
+import com.sun.jna.Native;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.io.IOException;
 import java.nio.MappedByteBuffer;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
@@ -30,6 +33,8 @@ public final class NetworkImage implements AutoCloseable
 {
     /** File name of the memory image in the network folder. */
     public static final String MEMORY_FILE = "memory";
+    /** File name of the lock that creators of the network take, in the network folder. */
+    public static final String CREATE_LOCK_FILE = ".create.lock";
     /** File name of the control block in the network folder. */
     public static final String CONTROL_FILE = "control";
     /** Smallest memory image. */
@@ -111,66 +116,197 @@ public final class NetworkImage implements AutoCloseable
      */
     public static NetworkImage createOrAttach(final Path dir, final String name, final long memorySize)
     {
-        if (exists(dir))
+        if (!exists(dir))
         {
-            return attach(dir, name);
-        }
-        checkMemorySize(memorySize);
-        // creators take a file lock so two first-comers do not both build the network
-        final Path lockFile = dir.resolve(".create.lock");
-        try (java.nio.channels.FileChannel lockChannel = java.nio.channels.FileChannel.open(lockFile,
-            java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.WRITE,
-            LinkOption.NOFOLLOW_LINKS);
-            java.nio.channels.FileLock ignored = lockChannel.lock())
-        {
-            Files.setPosixFilePermissions(lockFile, SharedFiles.FILE_PERMISSIONS);
-            if (!exists(dir))
-            {
-                build(dir, memorySize);
-            }
-        }
-        catch (final IOException ex)
-        {
-            throw new RfmException(RfmStatus.OS_ERROR, "cannot create network '" + name + "' in " + dir + ": " +
-                ex.getMessage(), ex);
+            checkMemorySize(memorySize);
+            createIfAbsent(dir, name, memorySize);
         }
         return attach(dir, name);
     }
 
-    private static void build(final Path dir, final long memorySize) throws IOException
+    /**
+     * Create the network unless it exists: one process of any number racing here builds it, under a file lock. On a
+     * refusal (no space, a file in the way) nothing this call made is left: no temporary file, no memory image, no
+     * lock file.
+     *
+     * @param dir        the network folder; it exists and has been checked (see {@code SimNetwork.checkedDir}).
+     * @param name       the network name, for messages.
+     * @param memorySize bytes of memory.
+     * @return true when this call built it, false when it existed (made by another process, perhaps just now).
+     * @throws RfmException OS_ERROR in one line when it cannot be built (no space: the folder, the bytes needed and
+     *                      the bytes free).
+     */
+    public static boolean createIfAbsent(final Path dir, final String name, final long memorySize)
+    {
+        checkMemorySize(memorySize);
+        final Path lockFile = dir.resolve(CREATE_LOCK_FILE);
+        while (true)
+        {
+            final int fd = openLock(lockFile, name);
+            try
+            {
+                while (LibC.flock(fd, LibC.LOCK_EX) != 0)
+                {
+                    if (Native.getLastError() != LibC.EINTR)
+                    {
+                        throw new RfmException(RfmStatus.OS_ERROR, "cannot lock " + lockFile + " (errno " +
+                            Native.getLastError() + ")");
+                    }
+                }
+                if (exists(dir))
+                {
+                    return false;
+                }
+                if (lockedPath(fd).endsWith(" (deleted)"))
+                {
+                    // a creator refused before us removed the file we locked: lock the one at the name now
+                    continue;
+                }
+                boolean built = false;
+                try
+                {
+                    build(dir, name, memorySize);
+                    built = true;
+                    return true;
+                }
+                catch (final IOException ex)
+                {
+                    SharedFiles.checkSpace(dir, memorySize + FILE_SIZE, "network '" + name + "'");
+                    throw new RfmException(RfmStatus.OS_ERROR, "cannot create network '" + name + "' in " + dir +
+                        ": " + SharedFiles.describe(ex), ex);
+                }
+                finally
+                {
+                    if (!built)
+                    {
+                        // removed while locked: a creator waiting on it sees that and locks the next one
+                        SharedFiles.deleteQuietly(lockFile);
+                    }
+                }
+            }
+            finally
+            {
+                LibC.close(fd);
+            }
+        }
+    }
+
+    private static int openLock(final Path lockFile, final String name)
+    {
+        if (LibC.loadFailure() != null)
+        {
+            throw new RfmException(RfmStatus.OS_ERROR, "cannot create network '" + name + "': libc is not " +
+                "available to lock " + lockFile + ": " + LibC.loadFailure());
+        }
+        while (true)
+        {
+            try
+            {
+                Files.createFile(lockFile);
+                Files.setPosixFilePermissions(lockFile, SharedFiles.FILE_PERMISSIONS);
+            }
+            catch (final FileAlreadyExistsException ignore)
+            {
+                // another creator's: lock it
+            }
+            catch (final IOException ex)
+            {
+                throw new RfmException(RfmStatus.OS_ERROR, "cannot create " + lockFile + ": " +
+                    SharedFiles.describe(ex), ex);
+            }
+            final int fd = LibC.open(lockFile.toString(), LibC.O_RDWR | LibC.O_NOFOLLOW | LibC.O_CLOEXEC);
+            if (fd >= 0)
+            {
+                return fd;
+            }
+            if (Native.getLastError() != 2)
+            {
+                throw new RfmException(RfmStatus.OS_ERROR, "cannot open " + lockFile + " (errno " +
+                    Native.getLastError() + "; a symbolic link is refused)");
+            }
+            // ENOENT: removed by a refused creator between the two calls
+        }
+    }
+
+    /** The path of the file a descriptor is open on, with " (deleted)" after it once it was removed. */
+    private static String lockedPath(final int fd)
+    {
+        try
+        {
+            return Files.readSymbolicLink(Path.of("/proc/self/fd/" + fd)).toString();
+        }
+        catch (final IOException ex)
+        {
+            return "";
+        }
+    }
+
+    private static void build(final Path dir, final String name, final long memorySize) throws IOException
     {
         final Path memoryFile = dir.resolve(MEMORY_FILE);
         final Path controlFile = dir.resolve(CONTROL_FILE);
+        if (Files.exists(controlFile, LinkOption.NOFOLLOW_LINKS))
+        {
+            // not a regular file (else the network would exist): a symbolic link or a folder in the way
+            throw new RfmException(RfmStatus.OS_ERROR, "cannot create network '" + name + "': " + controlFile +
+                (Files.isSymbolicLink(controlFile) ? " is a symbolic link" : " is not a regular file") +
+                "; remove it");
+        }
+        SharedFiles.checkSpace(dir, memorySize + FILE_SIZE, String.format(
+            "network '%s' (memory %,d bytes, control block %,d)", name, memorySize, FILE_SIZE));
 
         // memory first: a published control block always has its memory beside it
         final Path memoryTmp = SharedFiles.createTemporary(memoryFile, memorySize);
         Files.move(memoryTmp, memoryFile, java.nio.file.StandardCopyOption.ATOMIC_MOVE,
             java.nio.file.StandardCopyOption.REPLACE_EXISTING);
-
-        final Path controlTmp = SharedFiles.createTemporary(controlFile, FILE_SIZE);
-        final MappedByteBuffer map = SharedFiles.map(controlTmp, "control block");
+        boolean published = false;
         try
         {
-            final UnsafeBuffer header = new UnsafeBuffer(map);
-            header.putInt(CARD_COUNT_OFFSET, CARD_COUNT);
-            header.putLong(MEMORY_SIZE_OFFSET, memorySize);
-            header.putInt(CARD_SIZE_OFFSET, CARD_SIZE);
-            header.putInt(FIFO_CAPACITY_OFFSET, EventType.FIFO_CAPACITY);
-            header.putLong(CREATED_OFFSET, System.currentTimeMillis());
-            LinkState.init(header);
-            final CardFlyweight card = new CardFlyweight();
-            for (int node = 0; node < CARD_COUNT; node++)
+            final Path controlTmp = SharedFiles.createTemporary(controlFile, FILE_SIZE);
+            try
             {
-                card.wrap(header, node).init();
+                final MappedByteBuffer map = SharedFiles.map(controlTmp, "control block");
+                try
+                {
+                    final UnsafeBuffer header = new UnsafeBuffer(map);
+                    header.putInt(CARD_COUNT_OFFSET, CARD_COUNT);
+                    header.putLong(MEMORY_SIZE_OFFSET, memorySize);
+                    header.putInt(CARD_SIZE_OFFSET, CARD_SIZE);
+                    header.putInt(FIFO_CAPACITY_OFFSET, EventType.FIFO_CAPACITY);
+                    header.putLong(CREATED_OFFSET, System.currentTimeMillis());
+                    LinkState.init(header);
+                    final CardFlyweight card = new CardFlyweight();
+                    for (int node = 0; node < CARD_COUNT; node++)
+                    {
+                        card.wrap(header, node).init();
+                    }
+                    header.putIntRelease(VERSION_OFFSET, LAYOUT_VERSION);
+                    header.putLongRelease(MAGIC_OFFSET, MAGIC);
+                }
+                finally
+                {
+                    SharedFiles.unmap(map);
+                }
             }
-            header.putIntRelease(VERSION_OFFSET, LAYOUT_VERSION);
-            header.putLongRelease(MAGIC_OFFSET, MAGIC);
+            catch (final RuntimeException | Error ex)
+            {
+                SharedFiles.deleteQuietly(controlTmp);
+                throw ex;
+            }
+            published = SharedFiles.publish(controlTmp, controlFile);
+            if (!published)
+            {
+                throw new RfmException(RfmStatus.OS_ERROR, "cannot create network '" + name + "': " + controlFile +
+                    " appeared while it was being made; remove it");
+            }
         }
         finally
         {
-            SharedFiles.unmap(map);
+            if (!published)
+            {
+                SharedFiles.deleteQuietly(memoryFile);
+            }
         }
-        SharedFiles.publish(controlTmp, controlFile);
     }
 
     /**

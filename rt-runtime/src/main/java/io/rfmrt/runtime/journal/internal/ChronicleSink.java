@@ -9,6 +9,7 @@ import org.agrona.concurrent.EpochClock;
 
 import java.io.File;
 import java.nio.file.Path;
+import java.util.function.Supplier;
 
 import static io.rfmrt.runtime.journal.internal.JournalRecordDescriptor.RECORD_HEADER_LENGTH;
 import static io.rfmrt.runtime.journal.internal.JournalRecordDescriptor.VERSION;
@@ -37,7 +38,9 @@ public final class ChronicleSink
     private final int nodeId;
     private final long minFreeBytes;
     private final EpochClock epochClock;
-    private final SingleChronicleQueue queue;
+    private final Supplier<SingleChronicleQueue> opener;
+    private final long openBytes;
+    private SingleChronicleQueue queue;
     private final byte[] layout;
     private volatile String lastError;
 
@@ -73,13 +76,58 @@ public final class ChronicleSink
     public ChronicleSink(final Path dir, final SingleChronicleQueue queue, final int nodeId, final long minFreeBytes,
         final EpochClock epochClock, final byte[] layout)
     {
+        this(dir, () -> queue, 0, nodeId, minFreeBytes, epochClock, layout);
+    }
+
+    /**
+     * A sink that opens its queue itself, once the folder's file system has room for the queue's first file
+     * ({@code openBytes}) above the floor: with the process's memory locked ({@code mlockall}), mapping a queue file
+     * takes all of its pages at once, and a file system that cannot give them faults the mapping thread. Until then
+     * (and whenever space is short) records are dropped and counted as write errors, with {@link #lastError} saying
+     * why; the sink looks again every {@link #RETRY_INTERVAL_NS}.
+     *
+     * @param dir          the journal folder (for messages and the free-space check).
+     * @param opener       opens its queue ({@link JournalFiles#open}); called on the journal's threads.
+     * @param openBytes    bytes a queue file takes when it is mapped (block and overlap).
+     * @param nodeId       written into every record.
+     * @param minFreeBytes free-space floor of the folder's file system.
+     * @param epochClock   wall clock of the journal header.
+     * @param layout       the node's channel layout for every journal header, UTF-8 YAML, empty for none.
+     */
+    public ChronicleSink(final Path dir, final Supplier<SingleChronicleQueue> opener, final long openBytes,
+        final int nodeId, final long minFreeBytes, final EpochClock epochClock, final byte[] layout)
+    {
         this.layout = layout.clone();
         this.dir = dir;
         this.dirFile = dir.toFile();
-        this.queue = queue;
+        this.opener = opener;
+        this.openBytes = openBytes;
         this.nodeId = nodeId;
         this.minFreeBytes = minFreeBytes;
         this.epochClock = epochClock;
+        if (openBytes == 0 || dirFile.getUsableSpace() >= minFreeBytes + openBytes)
+        {
+            this.queue = opener.get();
+        }
+        else
+        {
+            noSpaceToOpen(dirFile.getUsableSpace());
+        }
+    }
+
+    /**
+     * @return whether the queue is open (false while there is no room for its first file).
+     */
+    public boolean opened()
+    {
+        return queue != null;
+    }
+
+    private void noSpaceToOpen(final long free)
+    {
+        lastError = String.format("journal %s: no space for its file: it needs %,d bytes free (a file of %,d and " +
+            "the floor of %,d), %,d are free; records are dropped (counted as write errors) until space returns",
+            dir, minFreeBytes + openBytes, openBytes, minFreeBytes, free);
     }
 
     /**
@@ -136,6 +184,27 @@ public final class ChronicleSink
     {
         bytesSinceCheck = 0;
         final long free = dirFile.getUsableSpace();
+        if (queue == null)
+        {
+            if (free < minFreeBytes + openBytes)
+            {
+                noSpaceToOpen(free);
+                healthy = false;
+                nextCheckNanos = now + RETRY_INTERVAL_NS;
+                return;
+            }
+            try
+            {
+                queue = opener.get();
+            }
+            catch (final Throwable ex)
+            {
+                lastError = "journal " + dir + ": cannot open the queue: " + describe(ex);
+                healthy = false;
+                nextCheckNanos = now + RETRY_INTERVAL_NS;
+                return;
+            }
+        }
         if (free < minFreeBytes)
         {
             if (!diskFull)
@@ -240,6 +309,10 @@ public final class ChronicleSink
     public void close()
     {
         closeAppender();
+        if (queue == null)
+        {
+            return;
+        }
         try
         {
             queue.close();

@@ -82,6 +82,7 @@ public final class JournalAgent implements Agent, MessageHandler, ErrorHandler
      * @param rollCycle    Chronicle roll cycle.
      * @param cpu          cpu the journal thread should run on (its thread factory places it; checked), or -1.
      * @param minFreeBytes free-space floor of the folder's file system.
+     * @param blockBytes   Chronicle's block size; the queue opens once the folder has room for a file of it.
      * @param nanoClock    clock of {@code journalNanos}.
      * @param epochClock   wall clock of the journal header.
      * @param layout       the node's channel layout for every journal header, UTF-8 YAML, empty for none.
@@ -93,6 +94,7 @@ public final class JournalAgent implements Agent, MessageHandler, ErrorHandler
         final RollCycle rollCycle,
         final int cpu,
         final long minFreeBytes,
+        final long blockBytes,
         final NanoClock nanoClock,
         final EpochClock epochClock,
         final byte[] layout)
@@ -100,7 +102,8 @@ public final class JournalAgent implements Agent, MessageHandler, ErrorHandler
         this.dir = dir;
         this.cpu = cpu;
         this.nanoClock = nanoClock;
-        this.sink = new ChronicleSink(dir, JournalFiles.open(dir, rollCycle), nodeId, minFreeBytes, epochClock,
+        this.sink = new ChronicleSink(dir, () -> JournalFiles.open(dir, rollCycle, blockBytes),
+            JournalFiles.fileBytes(blockBytes), nodeId, minFreeBytes, epochClock,
             layout);
     }
 

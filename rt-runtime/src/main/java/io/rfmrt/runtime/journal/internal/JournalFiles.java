@@ -28,6 +28,13 @@ import static io.rfmrt.runtime.journal.internal.JournalRecordDescriptor.VERSION;
  */
 public final class JournalFiles
 {
+    /** Chronicle's block size for queue files when none is set: 64 MiB (a new file is then 80 MiB). */
+    public static final long BLOCK_BYTES_DEFAULT = 64L << 20;
+    /** Smallest block size. */
+    public static final long BLOCK_BYTES_MIN = 64L << 10;
+    /** Largest block size. */
+    public static final long BLOCK_BYTES_MAX = 1L << 30;
+
     private static final Set<PosixFilePermission> FILE_PERMISSIONS = PosixFilePermissions.fromString("rw-rw----");
 
     private JournalFiles()
@@ -45,13 +52,36 @@ public final class JournalFiles
      */
     public static SingleChronicleQueue open(final Path dir, final RollCycle rollCycle)
     {
+        return open(dir, rollCycle, BLOCK_BYTES_DEFAULT);
+    }
+
+    /**
+     * As {@link #open(Path, RollCycle)}, with queue files mapped {@code blockBytes} at a time.
+     *
+     * @param dir        existing, writable folder.
+     * @param rollCycle  Chronicle roll cycle.
+     * @param blockBytes Chronicle's block size: a queue file grows by it, and starts at {@link #fileBytes} of it.
+     * @return the queue.
+     */
+    public static SingleChronicleQueue open(final Path dir, final RollCycle rollCycle, final long blockBytes)
+    {
         ChronicleSupport.init();
         final SingleChronicleQueue queue = SingleChronicleQueueBuilder.binary(dir)
             .rollCycle(rollCycle)
+            .blockSize(blockBytes)
             .storeFileListener(new PermissionSetter())
             .build();
         setPermissions(dir.resolve("metadata.cq4t").toFile());
         return queue;
+    }
+
+    /**
+     * @param blockBytes a block size.
+     * @return the bytes a new queue file takes when mapped: the block and Chronicle's overlap of a quarter block.
+     */
+    public static long fileBytes(final long blockBytes)
+    {
+        return blockBytes + blockBytes / 4;
     }
 
     /**
