@@ -172,8 +172,10 @@ class HostsCommandsTest
         // every sensor frame crossed from A to B, every command back
         assertThat(hosts.get("B").get("events_delivered").asLong()).isEqualTo(summary.get("plant")
             .get("sensor_frames").asLong());
-        assertThat(hosts.get("A").get("events_delivered").asLong()).isEqualTo(summary.get("plant")
-            .get("commands_received").asLong());
+        // every command the plant took crossed B to A; a command can still arrive after the plant's last tick (it
+        // answers a frame the plant sent before stopping), never more than one per sensor frame
+        assertThat(hosts.get("A").get("events_delivered").asLong()).isBetween(summary.get("plant")
+            .get("commands_received").asLong(), summary.get("plant").get("sensor_frames").asLong());
         assertThat(out.resolve("bridge-host-A.log")).content().contains("CONVERGED");
         assertThat(namespaces("rfd" + process.pid() % 100_000 + "-")).isEmpty();
     }

@@ -76,7 +76,9 @@ class StatCommandTest
             assertThat(node.get("channels").asInt()).isEqualTo(1);
             final long handled = counter(node, 1);
             assertThat(handled).as("frames handled by node 2").isGreaterThan(500);
-            assertThat(counter(node, 80)).as("sensor frames of node 2").isEqualTo(handled);
+            // the node runs on between the two counters' reads: a frame is counted on its channel when it arrives,
+            // handled after, and the channel's counter is read second
+            assertThat(counter(node, 80)).as("sensor frames of node 2").isBetween(handled, handled + 1_000);
             assertThat(counter(node, 33)).as("events its card received").isGreaterThan(500);
             assertThat(node.get("errors")).isEmpty();
 
