@@ -259,9 +259,11 @@ class NodeThreadFailureTest
             threads:
               lockMemory: false
             strict: false
+            journal: {enabled: false}
             heartbeat: 0s
             """);
-        // the receiving node under test: it counts every frame and every wake in its counters file
+        // the receiving node under test: it counts every frame and every wake in its counters file (it alone
+        // journals: a journal is one node's, and two nodes in one folder would share the default journal.dir)
         Files.writeString(dir.resolve("node-2.yaml"), """
             device: sim:lab1?node=2&dma=auto
             layout: layout.yaml

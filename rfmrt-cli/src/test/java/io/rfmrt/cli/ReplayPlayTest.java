@@ -276,7 +276,9 @@ class ReplayPlayTest
             {
                 doc.wire().bytes().writeByte((byte)2).writeByte((byte)127).writeShort((short)0xFFFF).writeInt(2)
                     .writeLong(1).writeLong(0x4C4E4A54524D4652L).writeLong(System.currentTimeMillis())
-                    .writeLong(System.nanoTime()).writeInt(0).writeInt(0);
+                    .writeLong(System.nanoTime()).writeInt(1).writeInt(0)
+                    // the one writer it names: id 0, "isr"
+                    .writeShort((short)0).writeShort((short)3).write("isr".getBytes(StandardCharsets.US_ASCII));
             }
             try (DocumentContext doc = appender.writingDocument())
             {
