@@ -16,8 +16,9 @@ import java.nio.file.Path;
  * A publishing process for the reader tests: one incarnation of a channel's publisher, that follows a plan and exits.
  * Arguments: device URI, layout file, channel name, then the plan: {@code pN} publishes the next N frames,
  * {@code t} leaves the next frame's slot at {@code -seq} with half its payload written and sends its event (a
- * publisher that died in the middle of the write), numbering on after it. The payload's first long is the frame's
- * number. Exit 0 when every send succeeded.
+ * publisher that died in the middle of the write), numbering on after it; {@code r} restarts the publisher at once,
+ * with nothing in between (a new incarnation numbering from 1, as a new process would: the restart in the middle of
+ * a burst). The payload's first long is the frame's number. Exit 0 when every send succeeded.
  */
 public final class PlanPublisher
 {
@@ -34,11 +35,15 @@ public final class PlanPublisher
         final UnsafeBuffer payload = new UnsafeBuffer(new byte[16]);
         try (RfmDevice device = RfmDevices.open(args[0]))
         {
-            final FramePublisher publisher = new FramePublisher(device, channel);
+            FramePublisher publisher = new FramePublisher(device, channel);
             for (int i = 3; i < args.length; i++)
             {
                 final String step = args[i];
-                if (step.equals("t"))
+                if (step.equals("r"))
+                {
+                    publisher = new FramePublisher(device, channel);
+                }
+                else if (step.equals("t"))
                 {
                     final long seq = publisher.lastSeq() + 1;
                     final long slot = channel.slotOffset(seq);
