@@ -452,7 +452,8 @@ final class RfmCommand
     }
 
     @Command(name = "wait", mixinStandardHelpOptions = true,
-        description = "Enable an event type as a node and print each event that arrives.")
+        description = "Enable an event type as a node of an existing network (or a device) and print each event " +
+            "that arrives.")
     static final class Wait extends NodeCommand
     {
         @Option(names = "--type", required = true, paramLabel = "TYPE", converter = Converters.Event.class,
@@ -461,7 +462,8 @@ final class RfmCommand
 
         @Option(names = "--timeout", defaultValue = "inf", paramLabel = "DURATION",
             converter = Converters.Duration.class,
-            description = "Give up after this long without an event, e.g. 5s, 500ms (default: wait forever).")
+            description = "Give up after this long without an event (exit 3), e.g. 5s, 500ms, 0 to look once; the " +
+                "message says it exactly, 1ns as 1 ns (default: wait forever).")
         long timeoutNanos;
 
         @Option(names = "--count", defaultValue = "1", paramLabel = "K",
@@ -474,6 +476,13 @@ final class RfmCommand
             if (count < 1)
             {
                 throw new Main.UsageException("--count " + count + " is not at least 1");
+            }
+            checkTarget();
+            if (device == null && !SimNetwork.exists(network))
+            {
+                // an event can only come from a node of an existing network: waiting makes nothing
+                throw new RfmException(RfmStatus.NOT_FOUND, "network '" + network + "' does not exist; rfm wait " +
+                    "joins a network, it does not create one (rfm create, or start its bridge)");
             }
             try (RfmDevice opened = openNode())
             {
@@ -499,9 +508,12 @@ final class RfmCommand
             return Main.EXIT_OK;
         }
 
-        private static String describe(final long nanos)
+        /** The timeout as given: in the largest unit that says it exactly. */
+        static String describe(final long nanos)
         {
-            return nanos % 1_000_000_000L == 0 ? nanos / 1_000_000_000L + " s" : nanos / 1_000_000L + " ms";
+            return nanos % 1_000_000_000L == 0 ? nanos / 1_000_000_000L + " s" :
+                nanos % 1_000_000L == 0 ? nanos / 1_000_000L + " ms" :
+                nanos % 1_000L == 0 ? nanos / 1_000L + " us" : nanos + " ns";
         }
     }
 
