@@ -65,6 +65,23 @@ final class RfmCommand
 
     }
 
+    /**
+     * Open a device named on the command line: a URI of the wrong form is a usage error (exit 2), found before
+     * anything is opened or made; what only opening tells (no such card, a node held) stays an error (exit 1).
+     */
+    static RfmDevice openDevice(final String uri)
+    {
+        try
+        {
+            RfmDevices.checkUri(uri);
+        }
+        catch (final RfmException ex)
+        {
+            throw new Main.UsageException(ex.getMessage());
+        }
+        return RfmDevices.open(uri);
+    }
+
     /** Subcommands that administer one emulated network. */
     abstract static class NetworkCommand extends RootCommand
     {
@@ -138,7 +155,8 @@ final class RfmCommand
         RfmDevice openNode()
         {
             checkTarget();
-            final RfmDevice opened = RfmDevices.open(device != null ? device : "sim:" + network + "?node=" + node);
+            final RfmDevice opened = device != null ? openDevice(device) : RfmDevices.open("sim:" + network +
+                "?node=" + node);
             self = opened.nodeId();
             final Thread hook = new Thread(opened::close, "rfmrt-release-node");
             Runtime.getRuntime().addShutdownHook(hook);
@@ -297,7 +315,7 @@ final class RfmCommand
         private int deviceStatus()
         {
             final PrintWriter out = out();
-            try (RfmDevice opened = RfmDevices.open(device))
+            try (RfmDevice opened = openDevice(device))
             {
                 out.printf("device %s  node %d  board 0x%02x  memory %d bytes%n", device, opened.nodeId(),
                     opened.boardId(), opened.memorySize());
