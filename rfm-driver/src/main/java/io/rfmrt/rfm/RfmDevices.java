@@ -52,6 +52,24 @@ public final class RfmDevices
      */
     public static RfmDevice open(final String uri)
     {
+        return open(uri, true);
+    }
+
+    /**
+     * Check a device URI's form without opening or making anything: the backend, the parameters and their values, the
+     * network's name. What only opening can tell (the network is not bridged here, the card is absent or busy, no room
+     * for a new network) is left to {@link #open}.
+     *
+     * @param uri a device URI.
+     * @throws RfmException with a message naming the bad part of the URI.
+     */
+    public static void checkUri(final String uri)
+    {
+        open(uri, false);
+    }
+
+    private static RfmDevice open(final String uri, final boolean open)
+    {
         final int colon = uri == null ? -1 : uri.indexOf(':');
         if (colon <= 0)
         {
@@ -65,7 +83,7 @@ public final class RfmDevices
         if ("rfm2g".equals(scheme))
         {
             return openRfm2g(uri, network, parseQuery(uri, question < 0 ? "" : rest.substring(question + 1),
-                RFM2G_KEYS));
+                RFM2G_KEYS), open);
         }
         if (!"sim".equals(scheme) && !"bridge".equals(scheme))
         {
@@ -103,6 +121,18 @@ public final class RfmDevices
             throw new RfmException(RfmStatus.BAD_PARAMETER, "device URI '" + uri + "': loopback '" + loopbackText +
                 "' is not true or false");
         }
+        try
+        {
+            SimNetwork.checkName(network);
+        }
+        catch (final RfmException ex)
+        {
+            throw new RfmException(ex.status(), "device URI '" + uri + "': " + ex.getMessage());
+        }
+        if (!open)
+        {
+            return null;
+        }
         if ("bridge".equals(scheme) && !BridgeFile.exists(SimNetwork.checkedDir(network, false)))
         {
             throw new RfmException(RfmStatus.NOT_FOUND, "device URI '" + uri + "': network '" + network +
@@ -131,7 +161,8 @@ public final class RfmDevices
         return SimDevice.open(uri, image, node, mode, policy, slots, slotSize, Boolean.parseBoolean(loopbackText));
     }
 
-    private static RfmDevice openRfm2g(final String uri, final String devicePath, final Map<String, String> params)
+    private static RfmDevice openRfm2g(final String uri, final String devicePath, final Map<String, String> params,
+        final boolean open)
     {
         if (devicePath.isEmpty())
         {
@@ -181,6 +212,10 @@ public final class RfmDevices
         {
             throw new RfmException(RfmStatus.BAD_PARAMETER, "device URI '" + uri + "': dmaSlotSize " + slotSize +
                 " is not a multiple of 64 (at most 1 GiB over all slots)");
+        }
+        if (!open)
+        {
+            return null;
         }
         return Rfm2gDevice.open(uri, devicePath, Rfm2gLibrary.configuredName(), threshold, base, slots,
             (int)slotSize);

@@ -21,6 +21,7 @@ import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.ZonedDateTime;
 import java.util.ArrayList;
@@ -186,6 +187,8 @@ final class BenchCommand
             finally
             {
                 map.close();
+                // not one of the network's own files: destroying the network would leave it, and the folder with it
+                Files.deleteIfExists(file);
             }
         }
 

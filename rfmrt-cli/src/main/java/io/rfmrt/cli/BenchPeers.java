@@ -123,6 +123,7 @@ final class BenchPeers implements Callable<Integer>
     {
         checkSecondsAndRates(seconds, rates);
         final List<Row> rows = select(ROWS, only, Row::name, "--transports: unknown transport");
+        Main.checkOutputFile("--plot", plot);
         if (!"auto".equals(aeronThreading) && AeronPeer.threadingMode(aeronThreading) == null)
         {
             throw new Main.UsageException("--aeron-threading '" + aeronThreading + "' is not auto, DEDICATED, " +

@@ -80,6 +80,7 @@ final class BenchRamp implements Callable<Integer>
         }
         BenchRun.checkModes(modes);
         BenchCompare.checkSender(sender);
+        Main.checkOutputFile("--plot", plot);
         final PrintWriter out = spec.commandLine().getOut();
         final double boundUs = p99BoundNanos / 1e3;
         final List<Map<String, Object>> ramps = new ArrayList<>();

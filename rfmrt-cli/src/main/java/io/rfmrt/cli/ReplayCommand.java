@@ -192,7 +192,8 @@ final class ReplayCommand implements Callable<Integer>
             throw new Main.UsageException("--source " + source + ": the summary takes one source node (several " +
                 "are for --play)");
         }
-        final ReplayFilter filter = new ReplayFilter(bound("--from", from), bound("--to", to),
+        final TimeBound[] bounds = bounds();
+        final ReplayFilter filter = new ReplayFilter(bounds[0], bounds[1],
             sources.isEmpty() ? ReplayFilter.ALL_SOURCES : sources.iterator().next());
         final ControllerGains recorded = recordedGains == null ? ControllerGains.standard() :
             GainsFile.load(recordedGains, ControllerGains.standard());
@@ -369,8 +370,8 @@ final class ReplayCommand implements Callable<Integer>
             .withLoops(loop == null ? 1 : ReplayPlay.loops(loop))
             .withRenumber(renumber)
             .withStartPaused(startPaused);
-        return new ReplayPlay(dir, bound("--from", from), bound("--to", to), ReplayPlay.sources(source), options, json)
-            .run(out, err);
+        final TimeBound[] bounds = bounds();
+        return new ReplayPlay(dir, bounds[0], bounds[1], ReplayPlay.sources(source), options, json).run(out, err);
     }
 
     private int compare(final PrintWriter out)
@@ -388,6 +389,23 @@ final class ReplayCommand implements Callable<Integer>
     }
 
     /** A bad time bound is a bad command line (exit 2), not a failed replay. */
+    /**
+     * @return {@code --from} and {@code --to}, either null when not given.
+     * @throws Main.UsageException when one is not a time, or {@code --from} is later than {@code --to} (of the same
+     *                             kind: two times from the start, or two instants).
+     */
+    private TimeBound[] bounds()
+    {
+        final TimeBound first = bound("--from", from);
+        final TimeBound last = bound("--to", to);
+        if (first != null && last != null && first.relative() == last.relative() && first.nanos() > last.nanos())
+        {
+            throw new Main.UsageException("--from " + from + " is later than --to " + to + "; nothing lies between " +
+                "them");
+        }
+        return new TimeBound[] {first, last};
+    }
+
     private static TimeBound bound(final String option, final String text)
     {
         if (text == null)

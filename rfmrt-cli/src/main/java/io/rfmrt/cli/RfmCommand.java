@@ -65,6 +65,23 @@ final class RfmCommand
 
     }
 
+    /**
+     * Open a device named on the command line: a URI of the wrong form is a usage error (exit 2), found before
+     * anything is opened or made; what only opening tells (no such card, a node held) stays an error (exit 1).
+     */
+    static RfmDevice openDevice(final String uri)
+    {
+        try
+        {
+            RfmDevices.checkUri(uri);
+        }
+        catch (final RfmException ex)
+        {
+            throw new Main.UsageException(ex.getMessage());
+        }
+        return RfmDevices.open(uri);
+    }
+
     /** Subcommands that administer one emulated network. */
     abstract static class NetworkCommand extends RootCommand
     {
@@ -138,7 +155,8 @@ final class RfmCommand
         RfmDevice openNode()
         {
             checkTarget();
-            final RfmDevice opened = RfmDevices.open(device != null ? device : "sim:" + network + "?node=" + node);
+            final RfmDevice opened = device != null ? openDevice(device) : RfmDevices.open("sim:" + network +
+                "?node=" + node);
             self = opened.nodeId();
             final Thread hook = new Thread(opened::close, "rfmrt-release-node");
             Runtime.getRuntime().addShutdownHook(hook);
@@ -297,7 +315,7 @@ final class RfmCommand
         private int deviceStatus()
         {
             final PrintWriter out = out();
-            try (RfmDevice opened = RfmDevices.open(device))
+            try (RfmDevice opened = openDevice(device))
             {
                 out.printf("device %s  node %d  board 0x%02x  memory %d bytes%n", device, opened.nodeId(),
                     opened.boardId(), opened.memorySize());
@@ -452,7 +470,8 @@ final class RfmCommand
     }
 
     @Command(name = "wait", mixinStandardHelpOptions = true,
-        description = "Enable an event type as a node and print each event that arrives.")
+        description = "Enable an event type as a node of an existing network (or a device) and print each event " +
+            "that arrives.")
     static final class Wait extends NodeCommand
     {
         @Option(names = "--type", required = true, paramLabel = "TYPE", converter = Converters.Event.class,
@@ -461,7 +480,8 @@ final class RfmCommand
 
         @Option(names = "--timeout", defaultValue = "inf", paramLabel = "DURATION",
             converter = Converters.Duration.class,
-            description = "Give up after this long without an event, e.g. 5s, 500ms (default: wait forever).")
+            description = "Give up after this long without an event (exit 3), e.g. 5s, 500ms, 0 to look once; the " +
+                "message says it exactly, 1ns as 1 ns (default: wait forever).")
         long timeoutNanos;
 
         @Option(names = "--count", defaultValue = "1", paramLabel = "K",
@@ -474,6 +494,13 @@ final class RfmCommand
             if (count < 1)
             {
                 throw new Main.UsageException("--count " + count + " is not at least 1");
+            }
+            checkTarget();
+            if (device == null && !SimNetwork.exists(network))
+            {
+                // an event can only come from a node of an existing network: waiting makes nothing
+                throw new RfmException(RfmStatus.NOT_FOUND, "network '" + network + "' does not exist; rfm wait " +
+                    "joins a network, it does not create one (rfm create, or start its bridge)");
             }
             try (RfmDevice opened = openNode())
             {
@@ -499,9 +526,12 @@ final class RfmCommand
             return Main.EXIT_OK;
         }
 
-        private static String describe(final long nanos)
+        /** The timeout as given: in the largest unit that says it exactly. */
+        static String describe(final long nanos)
         {
-            return nanos % 1_000_000_000L == 0 ? nanos / 1_000_000_000L + " s" : nanos / 1_000_000L + " ms";
+            return nanos % 1_000_000_000L == 0 ? nanos / 1_000_000_000L + " s" :
+                nanos % 1_000_000L == 0 ? nanos / 1_000_000L + " ms" :
+                nanos % 1_000L == 0 ? nanos / 1_000L + " us" : nanos + " ns";
         }
     }
 

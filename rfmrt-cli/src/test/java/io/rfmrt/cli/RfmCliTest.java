@@ -137,6 +137,7 @@ class RfmCliTest
     @Test
     void shouldTimeOutWithExitCodeThree()
     {
+        run("rfm", "create", "--network", "lab", "--size", "1M");
         final Result result = run("rfm", "wait", "--network", "lab", "--node", "2", "--type", "INTR1", "--timeout",
             "200ms");
         assertOneLineError(result, 3, "no INTR1 event for node 2 within 200 ms (0 of 1)");

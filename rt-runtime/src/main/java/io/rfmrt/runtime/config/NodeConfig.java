@@ -8,6 +8,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.rfmrt.rfm.EventType;
+import io.rfmrt.rfm.RfmDevices;
+import io.rfmrt.rfm.RfmException;
 import io.rfmrt.rfm.Sizes;
 import io.rfmrt.rfm.channel.ChannelLayout;
 import io.rfmrt.rfm.channel.ChannelSpec;
@@ -381,6 +383,18 @@ public record NodeConfig(
         if (device == null)
         {
             r.problems.add("missing 'device' (e.g. sim:lab1?node=2)");
+        }
+        else
+        {
+            try
+            {
+                // the URI's form, before anything is opened: the same check for --check-config and the start
+                RfmDevices.checkUri(device);
+            }
+            catch (final RfmException ex)
+            {
+                r.problems.add("device: " + ex.getMessage());
+            }
         }
         final String layoutName = r.text("layout", y.layout(), null);
         ChannelLayout layout = null;
