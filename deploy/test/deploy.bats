@@ -145,7 +145,11 @@ enable --now rfmrt-tuning.service rfmrt-node@node-2.service" ]
         grep -qxF "$line" "$bridge" || { echo "missing in the bridge unit: $line"; return 1; }
     done < <(grep -E '^(User|Group|UMask|AmbientCapabilities|CapabilityBoundingSet|NoNewPrivileges|Protect[A-Za-z]+|Private[A-Za-z]+|Restrict[A-Za-z]+|LockPersonality|SystemCall[A-Za-z]+|Limit[A-Z]+)=' "$node")
     grep -qx 'RestrictAddressFamilies=AF_UNIX AF_INET AF_INET6 AF_NETLINK' "$bridge"
-    ! grep -q '^PrivateNetwork=' "$bridge"
+    if grep -q '^PrivateNetwork=' "$bridge"; then
+        echo "the bridge unit must reach the network: PrivateNetwork= set"
+        return 1
+    fi
+    # shellcheck disable=SC2016 # the unit's own variable, expanded by systemd
     grep -qx 'ExecStart=/opt/rfmrt/bin/rfmrt bridge --network %i $RFMRT_BRIDGE_OPTS' "$bridge"
     grep -qx 'EnvironmentFile=/etc/rfmrt/bridge-%i.conf' "$bridge"
 }
