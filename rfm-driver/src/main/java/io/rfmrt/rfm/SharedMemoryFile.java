@@ -4,8 +4,12 @@ import io.rfmrt.rfm.internal.Futex;
 import io.rfmrt.rfm.internal.SharedFiles;
 import org.agrona.concurrent.UnsafeBuffer;
 
+import java.io.IOException;
 import java.nio.MappedByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
 
 /**
  * A file of shared memory between processes, as the emulated network uses them: created zero-filled at a temporary
@@ -63,6 +67,47 @@ public final class SharedMemoryFile implements AutoCloseable
     public static void createFolders(final Path dir)
     {
         SharedFiles.createDirectories(dir);
+    }
+
+    /**
+     * @param file a file, not followed if a link.
+     * @return its identity (device and inode), or null when it cannot be read.
+     */
+    public static Object fileKey(final Path file)
+    {
+        try
+        {
+            return Files.readAttributes(file, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS).fileKey();
+        }
+        catch (final IOException ex)
+        {
+            return null;
+        }
+    }
+
+    /**
+     * Whether a mapped file was cut short in place under its mapping (truncated by something outside rfmrt): a write
+     * to a page past the file's end faults. A file replaced or removed is not cut short, its mapping keeps the old
+     * pages. One file-status read; off the hot path.
+     *
+     * @param file   the file.
+     * @param key    its {@link #fileKey} when it was mapped (null: never cut).
+     * @param mapped the bytes mapped.
+     * @return the file's size when it is the same file and shorter than {@code mapped}, else -1.
+     */
+    public static long cutSize(final Path file, final Object key, final long mapped)
+    {
+        try
+        {
+            final BasicFileAttributes attributes = Files.readAttributes(file, BasicFileAttributes.class,
+                LinkOption.NOFOLLOW_LINKS);
+            return key != null && key.equals(attributes.fileKey()) && attributes.size() < mapped ?
+                attributes.size() : -1;
+        }
+        catch (final IOException ex)
+        {
+            return -1;
+        }
     }
 
     /**

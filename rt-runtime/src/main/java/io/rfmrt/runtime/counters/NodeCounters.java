@@ -19,9 +19,7 @@ import org.agrona.concurrent.status.CountersReader;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.Path;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.util.List;
 
 import static io.rfmrt.runtime.counters.CountersFileDescriptor.*;
@@ -57,7 +55,7 @@ public final class NodeCounters implements AutoCloseable
         final String device, final List<ChannelSpec> inputs)
     {
         this.file = file;
-        this.fileKey = file == null ? null : fileKey(file);
+        this.fileKey = file == null ? null : SharedMemoryFile.fileKey(file);
         this.length = whole.capacity();
         this.mapping = mapping;
         this.channels = inputs.size();
@@ -348,38 +346,13 @@ public final class NodeCounters implements AutoCloseable
      */
     public String truncation()
     {
-        if (file == null || fileKey == null)
+        if (file == null)
         {
             return null;
         }
-        try
-        {
-            final BasicFileAttributes attributes = Files.readAttributes(file, BasicFileAttributes.class,
-                LinkOption.NOFOLLOW_LINKS);
-            if (fileKey.equals(attributes.fileKey()) && attributes.size() < length)
-            {
-                return "the counters file " + file + " was cut to " + attributes.size() + " of its " + length +
-                    " bytes under this node";
-            }
-            return null;
-        }
-        catch (final IOException ex)
-        {
-            // removed: the mapping keeps the old pages
-            return null;
-        }
-    }
-
-    private static Object fileKey(final Path file)
-    {
-        try
-        {
-            return Files.readAttributes(file, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS).fileKey();
-        }
-        catch (final IOException ex)
-        {
-            return null;
-        }
+        final long size = SharedMemoryFile.cutSize(file, fileKey, length);
+        return size < 0 ? null : "the counters file " + file + " was cut to " + size + " of its " + length +
+            " bytes under this node";
     }
 
     /**

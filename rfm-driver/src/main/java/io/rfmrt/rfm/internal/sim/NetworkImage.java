@@ -1,5 +1,6 @@
 package io.rfmrt.rfm.internal.sim;
 
+import io.rfmrt.rfm.SharedMemoryFile;
 import io.rfmrt.rfm.EventType;
 import io.rfmrt.rfm.RfmCounter;
 import io.rfmrt.rfm.RfmException;
@@ -18,7 +19,6 @@ import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.util.concurrent.TimeUnit;
 
 import static io.rfmrt.rfm.internal.sim.ControlBlockDescriptor.*;
@@ -69,7 +69,7 @@ public final class NetworkImage implements AutoCloseable
         this.memoryMap = memoryMap;
         this.control = new UnsafeBuffer(controlMap);
         this.memory = new UnsafeBuffer(memoryMap);
-        this.controlKey = fileKey(dir.resolve(CONTROL_FILE));
+        this.controlKey = SharedMemoryFile.fileKey(dir.resolve(CONTROL_FILE));
         linkState.wrap(control);
         for (int node = 0; node < CARD_COUNT; node++)
         {
@@ -851,33 +851,8 @@ public final class NetworkImage implements AutoCloseable
     private String truncation(final String file, final Object key, final long mapped)
     {
         final Path path = dir.resolve(file);
-        try
-        {
-            final BasicFileAttributes attributes = Files.readAttributes(path, BasicFileAttributes.class,
-                LinkOption.NOFOLLOW_LINKS);
-            if (key != null && key.equals(attributes.fileKey()) && attributes.size() < mapped)
-            {
-                return "network '" + name + "': " + path + " was cut to " + attributes.size() + " of its " + mapped +
-                    " bytes under this node";
-            }
-            return null;
-        }
-        catch (final IOException ex)
-        {
-            // removed: the mapping keeps the old pages
-            return null;
-        }
-    }
-
-    private static Object fileKey(final Path file)
-    {
-        try
-        {
-            return Files.readAttributes(file, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS).fileKey();
-        }
-        catch (final IOException ex)
-        {
-            return null;
-        }
+        final long size = SharedMemoryFile.cutSize(path, key, mapped);
+        return size < 0 ? null : "network '" + name + "': " + path + " was cut to " + size + " of its " + mapped +
+            " bytes under this node";
     }
 }
