@@ -85,7 +85,8 @@ teardown_file() {
     fi
 }
 
-# write_inventory DIR ID_A ID_B ISR_CPUS: the chroot node rig-a and a second node rig-b that is never contacted
+# write_inventory DIR ID_A ID_B ISR_CPUS [BRIDGE_A BRIDGE_B]: the chroot node rig-a and a second node rig-b that
+# is never contacted; both bridge network lab1 (bridge host ids 1 and 2 unless given)
 write_inventory() {
     mkdir -p "$1"
     cat >"$1/hosts.yml" <<EOF
@@ -98,10 +99,14 @@ rfmrt_nodes:
       rfmrt_isr_cpus: $4
       rfmrt_node_receive_channels: [sensor]
       rfmrt_node_publish_channel: command
+      rfmrt_bridge_host_id: ${5:-1}
+      rfmrt_bridge_address: 192.0.2.11
+      rfmrt_bridge_options: --idle backoff
     rig-b:
       ansible_host: 192.0.2.12
       rfmrt_node_id: $3
       rfmrt_isr_cpus: [1]
+      rfmrt_bridge_host_id: ${6:-2}
   vars:
     rfmrt_network: lab1
     rfmrt_release_tarball: $TARBALL
@@ -185,6 +190,33 @@ make_cpu_dma_latency() {
     echo "$output"
     [ "$status" -eq 0 ]
     [[ "$output" != *rfmrt* ]]
+}
+
+@test "the bridge of lab1: options from the inventory, the release's unit, verified, enabled, before the node" {
+    run grep -v '^#' "$ROOT/etc/rfmrt/bridge-lab1.conf"
+    [ "$output" = "RFMRT_BRIDGE_OPTS=--host-id 1 --host-name rig-a --channel aeron:udp?endpoint=192.0.2.11:40456 --peers 2@192.0.2.12:40456 --idle backoff" ]
+    [ "$(chroot "$ROOT" stat -c '%U %G %a' /etc/rfmrt/bridge-lab1.conf)" = "root rfmrt 640" ]
+    cmp "$ROOT/etc/systemd/system/rfmrt-bridge@.service" "$REPO/deploy/systemd/rfmrt-bridge@.service"
+    run systemd-analyze verify --root="$ROOT" rfmrt-bridge@lab1.service
+    echo "$output"
+    [ "$status" -eq 0 ]
+    [[ "$output" != *rfmrt* ]]
+    run systemctl --root="$ROOT" is-enabled rfmrt-bridge@lab1.service
+    [ "$output" = enabled ]
+    local order="$ROOT/etc/systemd/system/rfmrt-node@node-2.service.d/20-bridge.conf"
+    grep -qx 'Wants=rfmrt-bridge@lab1.service' "$order"
+    grep -qx 'After=rfmrt-bridge@lab1.service' "$order"
+    # the options as the unit's ExecStart splits them are all accepted: the only refusal is the listening address,
+    # a documentation address this machine does not have, which `rfmrt bridge` checks after parsing every option
+    local opts
+    opts="$(sed -n 's/^RFMRT_BRIDGE_OPTS=//p' "$ROOT/etc/rfmrt/bridge-lab1.conf")"
+    # shellcheck disable=SC2086  # split as systemd splits $RFMRT_BRIDGE_OPTS
+    run timeout 60 chroot "$ROOT" /opt/rfmrt/current/bin/rfmrt bridge --network lab1 --root /tmp/bridge-check \
+        $opts --seconds 1
+    echo "$output"
+    [ "$status" -eq 2 ]
+    [ "$output" = "rfmrt: --channel 'aeron:udp?endpoint=192.0.2.11:40456': cannot listen on 192.0.2.11:40456: Cannot assign requested address" ]
+    [ ! -e "$ROOT/tmp/bridge-check" ]
 }
 
 @test "rfmrt-node@node-2 and rfmrt-tuning are enabled" {
@@ -308,7 +340,7 @@ sys.exit(1 if missing else 0)' "$filter" "$BATS_TEST_TMPDIR/used"
 # bad_inventory ID_A ID_B ISR_CPUS TASK MESSAGE: the play stops in the named assert with the message, changing nothing
 bad_inventory() {
     local inventory="$BATS_TEST_TMPDIR/inventory"
-    write_inventory "$inventory" "$1" "$2" "$3"
+    write_inventory "$inventory" "$1" "$2" "$3" "${6:-}" "${7:-}"
     run converge "$inventory"
     echo "$output"
     [ "$status" -ne 0 ]
@@ -325,6 +357,16 @@ bad_inventory() {
 @test "bad inventory: two nodes with one id" {
     bad_inventory 2 2 "[1]" "Check the node id is unique on its network" \
         "rig-a: rfmrt_node_id = 2 is also the node id of rig-b on network lab1"
+}
+
+@test "bad inventory: two bridges with one host id" {
+    bad_inventory 2 1 "[1]" "Check the bridge host id is unique on its network and the bridge has peers" \
+        "rig-a: rfmrt_bridge_host_id = 1 is also the bridge host id of rig-b on network lab1" 1 1
+}
+
+@test "bad inventory: a bridge without peers" {
+    bad_inventory 2 1 "[1]" "Check the bridge host id is unique on its network and the bridge has peers" \
+        "rig-a: rfmrt_bridge_host_id = 1 has no peer: no other host of network lab1 sets rfmrt_bridge_host_id" 1 0
 }
 
 @test "bad inventory: an ISR cpu outside the isolated cpus" {
