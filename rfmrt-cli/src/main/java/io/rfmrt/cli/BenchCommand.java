@@ -236,6 +236,7 @@ final class BenchCommand
         @Override
         public Integer call()
         {
+            ChildJvm.haltWhenParentGone("bench-peer");
             final Histogram histogram = Histograms.create();
             if ("rfm".equals(mode))
             {

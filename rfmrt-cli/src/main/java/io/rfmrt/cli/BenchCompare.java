@@ -226,6 +226,7 @@ final class BenchCompare implements Callable<Integer>
         @Override
         public Integer call() throws Exception
         {
+            ChildJvm.haltWhenParentGone("bench-receiver");
             final WaitStrategy strategy = WaitStrategy.parse(wait);
             final boolean withJournal = "on".equals(journalOn);
             final String dma = strategy.kind() == WaitStrategy.Kind.POLLING ? "on-demand" : "auto";

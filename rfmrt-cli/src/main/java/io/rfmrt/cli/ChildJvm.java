@@ -109,6 +109,24 @@ final class ChildJvm
     }
 
     /**
+     * In a measuring child whose figures mean nothing without its parent: end the process at once, with one line on
+     * stderr, when the parent goes away or on SIGINT/SIGTERM (see {@link #onParentGoneOrSignal(Runnable)}). The child's
+     * RT threads may spin over shared memory: a halt stops them with the process instead of leaving an orphan that
+     * holds a CPU until someone kills it.
+     *
+     * @param who the child's name, for the line.
+     */
+    static void haltWhenParentGone(final String who)
+    {
+        onParentGoneOrSignal(() ->
+        {
+            System.err.println(who + ": the parent process is gone or asked to stop; ending");
+            System.err.flush();
+            Runtime.getRuntime().halt(Main.EXIT_ERROR);
+        });
+    }
+
+    /**
      * @param millis delay.
      * @param action run on a daemon thread after it.
      */

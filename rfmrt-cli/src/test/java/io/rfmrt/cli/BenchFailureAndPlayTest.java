@@ -64,6 +64,20 @@ class BenchFailureAndPlayTest
     }
 
     @Test
+    void shouldEndTheReceiverWhenTheBenchIsKilled() throws Exception
+    {
+        final Process bench = CliProcesses.start(dir.resolve("sim"), ProcessBuilder.Redirect.DISCARD, "bench",
+            "compare", "--seconds", "60", "--rate", "1000", "--modes", "interrupt", "--json");
+        final ProcessHandle receiver = awaitReceiver(bench);
+        awaitSending(bench);
+        // SIGKILL: no shutdown hook of the bench runs, so nothing of it tells the receiver; only its end does
+        bench.destroyForcibly();
+        assertThat(bench.waitFor(30, TimeUnit.SECONDS)).isTrue();
+        assertThat(receiver.onExit().get(60, TimeUnit.SECONDS).isAlive())
+            .as("the receiver ends with its bench, instead of spinning on as an orphan").isFalse();
+    }
+
+    @Test
     void shouldRecordAndPlayBackEveryFrameInBenchPlay() throws Exception
     {
         final Process bench = CliProcesses.start(dir.resolve("sim"), ProcessBuilder.Redirect.INHERIT, "bench", "play",
