@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # package.sh: build the release tarball rfmrt-<version>.tar.gz from the Maven build (run `mvn package` or
-# ./rfmrt once first): bin/ lib/ conf/ tuning/ systemd/. Prints the tarball's path.
+# ./rfmrt once first): bin/ lib/ conf/ tuning/ systemd/ completion/. Prints the tarball's path.
 set -euo pipefail
 
 usage() {
@@ -29,13 +29,15 @@ name="rfmrt-$version"
 stage="$(mktemp -d)"
 trap 'rm -rf "$stage"' EXIT
 
-mkdir -p "$stage/$name"/{bin,lib,conf,conf/lib,systemd}
+mkdir -p "$stage/$name"/{bin,lib,conf,conf/lib,systemd,completion}
 cp "$root/deploy/bin/rfmrt" "$stage/$name/bin/"
 cp "${jars[0]}" "$target"/lib/*.jar "$stage/$name/lib/"
 cp "$target/launcher/jvm.options" "$stage/$name/conf/"
 cp "$root"/deploy/conf/*.yaml "$stage/$name/conf/"
 cp "$root"/deploy/systemd/*.service "$stage/$name/systemd/"
 cp -r "$root/tuning" "$stage/$name/tuning"
+# the completion script, from the release's own launcher and jars (bash; zsh reads it through bashcompinit)
+"$stage/$name/bin/rfmrt" completion bash >"$stage/$name/completion/rfmrt.bash"
 rm -rf "$stage/$name/tuning/test"
 mkdir -p "$out"
 tar -C "$stage" -czf "$out/$name.tar.gz" "$name"

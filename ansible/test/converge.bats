@@ -242,6 +242,12 @@ make_cpu_dma_latency() {
     [ "$output" = "rfmrt: /tmp/broken.yaml: threads.isr.priority 120 is not 0..99" ]
 }
 
+@test "the rfmrt command completes in bash from the release's script" {
+    [ "$(readlink "$ROOT/usr/share/bash-completion/completions/rfmrt")" = /opt/rfmrt/current/completion/rfmrt.bash ]
+    run chroot "$ROOT" bash -c 'source /usr/share/bash-completion/completions/rfmrt && complete -p rfmrt'
+    [ "$output" = "complete -o default -F _complete_rfmrt rfmrt" ]
+}
+
 @test "rfmrt check --json runs in the root with the role's JDK" {
     [[ "$(chroot "$ROOT" readlink -f /usr/bin/java)" == /usr/lib/jvm/java-17-openjdk-amd64/* ]]
     run chroot "$ROOT" /opt/rfmrt/current/bin/rfmrt check --json

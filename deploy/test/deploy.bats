@@ -10,7 +10,7 @@ setup_file() {
     export TARBALL
 }
 
-@test "the tarball holds bin, lib, conf, tuning and systemd" {
+@test "the tarball holds bin, lib, conf, tuning, systemd and completion" {
     run tar -tzf "$TARBALL"
     [ "$status" -eq 0 ]
     name="$(basename "$TARBALL" .tar.gz)"
@@ -18,6 +18,7 @@ setup_file() {
         systemd/rfmrt-tuning.service tuning/bin/rfmrt-isolate tuning/lib/rfmrt-tuning.sh; do
         grep -qx "$name/$entry" <<<"$output" || { echo "missing $entry"; return 1; }
     done
+    grep -qx "$name/completion/rfmrt.bash" <<<"$output"
     grep -q "^$name/lib/rfm-driver-.*\.jar$" <<<"$output"
     grep -q "^$name/lib/chronicle-queue-.*\.jar$" <<<"$output"
     [[ "$output" != *"$name/tuning/test/"* ]]
@@ -35,6 +36,39 @@ setup_file() {
         --network no-such-network-here
     [ "$status" -eq 1 ]
     [[ "$output" == *"network 'no-such-network-here' does not exist"* ]]
+}
+
+# complete WORD...: what the release's completion script offers for the last word, as bash would ask it
+complete_words() {
+    local script="$1"
+    shift
+    # compopt works only inside a real completion; outside one it has nothing to change
+    bash -c 'compopt() { :; }; source "$1"; shift
+        COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); COMP_LINE="$*"; COMP_POINT=${#COMP_LINE}; COMPREPLY=()
+        _complete_rfmrt; printf "%s\n" "${COMPREPLY[@]}"' bash "$script" "$@"
+}
+
+@test "the release's completion script completes commands, subcommands, options and enum values" {
+    mkdir -p "$BATS_TEST_TMPDIR/opt"
+    tar -C "$BATS_TEST_TMPDIR/opt" -xzf "$TARBALL"
+    local script
+    script="$BATS_TEST_TMPDIR/opt/$(basename "$TARBALL" .tar.gz)/completion/rfmrt.bash"
+    run bash -c 'source "$1" && complete -p rfmrt' bash "$script"
+    [ "$output" = "complete -o default -F _complete_rfmrt rfmrt" ]
+    # every command the help lists, and none of the hidden child commands
+    local listed
+    listed="$("$BATS_TEST_TMPDIR/opt/$(basename "$TARBALL" .tar.gz)/bin/rfmrt" --help |
+        awk '/^Commands:/ { on = 1; next } on && /^  [a-z]/ { print $1 }' | sort | tr '\n' ' ')"
+    [ -n "$listed" ]
+    run complete_words "$script" rfmrt ""
+    [ "$(sort <<<"$output" | tr '\n' ' ')" = "$listed" ]
+    [[ "$output" != *bench-* && "$output" != *replay-bench* ]]
+    run complete_words "$script" rfmrt bridge --host-
+    [ "$(tr "\n" " " <<<"$output")" = "--host-id --host-name " ]
+    run complete_words "$script" rfmrt rfm wa
+    [ "$output" = wait ]
+    run complete_words "$script" rfmrt completion ""
+    [ "$(tr "\n" " " <<<"$output")" = "bash zsh " ]
 }
 
 # The bash block under "## Installing on a node" of the README, exactly as it stands there.
@@ -65,6 +99,8 @@ readme_install_steps() {
     [ -f "$root/opt/rfmrt/conf/jvm.options" ]
     [ -f "$root/etc/rfmrt/node-2.yaml" ] && [ -f "$root/etc/rfmrt/layout.yaml" ]
     [ -f "$root/etc/systemd/system/rfmrt-node@.service" ] && [ -f "$root/etc/systemd/system/rfmrt-tuning.service" ]
+    [ "$(readlink "$root/usr/share/bash-completion/completions/rfmrt")" = /opt/rfmrt/completion/rfmrt.bash ]
+    [ -s "$root/opt/rfmrt/completion/rfmrt.bash" ]
     [ "$(cat "$BATS_TEST_TMPDIR/systemctl.log")" = "daemon-reload
 enable --now rfmrt-tuning.service rfmrt-node@node-2.service" ]
     if ! id -u rfmrt >/dev/null 2>&1; then

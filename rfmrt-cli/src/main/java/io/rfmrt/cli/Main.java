@@ -25,7 +25,7 @@ import java.nio.file.StandardOpenOption;
     subcommands = {RfmCommand.class, BridgeCommand.class, DemoCommand.class, NodeCommand.class, StatCommand.class,
         ReplayCommand.class,
         BenchCommand.class,
-        CheckCommand.class, ReplayBench.class,
+        CheckCommand.class, CompletionCommand.class, ReplayBench.class,
         BenchCommand.Peer.class, BenchCompare.Receiver.class, BenchPeers.Receiver.class, BenchHosts.Sender.class,
         CommandLine.HelpCommand.class})
 public final class Main
