@@ -33,6 +33,11 @@ public final class Heartbeat
 {
     /** Beats whose RT-thread allocation is taken as warm-up (class loading, first compilations): not warned of. */
     public static final int ALLOCATION_WARMUP_BEATS = 2;
+    /**
+     * Beats in a row after the warm-up in which a thread must have allocated to be warned of: a late compilation
+     * allocates a few hundred bytes once, code on the hot path that allocates does so in every beat.
+     */
+    public static final int ALLOCATION_BEATS_TO_WARN = 2;
 
     private final RfmDevice device;
     private final ReceivePath path;
@@ -41,6 +46,8 @@ public final class Heartbeat
     private final Map<String, ThreadStats> lastStats = new HashMap<>();
     /** Each RT thread's allocated bytes at the last beat. */
     private final Map<String, Long> lastAllocated = new HashMap<>();
+    /** Each RT thread's beats in a row, after the warm-up, in which it allocated. */
+    private final Map<String, Integer> allocatingBeats = new HashMap<>();
     private final com.sun.management.ThreadMXBean allocation = allocationCounter();
     private long beats;
     private boolean allocationWarned;
@@ -168,7 +175,10 @@ public final class Heartbeat
                 final long allocatedNow = allocated < 0 || before != null && before < 0 ? -1 :
                     allocated - (before == null ? 0 : before);
                 line.append(" alloc+").append(allocatedNow);
-                if (allocatedNow > 0 && before != null && beats > ALLOCATION_WARMUP_BEATS && !allocationWarned)
+                final int inARow = allocatedNow > 0 && before != null && beats > ALLOCATION_WARMUP_BEATS ?
+                    allocatingBeats.getOrDefault(name, 0) + 1 : 0;
+                allocatingBeats.put(name, inARow);
+                if (inARow >= ALLOCATION_BEATS_TO_WARN && !allocationWarned)
                 {
                     allocationWarned = true;
                     warn.accept(name + " allocated " + allocatedNow + " bytes in the last heartbeat period, after " +

@@ -23,6 +23,7 @@ import io.rfmrt.control.node.NodeResults.LossCauses;
 import io.rfmrt.control.node.NodeResults.ThreadHygiene;
 import io.rfmrt.control.replay.GainsFile;
 import io.rfmrt.rfm.RfmDevice;
+import io.rfmrt.rfm.RfmWindow;
 import io.rfmrt.rfm.channel.FrameCounter;
 import io.rfmrt.rfm.channel.FrameHeaderDescriptor;
 import io.rfmrt.rfm.channel.FramePublisher;
@@ -460,9 +461,12 @@ public final class ControllerApp implements NodeApp
         lastCycle.setRelease(cycle);
         // a newer sensor frame already in reflective memory: this one is backlog (the thread was held up), and a
         // command computed on it would answer the past. Skip it, counted; the newest frame gets the command
-        final long newer = node.device().window().getLongVolatile(
-            SENSOR.slotOffset(frame.seq() + 1) + FrameHeaderDescriptor.SEQ_OFFSET);
-        if (Math.abs(newer) > frame.seq())
+        // (of the plant's incarnation: the frames a plant of an earlier run left in the slots are not newer)
+        final RfmWindow window = node.device().window();
+        final long next = SENSOR.slotOffset(frame.seq() + 1);
+        final long newer = window.getLongVolatile(next + FrameHeaderDescriptor.SEQ_OFFSET);
+        if (Math.abs(newer) > frame.seq() && window.getIntVolatile(next + FrameHeaderDescriptor.INCARNATION_OFFSET) ==
+            window.getIntVolatile(SENSOR.slotOffset(frame.seq()) + FrameHeaderDescriptor.INCARNATION_OFFSET))
         {
             skippedFrames.setRelease(skippedFrames.getPlain() + 1);
             journal.fault(FAULT_FRAME_SKIPPED, cycle, Math.abs(newer) - frame.seq(), start);
