@@ -207,8 +207,8 @@ public final class NodeResults
      * Command frames the plant's drive did not act on, each counted once (the plant warns once of each kind).
      *
      * @param wrongVersion    frames of another payload version: not read at all.
-     * @param driveNotEnabled commands asking for torque while the drive was not enabled (their control word did not
-     *                        enable it: CiA 402 shutdown, then enable operation).
+     * @param driveNotEnabled commands asking for torque while the drive was not enabled, with a control word that
+     *                        does not enable operation (CiA 402: shutdown, then enable operation).
      * @param noFaultReset    commands asking for torque while the drive was in FAULT, without a rising edge of the
      *                        fault-reset bit.
      */

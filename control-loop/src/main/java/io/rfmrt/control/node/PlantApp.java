@@ -568,10 +568,11 @@ public final class PlantApp implements NodeApp
         }
 
         /**
-         * A command the drive acts on for the first time that asked for torque the drive does not apply: it is not
-         * enabled (the command lacks the CiA 402 control word that enables it), or it is faulted and the command
-         * carries no rising edge of the fault-reset bit. A drive that was enabled when the command came is not
-         * counted (its quick stop or shutdown is the command's own doing).
+         * A command the drive acts on for the first time that asked for torque the drive does not apply: the drive is
+         * not enabled and the command's control word does not enable operation (it lacks the CiA 402 control word),
+         * or the drive is faulted and the command carries no rising edge of the fault-reset bit. A drive that was
+         * enabled when the command came is not counted (its quick stop or shutdown is the command's own doing), nor a
+         * command that asks to operate a drive still on its way there (shutdown, then enable: one period each).
          */
         private void countIgnored(final boolean enabledBefore)
         {
@@ -584,7 +585,8 @@ public final class PlantApp implements NodeApp
             {
                 ignoredNoFaultReset.setRelease(ignoredNoFaultReset.getPlain() + 1);
             }
-            else if (st != Cia402Drive.State.OPERATION_ENABLED && st != Cia402Drive.State.QUICK_STOP_ACTIVE)
+            else if (st != Cia402Drive.State.OPERATION_ENABLED && st != Cia402Drive.State.QUICK_STOP_ACTIVE &&
+                (appliedWord & CW_OPERATE) != CW_OPERATE)
             {
                 if (ignoredNotEnabled.getPlain() == 0)
                 {
