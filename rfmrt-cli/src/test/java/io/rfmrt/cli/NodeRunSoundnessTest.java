@@ -46,7 +46,7 @@ class NodeRunSoundnessTest
             device: sim:sound?node=1&dmaSlots=2048&dmaSlotSize=128
             layout: layout.yaml
             receive: {channels: [axis.command], wait: BLOCKING}
-            threads: {lockMemory: false, cpuDmaLatency: false}
+            threads: {isr: {priority: 0}, consumer: {priority: 0}, lockMemory: false, cpuDmaLatency: false}
             strict: false
             journal: {enabled: true, dir: journal}
             heartbeat: 0
@@ -75,7 +75,7 @@ class NodeRunSoundnessTest
             device: sim:sound?node=2&dmaSlots=2048&dmaSlotSize=128
             layout: layout.yaml
             receive: {channels: [axis.sensor], wait: INLINE}
-            threads: {lockMemory: false, cpuDmaLatency: false}
+            threads: {isr: {priority: 0}, consumer: {priority: 0}, lockMemory: false, cpuDmaLatency: false}
             strict: false
             journal: {enabled: true, dir: journal}
             heartbeat: 0
