@@ -268,13 +268,17 @@ class ControlRunTest
         return file;
     }
 
-    /** A node of this JVM, its lines kept. */
+    /**
+     * A node of this JVM, its lines kept; closed as {@code rfmrt node} closes it, by another thread as soon as it asks
+     * to stop (its app is done, or a thread failed).
+     */
     private static final class Node
     {
         final List<String> lines = Collections.synchronizedList(new ArrayList<>());
         final CountDownLatch stop = new CountDownLatch(1);
         final RfmNode node;
         final NodeApp app;
+        final Thread closer;
 
         private Node(final Path yaml, final NodeApp law)
         {
@@ -286,16 +290,29 @@ class ControlRunTest
             }
             app = ctx.app();
             node = new RfmNode(ctx);
+            closer = new Thread(() ->
+            {
+                try
+                {
+                    stop.await();
+                }
+                catch (final InterruptedException ex)
+                {
+                    Thread.currentThread().interrupt();
+                }
+                node.close();
+            }, "test-node-closer");
         }
 
         static Node start(final Path yaml, final NodeApp law)
         {
             final Node n = new Node(yaml, law);
             n.node.start();
+            n.closer.start();
             return n;
         }
 
-        /** Until the node asks to stop (its app is done), then stopped. */
+        /** Until the node asked to stop by itself (its app is done) and was stopped. */
         void await() throws InterruptedException
         {
             final boolean stopped = stop.await(WAIT_SECONDS, TimeUnit.SECONDS);
@@ -323,9 +340,11 @@ class ControlRunTest
             }
         }
 
-        void close()
+        void close() throws InterruptedException
         {
-            node.close();
+            stop.countDown();
+            closer.join(TimeUnit.SECONDS.toMillis(WAIT_SECONDS));
+            assertThat(closer.isAlive()).as("the node closed").isFalse();
         }
 
         List<String> warnings()
