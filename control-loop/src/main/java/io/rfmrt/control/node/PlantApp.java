@@ -87,6 +87,11 @@ public final class PlantApp implements NodeApp
     public static final String LOOP_THREAD = "rfmrt-plant";
     /** A command older than this many periods is stale: the drive faults (command timeout). */
     public static final int STALE_PERIODS = 5;
+    /**
+     * The controller went away when its commands had timed out this long when the plant stopped: a controller only
+     * held up (a pre-emption, a stall) at the end is not gone.
+     */
+    public static final long GONE_MILLIS = 500;
     /** {@code model:} the ideal axis (exact position and velocity). */
     public static final String MODEL_IDEAL = "ideal";
     /** {@code model:} the realistic axis ({@link RealisticAxisPlant}). */
@@ -800,7 +805,7 @@ public final class PlantApp implements NodeApp
 
     /**
      * Not sound: the two sides' rates differ, the controller never came (no command in the whole run) or went away
-     * (its commands had timed out when the plant stopped).
+     * (its commands had timed out, for at least {@link #GONE_MILLIS}, when the plant stopped).
      */
     @Override
     public String problem()
@@ -817,7 +822,7 @@ public final class PlantApp implements NodeApp
         {
             return "plant: no command from the controller in " + counts[0] + " periods: the axis was never driven";
         }
-        if (goneNow)
+        if (goneNow && counts[0] - goneAtTick.get() >= GONE_MILLIS * settings.rateHz() / 1000)
         {
             return "plant: the controller's commands stopped at cycle " + goneAtTick.get() + " and did not come " +
                 "back (the run ended at cycle " + counts[0] + ")";

@@ -181,8 +181,8 @@ class ControlRunTest
             TestLaw.answer(ControlFrames.PAYLOAD_VERSION, Cia402Drive.CW_SHUTDOWN, 0.0));
         final Node controller = Node.start(controllerYaml(1, 1000), law);
         final Node plant = Node.start(plantYaml(1, 1000, 0), null);
-        // the law has seen the plant run 100 periods past its last answer
-        law.awaitCycle(200);
+        // the law has seen the plant run well past its last answer, longer than PlantApp.GONE_MILLIS
+        law.awaitCycle(100 + 2 * PlantApp.GONE_MILLIS);
         plant.close();
         controller.close();
         final PlantResult p = (PlantResult)plant.app.result();
