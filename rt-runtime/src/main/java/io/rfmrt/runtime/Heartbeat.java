@@ -182,8 +182,8 @@ public final class Heartbeat
                 {
                     allocationWarned = true;
                     warn.accept(name + " allocated " + allocatedNow + " bytes in the last heartbeat period, after " +
-                        "the warm-up: code on its hot path (the frame handler) allocates, and the garbage collector " +
-                        "will stop it (see 'alloc+' in the heartbeat)");
+                        "the warm-up: code on its hot path allocates (its frame handler, or its wait for the card's " +
+                        "events), and the garbage collector will stop it (see 'alloc+' in the heartbeat)");
                 }
             }
         }
