@@ -20,6 +20,7 @@ import org.agrona.concurrent.SleepingMillisIdleStrategy;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
 
 import static io.rfmrt.control.node.ControlFrames.*;
 
@@ -83,6 +84,8 @@ public final class PdController implements NodeApp
     private JournalWriter journal;
     private double dt;
     private long cycles;
+    /** The last sensor cycle handled, for the done-watch (written by the handler). */
+    private final AtomicLong lastCycle = new AtomicLong();
     private int lastWord;
     private double sumSquaredError;
     private RfmNode node;
@@ -104,6 +107,14 @@ public final class PdController implements NodeApp
         this.dt = 1.0 / settings.rateHz();
         this.publisher = new FramePublisher(node.device(), COMMAND);
         this.journal = node.journal() == null ? null : node.journal().newWriter("controller");
+        // this law's rate, for the plant to check against its own (docs/extending.md, "Running again")
+        node.device().window().putLongRelease(CONTROLLER_RATE_OFFSET, settings.rateHz());
+    }
+
+    @Override
+    public void onStop(final RfmNode node)
+    {
+        node.device().window().putLongRelease(CONTROLLER_RATE_OFFSET, 0);
     }
 
     @Override
@@ -126,6 +137,7 @@ public final class PdController implements NodeApp
         final double position = b.getDouble(p + SENSOR_POSITION_OFFSET);
         final double velocity = b.getDouble(p + SENSOR_VELOCITY_OFFSET);
         cycles++;
+        lastCycle.setRelease(cycle);
         profile.setpoint(cycles * dt, setpoint);
         final double error = setpoint.position() - position;
         final double velocityReference = settings.positionGain() * error + setpoint.velocity();
@@ -157,13 +169,14 @@ public final class PdController implements NodeApp
     @Override
     public List<NodeAgent> agents()
     {
-        // a housekeeping thread: stop the node once the plant says it is done
+        // a housekeeping thread: stop the node once the plant says it is done. The plant clears the word before its
+        // first frame: a word left set by the run before on the same network counts only until a frame of this run came
         return List.of(new NodeAgent(new Agent()
         {
             @Override
             public int doWork()
             {
-                if (node.device().window().getLongAcquire(PLANT_DONE_OFFSET) != 0)
+                if (lastCycle.getAcquire() != 0 && node.device().window().getLongAcquire(PLANT_DONE_OFFSET) != 0)
                 {
                     node.terminate();
                 }

@@ -38,6 +38,8 @@ public final class Main
     public static final int EXIT_USAGE = 2;
     /** A wait ran out of time. */
     public static final int EXIT_TIMEOUT = 3;
+    /** A node ran, but its app says the run was not sound (a plant whose controller never came or went away). */
+    public static final int EXIT_APP = 4;
 
     private Main()
     {

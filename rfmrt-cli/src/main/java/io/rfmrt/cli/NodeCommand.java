@@ -20,8 +20,10 @@ import java.util.function.Consumer;
 /**
  * {@code rfmrt node --config FILE}: run one node until SIGTERM or SIGINT (or until its app is done, e.g. the plant
  * after its cycles), then stop its threads, flush its journal, release its node id and exit 0; an app's figures go
- * out as one {@code result <json>} line ({@link ChildResult}). When one of its threads fails, the node stops in the
- * same order, names the thread on stderr and exits 1 (the systemd unit restarts it). What the systemd unit runs, and
+ * out as one {@code result <json>} line ({@link ChildResult}), a failed run's too. When one of its threads fails, the
+ * node stops in the same order, names the thread on stderr and exits 1 (the systemd unit restarts it); when its app
+ * says the run was not sound ({@link NodeApp#problem()}: a plant whose controller never came), it says why on stderr
+ * and exits 4. What the systemd unit runs, and
  * what {@code rfmrt demo} starts twice.
  */
 @Command(name = "node", mixinStandardHelpOptions = true,
@@ -149,6 +151,11 @@ final class NodeCommand implements Callable<Integer>
             err.println("rfmrt node: stopping: " + closeFailure);
             err.flush();
         }
+        // the figures of what ran, a failed run's too (the app's onStop ran in the same order)
+        if (app != null && app.result() != null)
+        {
+            ChildResult.write(out, app.result());
+        }
         if (failure != null || closeFailure != null)
         {
             if (!child)
@@ -157,9 +164,16 @@ final class NodeCommand implements Callable<Integer>
             }
             return Main.EXIT_ERROR;
         }
-        if (app != null && app.result() != null)
+        final String problem = app == null ? null : app.problem();
+        if (problem != null)
         {
-            ChildResult.write(out, app.result());
+            err.println("rfmrt node: " + problem);
+            err.flush();
+            if (!child)
+            {
+                out.println("stopped; the run was not sound");
+            }
+            return Main.EXIT_APP;
         }
         if (!child)
         {

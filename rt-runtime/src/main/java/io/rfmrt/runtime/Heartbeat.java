@@ -31,11 +31,26 @@ import java.util.function.Consumer;
  */
 public final class Heartbeat
 {
+    /** Beats whose RT-thread allocation is taken as warm-up (class loading, first compilations): not warned of. */
+    public static final int ALLOCATION_WARMUP_BEATS = 2;
+    /**
+     * Beats in a row after the warm-up in which a thread must have allocated to be warned of: a late compilation
+     * allocates a few hundred bytes once, code on the hot path that allocates does so in every beat.
+     */
+    public static final int ALLOCATION_BEATS_TO_WARN = 2;
+
     private final RfmDevice device;
     private final ReceivePath path;
     private final Consumer<String> sink;
     private final StringBuilder line = new StringBuilder(1024);
     private final Map<String, ThreadStats> lastStats = new HashMap<>();
+    /** Each RT thread's allocated bytes at the last beat. */
+    private final Map<String, Long> lastAllocated = new HashMap<>();
+    /** Each RT thread's beats in a row, after the warm-up, in which it allocated. */
+    private final Map<String, Integer> allocatingBeats = new HashMap<>();
+    private final com.sun.management.ThreadMXBean allocation = allocationCounter();
+    private long beats;
+    private boolean allocationWarned;
     private io.rfmrt.runtime.journal.Journal journal;
     private Consumer<String> warn = line -> { };
     private boolean journalWarned;
@@ -141,7 +156,9 @@ public final class Heartbeat
                 line.append(' ').append(c.name().toLowerCase(Locale.ROOT).replace('_', '-')).append('=')
                     .append(path.counter(c));
             }
-            // RT hygiene over the period: minor page faults and involuntary context switches of each RT thread
+            // RT hygiene over the period: minor page faults, involuntary context switches and bytes allocated by each
+            // RT thread (HotSpot's per-thread allocation counter, read here, off the hot path)
+            beats++;
             line.append(" | threads");
             final List<RtThread> threads = path.threads();
             final List<ThreadStats> stats = path.threadStats();
@@ -153,6 +170,21 @@ public final class Heartbeat
                 lastStats.put(name, current);
                 line.append(' ').append(name).append(" minflt+").append(delta.minorFaults()).append(" nivcsw+")
                     .append(delta.involuntarySwitches());
+                final long allocated = allocatedBytes(threads.get(i).thread());
+                final Long before = lastAllocated.put(name, allocated);
+                final long allocatedNow = allocated < 0 || before != null && before < 0 ? -1 :
+                    allocated - (before == null ? 0 : before);
+                line.append(" alloc+").append(allocatedNow);
+                final int inARow = allocatedNow > 0 && before != null && beats > ALLOCATION_WARMUP_BEATS ?
+                    allocatingBeats.getOrDefault(name, 0) + 1 : 0;
+                allocatingBeats.put(name, inARow);
+                if (inARow >= ALLOCATION_BEATS_TO_WARN && !allocationWarned)
+                {
+                    allocationWarned = true;
+                    warn.accept(name + " allocated " + allocatedNow + " bytes in the last heartbeat period, after " +
+                        "the warm-up: code on its hot path allocates (its frame handler, or its wait for the card's " +
+                        "events), and the garbage collector will stop it (see 'alloc+' in the heartbeat)");
+                }
             }
         }
         line.append(" | card");
@@ -207,6 +239,26 @@ public final class Heartbeat
         journalCounters(now);
         lastNanos = now;
         sink.accept(line.toString());
+    }
+
+    /**
+     * @param thread a thread of this process.
+     * @return the bytes it has allocated so far (HotSpot's counter), -1 when it has ended or the JVM does not count.
+     */
+    private long allocatedBytes(final Thread thread)
+    {
+        return allocation == null || !thread.isAlive() ? -1 : allocation.getThreadAllocatedBytes(thread.getId());
+    }
+
+    private static com.sun.management.ThreadMXBean allocationCounter()
+    {
+        final java.lang.management.ThreadMXBean bean = java.lang.management.ManagementFactory.getThreadMXBean();
+        if (bean instanceof com.sun.management.ThreadMXBean counting && counting.isThreadAllocatedMemorySupported())
+        {
+            counting.setThreadAllocatedMemoryEnabled(true);
+            return counting;
+        }
+        return null;
     }
 
     /**

@@ -71,6 +71,18 @@ public interface NodeApp
         return null;
     }
 
+    /**
+     * Whether the run did what the app is there for, asked after {@link #result} (the figures are printed either
+     * way): a plant whose controller never came, or went away, ran but moved nothing it was told to. {@code rfmrt
+     * node} prints the line on stderr and exits 4 instead of 0.
+     *
+     * @return null when the run was sound, else one line saying why it was not.
+     */
+    default String problem()
+    {
+        return null;
+    }
+
     /** The settings of an app that takes none. */
     record NoSettings()
     {

@@ -143,6 +143,26 @@ public final class ControlFrames
     /** Offset of a word the plant sets when it has published its last frame (cycle count): layout variable
      * {@code plant.done}. */
     public static final int PLANT_DONE_OFFSET = (int)LAYOUT.variable("plant.done").orElseThrow().offset();
+    /** Offset of the plant's {@code app.rateHz}, written when it starts (layout variable {@code plant.rateHz}). */
+    public static final int PLANT_RATE_OFFSET = (int)LAYOUT.variable("plant.rateHz").orElseThrow().offset();
+    /** Offset of the controller's {@code app.rateHz}, written when it starts ({@code controller.rateHz}). */
+    public static final int CONTROLLER_RATE_OFFSET =
+        (int)LAYOUT.variable("controller.rateHz").orElseThrow().offset();
+
+    /**
+     * The one line refusing a run whose two sides were given different rates.
+     *
+     * @param here     this side's name.
+     * @param hereHz   its rate.
+     * @param there    the other side's name.
+     * @param thereHz  the other side's rate, as it wrote it.
+     * @return the line.
+     */
+    public static String rateMismatch(final String here, final long hereHz, final String there, final long thereHz)
+    {
+        return here + " app.rateHz " + hereHz + " differs from the " + there + "'s " + thereHz +
+            " (layout word " + there + ".rateHz): give both nodes the same rate";
+    }
 
     /**
      * @return the text of the control layout (deploy/conf/layout.yaml as packaged), to write beside node configs.

@@ -23,6 +23,7 @@ import io.rfmrt.control.node.NodeResults.LossCauses;
 import io.rfmrt.control.node.NodeResults.ThreadHygiene;
 import io.rfmrt.control.replay.GainsFile;
 import io.rfmrt.rfm.RfmDevice;
+import io.rfmrt.rfm.RfmWindow;
 import io.rfmrt.rfm.channel.FrameCounter;
 import io.rfmrt.rfm.channel.FrameHeaderDescriptor;
 import io.rfmrt.rfm.channel.FramePublisher;
@@ -286,6 +287,8 @@ public final class ControllerApp implements NodeApp
     private final Histogram cumulative = new Histogram(1, HIGHEST_NS, 3);
     private final java.lang.management.ThreadMXBean cpuClock = java.lang.management.ManagementFactory.getThreadMXBean();
     private ControllerResult result;
+    /** Why the run was refused ({@link #problem()}), set by the monitor. */
+    private volatile String refusal;
 
     @Override
     public void configure(final AppSettings given)
@@ -377,6 +380,18 @@ public final class ControllerApp implements NodeApp
             transitions[0]++;
         }));
         cardWarm = NodeResults.cardCounters(node.device(), SENSOR.event());
+        // this side's rate, before its first command, for the plant to check against its own
+        node.device().window().putLongRelease(CONTROLLER_RATE_OFFSET, settings.rateHz());
+    }
+
+    /**
+     * @return the cycle count the plant says it ended at, or 0 while it runs. Honoured only once a sensor frame of
+     * this run was handled: the plant clears the word before its first frame, so a word left set by the run before on
+     * a reused network does not end this one.
+     */
+    private long plantDone()
+    {
+        return lastCycle.getAcquire() == 0 ? 0 : node.device().window().getLongAcquire(PLANT_DONE_OFFSET);
     }
 
     @Override
@@ -446,9 +461,12 @@ public final class ControllerApp implements NodeApp
         lastCycle.setRelease(cycle);
         // a newer sensor frame already in reflective memory: this one is backlog (the thread was held up), and a
         // command computed on it would answer the past. Skip it, counted; the newest frame gets the command
-        final long newer = node.device().window().getLongVolatile(
-            SENSOR.slotOffset(frame.seq() + 1) + FrameHeaderDescriptor.SEQ_OFFSET);
-        if (Math.abs(newer) > frame.seq())
+        // (of the plant's incarnation: the frames a plant of an earlier run left in the slots are not newer)
+        final RfmWindow window = node.device().window();
+        final long next = SENSOR.slotOffset(frame.seq() + 1);
+        final long newer = window.getLongVolatile(next + FrameHeaderDescriptor.SEQ_OFFSET);
+        if (Math.abs(newer) > frame.seq() && window.getIntVolatile(next + FrameHeaderDescriptor.INCARNATION_OFFSET) ==
+            window.getIntVolatile(SENSOR.slotOffset(frame.seq()) + FrameHeaderDescriptor.INCARNATION_OFFSET))
         {
             skippedFrames.setRelease(skippedFrames.getPlain() + 1);
             journal.fault(FAULT_FRAME_SKIPPED, cycle, Math.abs(newer) - frame.seq(), start);
@@ -681,7 +699,7 @@ public final class ControllerApp implements NodeApp
                 return 0;
             }
             // the plant's end of stream is not a sensor failure: stop watching once it says it is done
-            if (device.window().getLongAcquire(PLANT_DONE_OFFSET) != 0)
+            if (plantDone() != 0)
             {
                 done = true;
                 return 0;
@@ -714,12 +732,26 @@ public final class ControllerApp implements NodeApp
         private int second;
         private long lastFrames;
         private boolean journalWarned;
+        private boolean rateChecked;
 
         @Override
         public int doWork()
         {
             final long now = System.nanoTime();
-            final long done = node.device().window().getLongAcquire(PLANT_DONE_OFFSET);
+            if (!rateChecked && lastCycle.getAcquire() != 0)
+            {
+                // a frame of this run came: the plant wrote its rate before it (0: it does not say)
+                rateChecked = true;
+                final long plantHz = node.device().window().getLongAcquire(PLANT_RATE_OFFSET);
+                if (plantHz != 0 && plantHz != settings.rateHz())
+                {
+                    refusal = rateMismatch("controller", settings.rateHz(), "plant", plantHz);
+                    node.context().appOut().accept("warning: " + refusal + "; stopping");
+                    node.terminate();
+                    return 0;
+                }
+            }
+            final long done = plantDone();
             if (done != 0)
             {
                 // the last frames are in flight or still queued: let them land while they keep coming (a held-up
@@ -806,6 +838,11 @@ public final class ControllerApp implements NodeApp
         {
             return;
         }
+        if (refusal == null)
+        {
+            // a clean end: this side's rate is not there any more for the next run's other side to check against
+            node.device().window().putLongRelease(CONTROLLER_RATE_OFFSET, 0);
+        }
         lateness.finish();
         timerLateness.finish();
         cycleStatistics.sample();
@@ -890,5 +927,18 @@ public final class ControllerApp implements NodeApp
     public ControllerResult result()
     {
         return result;
+    }
+
+    /**
+     * Not sound: the two sides' rates differ, or no sensor frame came in the whole run.
+     */
+    @Override
+    public String problem()
+    {
+        if (refusal != null)
+        {
+            return refusal;
+        }
+        return result != null && result.cycles() == 0 ? "controller: no sensor frame from the plant in this run" : null;
     }
 }

@@ -189,6 +189,9 @@ public final class NodeResults
      * @param lateness             the loop's lateness.
      * @param stallStart           kept stalls' starts.
      * @param stallEnd             their ends.
+     * @param uncommandedCycles    ticks taken without a command in force: before the first one came, and while the
+     *                             commands had timed out ({@code staleCommandCycles}).
+     * @param ignoredCommands      command frames the drive did not act on, by why.
      */
     public record PlantResult(long cycles, boolean interrupted, long sensorFrames, long staleCommandCycles,
         long withheldSensorFrames, long ticksTaken, long missedTicks, long missedTickEvents, long lateCommands,
@@ -196,7 +199,20 @@ public final class NodeResults
         double tickIntervalMaxUs, CycleStatistics.Figures loop, String model, long driveFaults,
         long driveFaultResets, long commandsReceived, long commandGaps, LossCauses lostFrameCauses,
         long journalDrops, long journalWriteErrors, long journalRecords, Lateness lateness, long[] stallStart,
-        long[] stallEnd)
+        long[] stallEnd, long uncommandedCycles, IgnoredCommands ignoredCommands)
+    {
+    }
+
+    /**
+     * Command frames the plant's drive did not act on, each counted once (the plant warns once of each kind).
+     *
+     * @param wrongVersion    frames of another payload version: not read at all.
+     * @param driveNotEnabled commands asking for torque while the drive was not enabled, with a control word that
+     *                        does not enable operation (CiA 402: shutdown, then enable operation).
+     * @param noFaultReset    commands asking for torque while the drive was in FAULT, without a rising edge of the
+     *                        fault-reset bit.
+     */
+    public record IgnoredCommands(long wrongVersion, long driveNotEnabled, long noFaultReset)
     {
     }
 

@@ -12,6 +12,7 @@ import io.rfmrt.control.TickSchedule;
 import io.rfmrt.control.WakeLateness;
 import io.rfmrt.control.journal.ControlJournal;
 import io.rfmrt.control.node.NodeResults.Lateness;
+import io.rfmrt.control.node.NodeResults.IgnoredCommands;
 import io.rfmrt.control.node.NodeResults.LossCauses;
 import io.rfmrt.control.node.NodeResults.PlantResult;
 import io.rfmrt.rfm.channel.FrameCounter;
@@ -36,10 +37,12 @@ import org.agrona.concurrent.SleepingMillisIdleStrategy;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.Consumer;
 
 import static io.rfmrt.control.node.ControlFrames.*;
 
@@ -84,6 +87,11 @@ public final class PlantApp implements NodeApp
     public static final String LOOP_THREAD = "rfmrt-plant";
     /** A command older than this many periods is stale: the drive faults (command timeout). */
     public static final int STALE_PERIODS = 5;
+    /**
+     * The controller went away when its commands had timed out this long when the plant stopped: a controller only
+     * held up (a pre-emption, a stall) at the end is not gone.
+     */
+    public static final long GONE_MILLIS = 500;
     /** {@code model:} the ideal axis (exact position and velocity). */
     public static final String MODEL_IDEAL = "ideal";
     /** {@code model:} the realistic axis ({@link RealisticAxisPlant}). */
@@ -211,9 +219,27 @@ public final class PlantApp implements NodeApp
     private final int[] commandWord = new int[COMMAND_SLOTS];
     /**
      * Last tick, sensor frames, stale command ticks, withheld sensor frames, missed ticks, wake-ups that missed
-     * ticks, ticks taken, late commands, drive faults, drive fault resets; written by the loop only.
+     * ticks, ticks taken, late commands, drive faults, drive fault resets, ticks taken before the first command;
+     * written by the loop only.
      */
-    private final long[] counts = new long[10];
+    private final long[] counts = new long[11];
+    /** Command frames of another payload version (written by the handler); the first such version. */
+    private final AtomicLong ignoredVersion = new AtomicLong();
+    private volatile int badVersion;
+    /** Commands the drive did not act on: not enabled, faulted without a reset edge (written by the loop). */
+    private final AtomicLong ignoredNotEnabled = new AtomicLong();
+    private final AtomicLong ignoredNoFaultReset = new AtomicLong();
+    /** The control and status words of the first command ignored as not enabled. */
+    private volatile long ignoredWords;
+    /** The tick the first command was acted on (0: none yet), the last tick taken (written by the loop). */
+    private final AtomicLong firstCommandTick = new AtomicLong();
+    private final AtomicLong lastTick = new AtomicLong();
+    /** The tick the commands last timed out on (0: they never did), times they did, whether they are now. */
+    private final AtomicLong goneAtTick = new AtomicLong();
+    private final AtomicLong goneEpisodes = new AtomicLong();
+    private volatile boolean goneNow;
+    /** Why the run was not sound ({@link #problem()}): the rate check's refusal, set by the warning agent. */
+    private volatile String refusal;
     /** Late commands, for the monitor (written by the loop). */
     private final AtomicLong lateCommands = new AtomicLong();
     /** Missed ticks, for the monitor (written by the loop). */
@@ -264,6 +290,11 @@ public final class PlantApp implements NodeApp
             throw new ConfigException(node.context().source(), List.of("app: rateHz " + settings.rateHz() + ": " +
                 String.join("; ", axisProblems)));
         }
+        // a network reused for a second run starts clean: the done word of the run before would stop a controller at
+        // once (it is cleared before the first sensor frame, and a controller honours it only after one), and this
+        // side's rate is there for the controller to check against its own
+        node.device().window().putLongRelease(PLANT_DONE_OFFSET, 0);
+        node.device().window().putLongRelease(PLANT_RATE_OFFSET, settings.rateHz());
         plantJournal = node.journal().newWriter("plant");
         monitorJournal = node.journal().newWriter("monitor");
         cycleStatistics = new CycleStatistics(TimeUnit.SECONDS.toNanos(1) / settings.rateHz());
@@ -282,9 +313,16 @@ public final class PlantApp implements NodeApp
     private void onCommand(final FrameView frame, final StageStamps stamps)
     {
         final int p = frame.payloadOffset();
-        if (frame.buffer().getInt(p + COMMAND_VERSION_OFFSET) != PAYLOAD_VERSION)
+        final int version = frame.buffer().getInt(p + COMMAND_VERSION_OFFSET);
+        if (version != PAYLOAD_VERSION)
         {
-            // another payload layout: not acted on (the plant brakes once the last good command is stale)
+            // another payload layout: not acted on (the plant brakes once the last good command is stale); counted,
+            // the first version kept for the one warning
+            if (ignoredVersion.getPlain() == 0)
+            {
+                badVersion = version;
+            }
+            ignoredVersion.setRelease(ignoredVersion.getPlain() + 1);
             return;
         }
         final long cycle = frame.buffer().getLong(p + COMMAND_CYCLE_OFFSET);
@@ -354,6 +392,8 @@ public final class PlantApp implements NodeApp
         private double appliedTorque;
         private int appliedWord;
         private long driveFaults;
+        /** The last command checked for being ignored. */
+        private long ignoredChecked;
 
         @Override
         public void onStart()
@@ -479,7 +519,18 @@ public final class PlantApp implements NodeApp
             final boolean stale = commandCycle != 0 && age > STALE_PERIODS;
             // the drive (docs/protocol.md): no command yet is the word 0; a stale one times out, which faults an
             // enabled drive (it brakes and stays in FAULT until a fault reset edge)
+            final boolean enabledBefore = drive.state() == Cia402Drive.State.OPERATION_ENABLED ||
+                drive.state() == Cia402Drive.State.QUICK_STOP_ACTIVE;
             drive.tick(commandCycle == 0 ? 0 : appliedWord, stale, appliedTorque, dt);
+            if (sampled)
+            {
+                countUncommanded(cycle, commandCycle, stale);
+                if (commandCycle != 0 && commandCycle != ignoredChecked && !stale)
+                {
+                    ignoredChecked = commandCycle;
+                    countIgnored(enabledBefore);
+                }
+            }
             counts[9] = drive.faultResets();
             if (drive.faults() != driveFaults)
             {
@@ -493,6 +544,61 @@ public final class PlantApp implements NodeApp
                 plantJournal.fault(FAULT_COMMAND_STALE, cycle, age, now);
             }
             return drive.braking();
+        }
+
+        /**
+         * Ticks without a command in force: before the first (the controller not there yet) and once the commands
+         * time out (it went away, or is held up).
+         */
+        private void countUncommanded(final long cycle, final long commandCycle, final boolean stale)
+        {
+            if (commandCycle == 0)
+            {
+                counts[10]++;
+            }
+            else if (firstCommandTick.getPlain() == 0)
+            {
+                firstCommandTick.setRelease(cycle);
+            }
+            if (stale != goneNow)
+            {
+                goneNow = stale;
+                if (stale)
+                {
+                    goneAtTick.setRelease(cycle);
+                    goneEpisodes.setRelease(goneEpisodes.getPlain() + 1);
+                }
+            }
+            lastTick.setRelease(cycle);
+        }
+
+        /**
+         * A command the drive acts on for the first time that asked for torque the drive does not apply: the drive is
+         * not enabled and the command's control word does not enable operation (it lacks the CiA 402 control word),
+         * or the drive is faulted and the command carries no rising edge of the fault-reset bit. A drive that was
+         * enabled when the command came is not counted (its quick stop or shutdown is the command's own doing), nor a
+         * command that asks to operate a drive still on its way there (shutdown, then enable: one period each).
+         */
+        private void countIgnored(final boolean enabledBefore)
+        {
+            if (appliedTorque == 0.0 || enabledBefore)
+            {
+                return;
+            }
+            final Cia402Drive.State st = drive.state();
+            if (st == Cia402Drive.State.FAULT)
+            {
+                ignoredNoFaultReset.setRelease(ignoredNoFaultReset.getPlain() + 1);
+            }
+            else if (st != Cia402Drive.State.OPERATION_ENABLED && st != Cia402Drive.State.QUICK_STOP_ACTIVE &&
+                (appliedWord & CW_OPERATE) != CW_OPERATE)
+            {
+                if (ignoredNotEnabled.getPlain() == 0)
+                {
+                    ignoredWords = ((long)appliedWord << 32) | (drive.statusWord() & 0xFFFF_FFFFL);
+                }
+                ignoredNotEnabled.setRelease(ignoredNotEnabled.getPlain() + 1);
+            }
         }
 
         /**
@@ -557,10 +663,20 @@ public final class PlantApp implements NodeApp
         }
     }
 
-    /** The one warning when the journal starts losing records; the loop's statistics once a second. */
+    /**
+     * The warnings, one each: the journal losing records, commands the drive ignores (and why), a controller that does
+     * not come or goes away, a controller at another rate (which also stops the node); the loop's statistics once a
+     * second.
+     */
     private final class WarningAgent implements Agent
     {
         private boolean warned;
+        private boolean versionWarned;
+        private boolean notEnabledWarned;
+        private boolean noResetWarned;
+        private boolean neverWarned;
+        private boolean goneWarned;
+        private boolean rateChecked;
         private long nextSample = System.nanoTime() + TimeUnit.SECONDS.toNanos(1);
 
         @Override
@@ -570,6 +686,7 @@ public final class PlantApp implements NodeApp
             {
                 warned = JournalWarning.warnOnce(node.journal(), line -> node.context().appOut().accept(line));
             }
+            checkController();
             final long now = System.nanoTime();
             if (now >= nextSample && !finished)
             {
@@ -579,6 +696,61 @@ public final class PlantApp implements NodeApp
                 return 1;
             }
             return 0;
+        }
+
+        private void checkController()
+        {
+            final Consumer<String> out = node.context().appOut();
+            if (!versionWarned && ignoredVersion.getAcquire() > 0)
+            {
+                versionWarned = true;
+                out.accept("warning: plant: command frames of payload version " + badVersion + " ignored (this " +
+                    "plant reads version " + PAYLOAD_VERSION + "; counted in ignored_commands.wrong_version)");
+            }
+            if (!notEnabledWarned && ignoredNotEnabled.getAcquire() > 0)
+            {
+                notEnabledWarned = true;
+                final long words = ignoredWords;
+                out.accept(String.format(Locale.ROOT, "warning: plant: commanded torque ignored: the drive is not " +
+                    "enabled (control word 0x%04x, status word 0x%04x); a command enables it with the CiA 402 " +
+                    "control word 0x%04x after a shutdown 0x%04x (docs/protocol.md; counted in " +
+                    "ignored_commands.drive_not_enabled)", (int)(words >>> 32), (int)words, CW_OPERATE,
+                    CW_SHUTDOWN));
+            }
+            if (!noResetWarned && ignoredNoFaultReset.getAcquire() > 0)
+            {
+                noResetWarned = true;
+                out.accept("warning: plant: commanded torque ignored: the drive is in FAULT and the commands carry " +
+                    "no rising edge of the fault-reset bit (control word bit 7); counted in " +
+                    "ignored_commands.no_fault_reset");
+            }
+            final long first = firstCommandTick.getAcquire();
+            if (!neverWarned && first == 0 && lastTick.getAcquire() > STALE_PERIODS)
+            {
+                neverWarned = true;
+                out.accept("warning: plant: no command from the controller after " + lastTick.getAcquire() +
+                    " periods: the drive stays disabled and braked until one comes (counted in uncommanded_cycles)");
+            }
+            if (!goneWarned && goneEpisodes.getAcquire() > 0)
+            {
+                goneWarned = true;
+                out.accept("warning: plant: the controller's commands stopped at cycle " + goneAtTick.getAcquire() +
+                    " (none for more than " + STALE_PERIODS + " periods): the drive times out and brakes " +
+                    "(counted in stale_command_cycles)");
+            }
+            if (!rateChecked && first != 0)
+            {
+                // a command of this run came: the controller wrote its rate before it (0: it does not say)
+                rateChecked = true;
+                final long controllerHz = node.device().window().getLongAcquire(CONTROLLER_RATE_OFFSET);
+                if (controllerHz != 0 && controllerHz != settings.rateHz())
+                {
+                    refusal = rateMismatch("plant", settings.rateHz(), "controller", controllerHz);
+                    out.accept("warning: " + refusal + "; stopping");
+                    finish();
+                    node.terminate();
+                }
+            }
         }
 
         @Override
@@ -608,6 +780,11 @@ public final class PlantApp implements NodeApp
         final CycleStatistics.Figures loop = cycleStatistics.total();
         ControlJournal.loop(monitorJournal, System.nanoTime(), loop, 0, counts[7]);
         final Journal journal = node.journal();
+        if (refusal == null)
+        {
+            // a clean end: this side's rate is not there any more for the next run's other side to check against
+            node.device().window().putLongRelease(PLANT_RATE_OFFSET, 0);
+        }
         result = new PlantResult(counts[0], settings.cycles() == 0 || counts[0] < settings.cycles(), counts[1],
             counts[2], counts[3], counts[6], counts[4], counts[5], counts[7], lateByPeriods.clone(),
             loop.periodMinUs(), loop.periodP50Us(), loop.periodP99Us(), loop.periodMaxUs(), loop, settings.model(),
@@ -615,12 +792,41 @@ public final class PlantApp implements NodeApp
             commands.counter(RuntimeCounter.FRAMES_HANDLED), commands.counter(FrameCounter.GAPS),
             LossCauses.of(commands, node.device(), COMMAND.event(), cardWarm), journal.stats().droppedRingFull(),
             journal.stats().writeErrors(), journal.stats().recordsWritten(), Lateness.of(lateness),
-            NodeResults.concat(lateness, null, true), NodeResults.concat(lateness, null, false));
+            NodeResults.concat(lateness, null, true), NodeResults.concat(lateness, null, false),
+            counts[10] + counts[2], new IgnoredCommands(ignoredVersion.get(), ignoredNotEnabled.get(),
+            ignoredNoFaultReset.get()));
     }
 
     @Override
     public PlantResult result()
     {
         return result;
+    }
+
+    /**
+     * Not sound: the two sides' rates differ, the controller never came (no command in the whole run) or went away
+     * (its commands had timed out, for at least {@link #GONE_MILLIS}, when the plant stopped).
+     */
+    @Override
+    public String problem()
+    {
+        if (refusal != null)
+        {
+            return refusal;
+        }
+        if (result == null || counts[6] == 0)
+        {
+            return null;
+        }
+        if (firstCommandTick.get() == 0)
+        {
+            return "plant: no command from the controller in " + counts[0] + " periods: the axis was never driven";
+        }
+        if (goneNow && counts[0] - goneAtTick.get() >= GONE_MILLIS * settings.rateHz() / 1000)
+        {
+            return "plant: the controller's commands stopped at cycle " + goneAtTick.get() + " and did not come " +
+                "back (the run ended at cycle " + counts[0] + ")";
+        }
+        return null;
     }
 }

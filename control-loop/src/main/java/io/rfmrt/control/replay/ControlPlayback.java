@@ -28,6 +28,8 @@ public final class ControlPlayback implements Playback.Listener
         if (sensor >= 0)
         {
             devices.get(sensor).window().putLongRelease(ControlFrames.PLANT_DONE_OFFSET, 0);
+            // no plant says its rate: a word left by one before is not this playback's
+            devices.get(sensor).window().putLongRelease(ControlFrames.PLANT_RATE_OFFSET, 0);
         }
     }
 

@@ -68,8 +68,9 @@ public final class AppSettings
 
     /**
      * Bind the settings to a record: every key must be one of its components (others are reported, each), every
-     * value must convert; a key that is not given keeps the component's default of a compact constructor that
-     * fills it (Jackson passes null/0 for it).
+     * value must convert (each that does not is reported), and the record's compact constructor must accept them (its
+     * {@code IllegalArgumentException} is reported); every problem is reported at once. A key that is not given keeps
+     * the component's default of a compact constructor that fills it (Jackson passes null/0 for it).
      *
      * @param type the record type.
      * @param <R>  the record.
@@ -83,6 +84,7 @@ public final class AppSettings
             known.add(c.getName());
         }
         boolean bad = false;
+        final ObjectNode given = settings.deepCopy();
         final Iterator<String> names = settings.fieldNames();
         while (names.hasNext())
         {
@@ -91,28 +93,47 @@ public final class AppSettings
             {
                 problems.add("unknown key '" + key(name) + "'" + (known.isEmpty() ? " (this app takes no settings)" :
                     " (one of " + known + ")"));
+                given.remove(name);
                 bad = true;
             }
         }
-        if (bad)
+        // each value on its own first, so that every one that does not convert is named, not only the first
+        boolean unconverted = false;
+        for (final RecordComponent c : type.getRecordComponents())
+        {
+            final JsonNode value = given.get(c.getName());
+            if (value == null)
+            {
+                continue;
+            }
+            try
+            {
+                MAPPER.readerFor(MAPPER.constructType(c.getGenericType())).readValue(value);
+            }
+            catch (final JsonMappingException ex)
+            {
+                problems.add(describe(ex, List.of(c.getName()), given));
+                unconverted = true;
+            }
+            catch (final java.io.IOException ex)
+            {
+                problems.add(key(c.getName()) + ": " + String.valueOf(ex.getMessage()).lines().findFirst().orElse(""));
+                unconverted = true;
+            }
+        }
+        if (unconverted)
         {
             return null;
         }
+        // then the record itself, whose compact constructor checks the values together (with unknown keys left out)
         try
         {
-            return MAPPER.treeToValue(settings, type);
+            final R bound = MAPPER.treeToValue(given, type);
+            return bad ? null : bound;
         }
         catch (final JsonMappingException ex)
         {
-            final List<String> path = new ArrayList<>();
-            ex.getPath().forEach(ref -> path.add(ref.getFieldName() != null ? ref.getFieldName() :
-                Integer.toString(ref.getIndex())));
-            final String field = path.isEmpty() ? prefix : key(String.join(".", path));
-            final JsonNode value = path.isEmpty() ? settings : settings.at("/" + String.join("/", path));
-            final Throwable cause = ex.getCause() instanceof IllegalArgumentException ? ex.getCause() : null;
-            problems.add(cause != null ? field + ": " + cause.getMessage() :
-                field + " '" + (value.isValueNode() ? value.asText() : value.toString()) + "' is not a " +
-                    expected(ex.getOriginalMessage()));
+            problems.add(describe(ex, List.of(), given));
             return null;
         }
         catch (final IllegalArgumentException | com.fasterxml.jackson.core.JsonProcessingException ex)
@@ -120,6 +141,25 @@ public final class AppSettings
             problems.add(prefix + ": " + String.valueOf(ex.getMessage()).lines().findFirst().orElse(""));
             return null;
         }
+    }
+
+    /**
+     * @param ex    a binding failure.
+     * @param above the keys above where it happened ({@code ex}'s path is relative to them).
+     * @param given the settings bound.
+     * @return the one line naming the key and the value.
+     */
+    private String describe(final JsonMappingException ex, final List<String> above, final ObjectNode given)
+    {
+        final List<String> path = new ArrayList<>(above);
+        ex.getPath().forEach(ref -> path.add(ref.getFieldName() != null ? ref.getFieldName() :
+            Integer.toString(ref.getIndex())));
+        final String field = path.isEmpty() ? prefix : key(String.join(".", path));
+        final JsonNode value = path.isEmpty() ? given : given.at("/" + String.join("/", path));
+        final Throwable cause = ex.getCause() instanceof IllegalArgumentException ? ex.getCause() : null;
+        return cause != null ? field + ": " + cause.getMessage() :
+            field + " '" + (value.isValueNode() ? value.asText() : value.toString()) + "' is not a " +
+                expected(ex.getOriginalMessage());
     }
 
     private static String expected(final String message)

@@ -123,7 +123,15 @@ class NodeAppConfigTest
             ", gain: -1, colour: red}\n"))
             .satisfies(e -> assertThat(((ConfigException)e).problems()).containsExactly(
                 "strict 'maybe' is not true or false",
-                "unknown key 'app.colour' (one of [gain, label])"));
+                "unknown key 'app.colour' (one of [gain, label])",
+                "app: gain -1.0 is not positive"));
+        // every problem of the app's settings at once: an unknown key and values that do not convert
+        assertThatThrownBy(() -> parse(NODE + "app: {class: " + GainApp.class.getName() +
+            ", gain: lots, label: [a, b], colour: red}\n"))
+            .satisfies(e -> assertThat(((ConfigException)e).problems()).containsExactly(
+                "unknown key 'app.colour' (one of [gain, label])",
+                "app.gain 'lots' is not a number",
+                "app.label '[\"a\",\"b\"]' is not a valid value"));
         assertThatThrownBy(() -> parse(NODE + "app: {class: " + GainApp.class.getName() + ", gain: -1}\n"))
             .satisfies(e -> assertThat(((ConfigException)e).problems()).containsExactly("app: gain -1.0 is not positive"));
         assertThatThrownBy(() -> parse(NODE + "app: {class: " + GainApp.class.getName() + ", gain: lots}\n"))
