@@ -170,6 +170,11 @@ public final class Journal implements AutoCloseable
     {
         config.validate();
         final Path dir = config.dir();
+        final String problem = folderProblem(dir);
+        if (problem != null)
+        {
+            throw new JournalException("journal dir " + problem);
+        }
         createDirectories(dir);
         if (!Files.isWritable(dir))
         {
@@ -349,6 +354,35 @@ public final class Journal implements AutoCloseable
                     " has a character that is not printable US-ASCII at " + i);
             }
         }
+    }
+
+    /**
+     * Whether a journal can be kept in a folder, found without making anything: the folder is a writable folder, or
+     * the nearest part of its path that exists is one (the start makes the rest). The node's start and
+     * {@code rfmrt node --check-config} ask this before anything is made; {@link #start} asks it again.
+     *
+     * @param dir the journal folder.
+     * @return null when it can be used, else the folder and why not, e.g. {@code "/proc/1 is not writable"}.
+     */
+    public static String folderProblem(final Path dir)
+    {
+        final Path absolute = dir.toAbsolutePath().normalize();
+        if (Files.exists(absolute))
+        {
+            return !Files.isDirectory(absolute) ? dir + " is not a folder" :
+                !Files.isWritable(absolute) ? dir + " is not writable" : null;
+        }
+        Path existing = absolute.getParent();
+        while (existing != null && !Files.exists(existing))
+        {
+            existing = existing.getParent();
+        }
+        if (existing == null)
+        {
+            return null;
+        }
+        return !Files.isDirectory(existing) ? dir + " cannot be made: " + existing + " is not a folder" :
+            !Files.isWritable(existing) ? dir + " cannot be made: " + existing + " is not writable" : null;
     }
 
     private static void createDirectories(final Path dir)
