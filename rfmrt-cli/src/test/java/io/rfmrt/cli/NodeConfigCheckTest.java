@@ -146,7 +146,7 @@ class NodeConfigCheckTest
                 "threads.cpus: cpu 999 is not online (online: "},
             {node1.formatted("small.yaml") + "journal: {dir: /proc/1}\n", "journal.dir /proc/1 is not writable"},
             {node1.formatted("small.yaml") + "journal: {dir: /proc/1/rfmrt}\n",
-                "journal.dir /proc/1/rfmrt cannot be made: /proc/1 is not writable"},
+                "journal.dir /proc/1/rfmrt: /proc/1 is not writable"},
             {node1.formatted("far.yaml") + "journal: {enabled: false}\n",
                 "layout: its memory (16777216 bytes) is larger than the network's (1048576 bytes)",
                 "layout: channel 'sensor' (0xf00000 + 2048 bytes) lies outside the 1048576-byte memory of the network"},

@@ -1034,6 +1034,13 @@ public final class RfmNode implements AutoCloseable
     {
         // everything is checked before anything is made: a refused start leaves no network, counters or journal
         ctx.check();
+        // a running node is not a fault of the file (--check-config does not ask): only the start refuses to share
+        final String journalInUse = ctx.journalEnabled ? Journal.folderInUse(ctx.journalDir) : null;
+        if (journalInUse != null)
+        {
+            throw new ConfigException(ctx.source, List.of("journal.dir " + journalInUse +
+                "; give each node its own journal.dir"));
+        }
         final Consumer<String> out = ctx.out;
         try
         {
