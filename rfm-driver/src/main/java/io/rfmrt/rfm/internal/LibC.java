@@ -27,12 +27,6 @@ public final class LibC
     public static final int O_CLOEXEC = 02000000;
     /** {@code LOCK_EX}: an exclusive {@code flock}. */
     public static final int LOCK_EX = 2;
-    /** {@code LOCK_NB}: do not wait for a {@code flock}. */
-    public static final int LOCK_NB = 4;
-    /** {@code LOCK_UN}: drop a {@code flock}. */
-    public static final int LOCK_UN = 8;
-    /** {@code EWOULDBLOCK}: the {@code flock} is held by another open file. */
-    public static final int EWOULDBLOCK = 11;
     /** {@code EINTR}. */
     public static final int EINTR = 4;
     /** {@code ENOSPC}. */
