@@ -68,7 +68,105 @@ public final class RfmDevices
         open(uri, false);
     }
 
+    /**
+     * What opening a device URI would give, found without opening or making anything: the node id it asks for and the
+     * memory of the network it joins (the existing network's, else the size a new one gets), so that a node's
+     * settings are checked against them before anything is made. Its form is checked as by {@link #checkUri}.
+     *
+     * @param uri a device URI.
+     * @return the plan; its parts that only the device can tell are {@link Plan#UNKNOWN}.
+     * @throws RfmException with a message naming the bad part of the URI, or the existing network when it cannot be
+     *                      read (as opening it would).
+     */
+    public static Plan plan(final String uri)
+    {
+        final SimUri sim = (SimUri)parse(uri, false);
+        if (sim == null)
+        {
+            // a card: its node id and memory are the card's, known once it is open
+            return new Plan(Plan.UNKNOWN, Plan.UNKNOWN, false);
+        }
+        final Path dir = SimNetwork.checkedDir(sim.network, false);
+        if (NetworkImage.exists(dir))
+        {
+            try (NetworkImage image = NetworkImage.attach(dir, sim.network))
+            {
+                return new Plan(sim.node, image.memorySize(), false);
+            }
+        }
+        if ("bridge".equals(sim.scheme))
+        {
+            // a bridge device does not make a network: it is refused at the start when there is none
+            return new Plan(sim.node, Plan.UNKNOWN, false);
+        }
+        NetworkImage.checkMemorySize(sim.size);
+        return new Plan(sim.node, sim.size, true);
+    }
+
+    /**
+     * What opening a device URI would give ({@link #plan}).
+     *
+     * @param nodeId     the node id, or {@link #UNKNOWN} when only the device can tell (a card).
+     * @param memorySize bytes of memory of the network, or {@link #UNKNOWN} when only the device can tell.
+     * @param creates    whether opening makes the network (a {@code sim} device on a network that is not there).
+     */
+    public record Plan(int nodeId, long memorySize, boolean creates)
+    {
+        /** A part that only the open device can tell. */
+        public static final int UNKNOWN = -1;
+    }
+
+    /** A {@code sim} or {@code bridge} URI, its parameters checked. */
+    private record SimUri(String scheme, String network, int node, long size, DmaMode mode, DmaRingFullPolicy policy,
+        int slots, int slotSize, boolean loopback)
+    {
+    }
+
     private static RfmDevice open(final String uri, final boolean open)
+    {
+        final Object parsed = parse(uri, open);
+        if (!(parsed instanceof SimUri sim))
+        {
+            return (RfmDevice)parsed;
+        }
+        if (!open)
+        {
+            return null;
+        }
+        final String network = sim.network;
+        if ("bridge".equals(sim.scheme) && !BridgeFile.exists(SimNetwork.checkedDir(network, false)))
+        {
+            throw new RfmException(RfmStatus.NOT_FOUND, "device URI '" + uri + "': network '" + network +
+                "' is not bridged on this host (no bridge file): start rfmrt bridge --network " + network + " first");
+        }
+        if (!NetworkImage.exists(SimNetwork.checkedDir(network, false)))
+        {
+            NetworkImage.checkMemorySize(sim.size);
+        }
+        final Path dir = SimNetwork.checkedDir(network, false);
+        final boolean folderExisted = Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS);
+        final NetworkImage image;
+        try
+        {
+            image = NetworkImage.createOrAttach(SimNetwork.checkedDir(network, true), network, sim.size);
+        }
+        catch (final RuntimeException ex)
+        {
+            if (!folderExisted)
+            {
+                // a refused create leaves nothing, not even the folder
+                SimNetwork.removeIfEmpty(dir);
+            }
+            throw ex;
+        }
+        return SimDevice.open(uri, image, sim.node, sim.mode, sim.policy, sim.slots, sim.slotSize, sim.loopback);
+    }
+
+    /**
+     * @return a {@link SimUri} for a {@code sim} or {@code bridge} URI; for a card URI, the open card when
+     *         {@code open}, else null.
+     */
+    private static Object parse(final String uri, final boolean open)
     {
         final int colon = uri == null ? -1 : uri.indexOf(':');
         if (colon <= 0)
@@ -129,36 +227,8 @@ public final class RfmDevices
         {
             throw new RfmException(ex.status(), "device URI '" + uri + "': " + ex.getMessage());
         }
-        if (!open)
-        {
-            return null;
-        }
-        if ("bridge".equals(scheme) && !BridgeFile.exists(SimNetwork.checkedDir(network, false)))
-        {
-            throw new RfmException(RfmStatus.NOT_FOUND, "device URI '" + uri + "': network '" + network +
-                "' is not bridged on this host (no bridge file): start rfmrt bridge --network " + network + " first");
-        }
-        if (!NetworkImage.exists(SimNetwork.checkedDir(network, false)))
-        {
-            NetworkImage.checkMemorySize(size);
-        }
-        final Path dir = SimNetwork.checkedDir(network, false);
-        final boolean folderExisted = Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS);
-        final NetworkImage image;
-        try
-        {
-            image = NetworkImage.createOrAttach(SimNetwork.checkedDir(network, true), network, size);
-        }
-        catch (final RuntimeException ex)
-        {
-            if (!folderExisted)
-            {
-                // a refused create leaves nothing, not even the folder
-                SimNetwork.removeIfEmpty(dir);
-            }
-            throw ex;
-        }
-        return SimDevice.open(uri, image, node, mode, policy, slots, slotSize, Boolean.parseBoolean(loopbackText));
+        return new SimUri(scheme, network, node, size, mode, policy, slots, slotSize,
+            Boolean.parseBoolean(loopbackText));
     }
 
     private static RfmDevice openRfm2g(final String uri, final String devicePath, final Map<String, String> params,

@@ -24,6 +24,7 @@ import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -177,10 +178,15 @@ final class DemoCommand implements Callable<Integer>
             console.printf("rfmrt demo: %s held a previous run; its journals, summary and plots were removed%n",
                 outDir);
         }
+        for (final String reclaimed : reclaimAbandoned(Instant.now()))
+        {
+            console.printf("rfmrt demo: %s%n", reclaimed);
+        }
         final DemoHosts twoHosts = hosts ? DemoHosts.start(network, outDir, console) : null;
         if (twoHosts == null)
         {
-            SimNetwork.create(network, 1 << 20).close();
+            // the network is as large as the control layout says it must be (a node refuses a smaller one)
+            SimNetwork.create(network, ControlFrames.LAYOUT.memorySize()).close();
         }
         // SIGINT/SIGTERM: stop both children cleanly (they flush their journals), then summarise what ran
         final AtomicReference<String> interrupted = new AtomicReference<>();
@@ -539,6 +545,95 @@ final class DemoCommand implements Callable<Integer>
             failed = plant.exitValue() != 0 ? "plant" : controller.exitValue() != 0 ? "controller" : null;
         }
         return failed;
+    }
+
+    /** A demo's network is named after the demo's pid. */
+    private static final java.util.regex.Pattern DEMO_NETWORK = java.util.regex.Pattern.compile("demo-([0-9]{1,10})");
+
+    /**
+     * How much later than its network a process may seem to have started and still be the demo that made it: the
+     * kernel gives a process's start in clock ticks after a boot time it states in whole seconds.
+     */
+    static final java.time.Duration START_CLOCK_SLACK = java.time.Duration.ofSeconds(2);
+
+    /**
+     * Remove the networks of demos that are gone: a {@code demo-PID} network in the networks' folder whose demo no
+     * longer runs, that is, no process has that pid, or the one that has it started after the network was made (the
+     * pid was reused). A network a live process still holds a node of is left (the sim's own rule, as
+     * {@code rfm destroy} without {@code --force}); so is one that cannot be read.
+     *
+     * @param now the time now, for the age in the lines.
+     * @return one line per network removed or left, naming it and why.
+     */
+    static List<String> reclaimAbandoned(final Instant now)
+    {
+        final Path root = SimNetwork.root();
+        final List<String> names = new java.util.ArrayList<>();
+        if (!Files.isDirectory(root, java.nio.file.LinkOption.NOFOLLOW_LINKS))
+        {
+            return List.of();
+        }
+        try (java.nio.file.DirectoryStream<Path> folders = Files.newDirectoryStream(root))
+        {
+            for (final Path folder : folders)
+            {
+                names.add(folder.getFileName().toString());
+            }
+        }
+        catch (final java.io.IOException | java.nio.file.DirectoryIteratorException ex)
+        {
+            return List.of();
+        }
+        final List<String> lines = new java.util.ArrayList<>();
+        for (final String name : new java.util.TreeSet<>(names))
+        {
+            final java.util.regex.Matcher m = DEMO_NETWORK.matcher(name);
+            if (!m.matches() || Long.parseLong(m.group(1)) == ProcessHandle.current().pid() ||
+                !SimNetwork.exists(name))
+            {
+                continue;
+            }
+            final long pid = Long.parseLong(m.group(1));
+            try
+            {
+                final long created;
+                try (SimNetwork net = SimNetwork.attach(name))
+                {
+                    created = net.createdMillis();
+                }
+                final String gone = ownerGone(pid, Instant.ofEpochMilli(created));
+                if (gone != null)
+                {
+                    SimNetwork.destroy(name, false);
+                    lines.add(String.format("removed network %s, made %d s ago by a demo that is gone (%s)", name,
+                        Math.max(0, java.time.Duration.between(Instant.ofEpochMilli(created), now).toSeconds()),
+                        gone));
+                }
+            }
+            catch (final io.rfmrt.rfm.RfmException ex)
+            {
+                lines.add("left network " + name + ": " + ex.getMessage());
+            }
+        }
+        return lines;
+    }
+
+    /**
+     * @return why the demo of this pid is gone, or null when it may still run.
+     */
+    private static String ownerGone(final long pid, final Instant created)
+    {
+        final java.util.Optional<ProcessHandle> process = ProcessHandle.of(pid);
+        if (process.isEmpty() || !process.get().isAlive())
+        {
+            return "no process " + pid;
+        }
+        final java.util.Optional<Instant> started = process.get().info().startInstant();
+        if (started.isPresent() && started.get().isAfter(created.plus(START_CLOCK_SLACK)))
+        {
+            return "process " + pid + " started after the network was made: its pid was reused";
+        }
+        return null;
     }
 
     /**

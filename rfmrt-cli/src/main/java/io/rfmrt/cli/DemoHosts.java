@@ -69,7 +69,8 @@ final class DemoHosts implements AutoCloseable
                 hosts.bridges[host] = ChildJvm.builderOn(netns, host, roots[host], "bridge", "--network", network,
                     "--host-id", Integer.toString(host + 1), "--host-name", "demo-host-" + NAMES[host], "--channel",
                     "aeron:udp?endpoint=" + Netns.address(host) + ":" + PORT, "--peers",
-                    (peer + 1) + "@" + Netns.address(peer) + ":" + PORT, "--size", "1M")
+                    (peer + 1) + "@" + Netns.address(peer) + ":" + PORT, "--size",
+                    Long.toString(ControlFrames.LAYOUT.memorySize()))
                     .redirectOutput(log.toFile()).redirectErrorStream(true).start();
             }
             for (int host = 0; host < 2; host++)

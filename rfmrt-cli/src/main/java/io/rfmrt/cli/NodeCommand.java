@@ -41,7 +41,8 @@ final class NodeCommand implements Callable<Integer>
     int seconds;
 
     @Option(names = "--check-config",
-        description = "Load and validate the configuration (and its layout), print one line, exit 0; start nothing.")
+        description = "Check the configuration as the start does (its layout, the network it joins, cpus, journal " +
+            "folder), print one line, exit 0; make and start nothing.")
     boolean checkConfig;
 
     @Option(names = "--child",
@@ -69,6 +70,15 @@ final class NodeCommand implements Callable<Integer>
         }
         if (checkConfig)
         {
+            try
+            {
+                // the start's own check (RfmNode.Context.check): what the start would refuse, this refuses
+                nodeConfig.context().check();
+            }
+            catch (final ConfigException ex)
+            {
+                throw new Main.UsageException(ex.getMessage());
+            }
             out.println("rfmrt node: " + config + " is valid (device " + nodeConfig.device() + ")" +
                 (nodeConfig.app().instance() == null ? "" : ", app " + nodeConfig.app().name()));
             return Main.EXIT_OK;

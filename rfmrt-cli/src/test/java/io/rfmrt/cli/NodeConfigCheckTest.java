@@ -128,6 +128,60 @@ class NodeConfigCheckTest
             "layout: channel 'sensor' (0x10000 + 2048 bytes) lies outside the 65536-byte memory of the network");
     }
 
+    /**
+     * What the start refuses, {@code --check-config} refuses with the same line (one check serves both), and the
+     * start refuses it before it makes anything: no network, counters or journal folder is left.
+     */
+    @Test
+    void shouldCheckTheConfigurationAsTheStartDoesBeforeMakingAnything() throws IOException
+    {
+        final String node1 = "device: sim:made?node=1&size=1M\nlayout: %s\npublish: {channel: sensor}\nheartbeat: 0\n";
+        Files.writeString(dir.resolve("small.yaml"), "memorySize: 1M\nchannels:\n" +
+            "  - {name: sensor, node: 1, offset: 0x10000, slots: 16, slotSize: 128, event: INTR1, to: 2}\n");
+        Files.writeString(dir.resolve("far.yaml"), "memorySize: 16M\nchannels:\n" +
+            "  - {name: sensor, node: 1, offset: 0xF00000, slots: 16, slotSize: 128, event: INTR1, to: 2}\n");
+        final Path journal = dir.resolve("journal");
+        final String[][] cases = {
+            {node1.formatted("small.yaml") + "threads: {cpus: [999]}\njournal: {dir: " + journal + "}\n",
+                "threads.cpus: cpu 999 is not online (online: "},
+            {node1.formatted("small.yaml") + "journal: {dir: /proc/1}\n", "journal.dir /proc/1 is not writable"},
+            {node1.formatted("small.yaml") + "journal: {dir: /proc/1/rfmrt}\n",
+                "journal.dir /proc/1/rfmrt: /proc/1 is not writable"},
+            {node1.formatted("far.yaml") + "journal: {enabled: false}\n",
+                "layout: its memory (16777216 bytes) is larger than the network's (1048576 bytes)",
+                "layout: channel 'sensor' (0xf00000 + 2048 bytes) lies outside the 1048576-byte memory of the network"},
+            {node1.formatted("layout.yaml").replace("publish: {channel: sensor}", "receive: {channels: [command]}") +
+                "journal: {enabled: false}\n",
+                "layout: its memory (16777216 bytes) is larger than the network's (1048576 bytes)"},
+            {"device: sim:made?node=2\nlayout: layout.yaml\njournal: {dir: " + journal + "}\napp: controller\n",
+                "app controller takes the layout's 'axis.sensor' channel as its one input"},
+        };
+        for (final String[] c : cases)
+        {
+            final Path file = dir.resolve("node.yaml");
+            Files.writeString(file, c[0]);
+            final CliRun check = run("node", "--check-config", "--config", file.toString());
+            assertOneLine(check, 2, java.util.Arrays.copyOfRange(c, 1, c.length));
+            final CliRun start = node(c[0]);
+            assertOneLine(start, 2, java.util.Arrays.copyOfRange(c, 1, c.length));
+            assertThat(start.err()).as("the start and the check say the same").isEqualTo(check.err());
+            assertThat(start.out()).as("no thread was placed").doesNotContain("process:", "rfmrt-publisher");
+            assertThat(simRoot).as("the refused start made no network: %s", c[0]).doesNotExist();
+            assertThat(journal).as("nor a journal folder").doesNotExist();
+        }
+        // a network that is there already is checked by its own size, not the URI's
+        assertThat(run("rfm", "create", "--network", "made", "--size", "1M").exit()).isZero();
+        final Path file = dir.resolve("node.yaml");
+        Files.writeString(file, "device: sim:made?node=1&size=16M\nlayout: layout.yaml\njournal: {enabled: false}\n");
+        assertOneLine(run("node", "--check-config", "--config", file.toString()), 2,
+            "layout: its memory (16777216 bytes) is larger than the network's (1048576 bytes)");
+        Files.writeString(file, node1.formatted("small.yaml") + "journal: {dir: " + journal + "}\n");
+        final CliRun valid = run("node", "--check-config", "--config", file.toString());
+        assertThat(valid.exit()).as(valid.err()).isZero();
+        assertThat(valid.out()).contains("is valid");
+        assertThat(journal).as("the check makes nothing").doesNotExist();
+    }
+
     @Test
     void shouldRefuseDuplicateKeys() throws IOException
     {

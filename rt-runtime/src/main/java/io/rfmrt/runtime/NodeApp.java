@@ -10,7 +10,8 @@ import java.util.List;
  * {@code controller}, {@code plant} (found through {@link NodeAppFactory}) or {@code {class: com.example.MyLaw}} (a
  * public class with a public no-argument constructor, from a jar on the node's classpath).
  * <p>
- * The order: {@link #configure} (while the configuration is read, before anything opens), {@link #onStart} (device,
+ * The order: {@link #configure} (while the configuration is read, before anything opens), {@link #check} (before
+ * anything opens, as the node's start and {@code --check-config} check the node), {@link #onStart} (device,
  * RT environment and journal are open, no thread runs yet), {@link #handler} and {@link #agents} (each asked once),
  * the threads run, {@link #onStop} (every thread has stopped, the journal is still open), {@link #result}.
  */
@@ -25,6 +26,17 @@ public interface NodeApp
     default void configure(final AppSettings settings)
     {
         settings.bind(NoSettings.class);
+    }
+
+    /**
+     * Check the node this app is to run in, before anything is opened or made: at the node's start and in
+     * {@code rfmrt node --check-config} ({@link RfmNode.Context#check()}). Add one line per problem; do not throw.
+     *
+     * @param ctx      the node's concluded settings (its inputs, its journal).
+     * @param problems where problems go.
+     */
+    default void check(final RfmNode.Context ctx, final List<String> problems)
+    {
     }
 
     /**

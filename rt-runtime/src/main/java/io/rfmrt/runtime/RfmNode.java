@@ -791,9 +791,82 @@ public final class RfmNode implements AutoCloseable
         }
 
         /**
+         * Everything the start checks before it opens or makes anything, and all that
+         * {@code rfmrt node --check-config} runs: the settings ({@link #conclude()}); the device URI's form and the
+         * network it joins, by what opening it would give ({@link RfmDevices#plan}: the node id, the memory of the
+         * network there or of the one it would make) as {@link #checkDevice} checks them; the RT cpus against the
+         * online ones; the journal folder ({@link Journal#folderProblem}); and the app's own check of the node
+         * ({@link NodeApp#check}). The start checks the device again once it is open: a card tells its node id and
+         * memory only then.
+         *
+         * @return this.
+         * @throws ConfigException naming every problem.
+         * @throws io.rfmrt.rfm.RfmException when the network there cannot be read, as opening it would.
+         */
+        public Context check()
+        {
+            conclude();
+            final List<String> problems = new ArrayList<>();
+            int nodeId = RfmDevices.Plan.UNKNOWN;
+            long memorySize = RfmDevices.Plan.UNKNOWN;
+            if (device != null)
+            {
+                nodeId = device.nodeId();
+                memorySize = device.memorySize();
+            }
+            else
+            {
+                String uriProblem = null;
+                try
+                {
+                    RfmDevices.checkUri(deviceUri);
+                }
+                catch (final io.rfmrt.rfm.RfmException ex)
+                {
+                    uriProblem = "device: " + ex.getMessage();
+                    problems.add(uriProblem);
+                }
+                if (uriProblem == null)
+                {
+                    final RfmDevices.Plan plan = RfmDevices.plan(deviceUri);
+                    nodeId = plan.nodeId();
+                    memorySize = plan.memorySize();
+                }
+            }
+            problems.addAll(deviceProblems(nodeId, memorySize));
+            try
+            {
+                rtSettings().validate("threads.cpus");
+            }
+            catch (final IllegalArgumentException ex)
+            {
+                problems.add(ex.getMessage());
+            }
+            final String journalProblem = journalEnabled ? Journal.folderProblem(journalDir) : null;
+            if (journalProblem != null)
+            {
+                problems.add("journal.dir " + journalProblem);
+            }
+            if (nodeApp != null)
+            {
+                nodeApp.check(this, problems);
+            }
+            if (!problems.isEmpty())
+            {
+                throw new ConfigException(source, problems);
+            }
+            return this;
+        }
+
+        RtSettings rtSettings()
+        {
+            return new RtSettings(cpus, strict, lockMemory, cpuDmaLatency, Path.of("/"));
+        }
+
+        /**
          * Check the settings against the device the node opened, before any thread starts: the built-in
-         * publisher's channel must be this node's, no input channel may be this node's own, and every channel and
-         * variable of the layout must lie inside the network's memory.
+         * publisher's channel must be this node's, no input channel may be this node's own, and the layout's memory
+         * and every channel and variable of it must lie inside the network's memory.
          *
          * @param nodeId     the device's node id.
          * @param memorySize the device's memory, bytes.
@@ -801,19 +874,45 @@ public final class RfmNode implements AutoCloseable
          */
         public void checkDevice(final int nodeId, final long memorySize)
         {
-            final List<String> problems = new ArrayList<>();
-            if (publishChannel != null && publishChannel.node() != nodeId)
+            final List<String> problems = deviceProblems(nodeId, memorySize);
+            if (!problems.isEmpty())
             {
-                problems.add("publish.channel '" + publishChannel.name() + "' is published by node " +
-                    publishChannel.node() + " in the layout, not by this node (" + nodeId + ")");
+                throw new ConfigException(source + " (against device " + (deviceUri == null ? "given as open" :
+                    deviceUri) + ")", problems);
             }
-            for (final ChannelSpec c : inputs)
+        }
+
+        /**
+         * @param nodeId     the node id, or {@link RfmDevices.Plan#UNKNOWN}: its checks are left out.
+         * @param memorySize the network's memory, or {@link RfmDevices.Plan#UNKNOWN}: its checks are left out.
+         */
+        private List<String> deviceProblems(final int nodeId, final long memorySize)
+        {
+            final List<String> problems = new ArrayList<>();
+            if (nodeId != RfmDevices.Plan.UNKNOWN)
             {
-                if (c.node() == nodeId)
+                if (publishChannel != null && publishChannel.node() != nodeId)
                 {
-                    problems.add("receive.channels '" + c.name() + "' is published by this node (" + nodeId +
-                        "); a node does not receive its own frames");
+                    problems.add("publish.channel '" + publishChannel.name() + "' is published by node " +
+                        publishChannel.node() + " in the layout, not by this node (" + nodeId + ")");
                 }
+                for (final ChannelSpec c : inputs)
+                {
+                    if (c.node() == nodeId)
+                    {
+                        problems.add("receive.channels '" + c.name() + "' is published by this node (" + nodeId +
+                            "); a node does not receive its own frames");
+                    }
+                }
+            }
+            if (memorySize == RfmDevices.Plan.UNKNOWN)
+            {
+                return problems;
+            }
+            if (layout.memorySize() > memorySize)
+            {
+                problems.add(String.format("layout: its memory (%d bytes) is larger than the network's (%d bytes)",
+                    layout.memorySize(), memorySize));
             }
             for (final ChannelSpec c : layout.channels())
             {
@@ -831,11 +930,7 @@ public final class RfmNode implements AutoCloseable
                         "the network", v.name(), v.offset(), memorySize));
                 }
             }
-            if (!problems.isEmpty())
-            {
-                throw new ConfigException(source + " (against device " + (deviceUri == null ? "given as open" :
-                    deviceUri) + ")", problems);
-            }
+            return problems;
         }
     }
 
@@ -937,7 +1032,15 @@ public final class RfmNode implements AutoCloseable
      */
     public void start()
     {
-        ctx.conclude();
+        // everything is checked before anything is made: a refused start leaves no network, counters or journal
+        ctx.check();
+        // a running node is not a fault of the file (--check-config does not ask): only the start refuses to share
+        final String journalInUse = ctx.journalEnabled ? Journal.folderInUse(ctx.journalDir) : null;
+        if (journalInUse != null)
+        {
+            throw new ConfigException(ctx.source, List.of("journal.dir " + journalInUse +
+                "; give each node its own journal.dir"));
+        }
         final Consumer<String> out = ctx.out;
         try
         {
@@ -949,8 +1052,7 @@ public final class RfmNode implements AutoCloseable
                 NodeCounters.create(NodeCounters.fileFor(ctx.deviceUri, device.nodeId()), device.nodeId(),
                     ctx.deviceUri, ctx.inputs) :
                 NodeCounters.inMemory(ctx.inputs);
-            env = RtEnvironment.prepare(new RtSettings(ctx.cpus, ctx.strict, ctx.lockMemory, ctx.cpuDmaLatency,
-                Path.of("/")), warning -> out.accept("warning: " + warning));
+            env = RtEnvironment.prepare(ctx.rtSettings(), warning -> out.accept("warning: " + warning));
             final int rtCpu = env.rtCpus().isEmpty() ? CpuPlacement.CPU_NONE : env.rtCpus().get(0);
             JournalWriter isrJournal = null;
             JournalWriter consumerJournal = null;

@@ -38,7 +38,6 @@ import io.rfmrt.runtime.RfmNode;
 import io.rfmrt.runtime.RuntimeCounter;
 import io.rfmrt.runtime.StageStamps;
 import io.rfmrt.runtime.config.AppSettings;
-import io.rfmrt.runtime.config.ConfigException;
 import io.rfmrt.runtime.journal.Journal;
 import io.rfmrt.runtime.journal.JournalWriter;
 import io.rfmrt.runtime.threads.RtThread;
@@ -329,20 +328,24 @@ public final class ControllerApp implements NodeApp
     }
 
     @Override
+    public void check(final RfmNode.Context ctx, final List<String> problems)
+    {
+        if (!ctx.journalEnabled())
+        {
+            problems.add("app controller journals every cycle: journal.enabled must be true");
+        }
+        if (!ctx.inputs().equals(List.of(SENSOR)))
+        {
+            problems.add("app controller takes the layout's 'axis.sensor' channel as its one input " +
+                "(receive.channels: [axis.sensor])");
+        }
+    }
+
+    @Override
     public void onStart(final RfmNode node)
     {
         this.node = node;
         final Journal journals = node.journal();
-        if (journals == null)
-        {
-            throw new ConfigException(node.context().source(), List.of("app controller journals every cycle: " +
-                "journal.enabled must be true"));
-        }
-        if (!node.context().inputs().equals(List.of(SENSOR)))
-        {
-            throw new ConfigException(node.context().source(), List.of("app controller takes the layout's " +
-                "'axis.sensor' channel as its one input (receive.channels: [axis.sensor])"));
-        }
         profile = DemoProfile.named(settings.profile());
         rejoin = TrajectoryRejoin.of(profile);
         periodNanos = TimeUnit.SECONDS.toNanos(1) / settings.rateHz();

@@ -269,19 +269,23 @@ public final class PlantApp implements NodeApp
     }
 
     @Override
+    public void check(final RfmNode.Context ctx, final List<String> problems)
+    {
+        if (!ctx.journalEnabled())
+        {
+            problems.add("app plant journals every period: journal.enabled must be true");
+        }
+        if (!ctx.inputs().equals(List.of(COMMAND)))
+        {
+            problems.add("app plant takes the layout's 'axis.command' channel as its one input " +
+                "(receive.channels: [axis.command])");
+        }
+    }
+
+    @Override
     public void onStart(final RfmNode node)
     {
         this.node = node;
-        if (node.journal() == null)
-        {
-            throw new ConfigException(node.context().source(), List.of("app plant journals every period: " +
-                "journal.enabled must be true"));
-        }
-        if (!node.context().inputs().equals(List.of(COMMAND)))
-        {
-            throw new ConfigException(node.context().source(), List.of("app plant takes the layout's " +
-                "'axis.command' channel as its one input (receive.channels: [axis.command])"));
-        }
         final double period = 1.0 / settings.rateHz();
         final List<String> axisProblems = MODEL_REALISTIC.equals(settings.model()) ?
             RealisticAxisParameters.standard().problemsFor(period) : AxisParameters.standard().problemsFor(period);

@@ -3,6 +3,7 @@ package io.rfmrt.runtime.journal;
 import io.rfmrt.runtime.journal.internal.ChronicleSupport;
 import io.rfmrt.runtime.journal.internal.JournalAgent;
 import io.rfmrt.runtime.journal.internal.JournalFiles;
+import io.rfmrt.runtime.journal.internal.JournalFolderLock;
 import io.rfmrt.runtime.journal.internal.JournalRecordDescriptor;
 import org.agrona.BufferUtil;
 import org.agrona.concurrent.AgentRunner;
@@ -83,13 +84,15 @@ public final class Journal implements AutoCloseable
     private final JournalConfig config;
     private final JournalAgent agent;
     private final AgentRunner runner;
+    private final JournalFolderLock folderLock;
     private final List<JournalWriter> writers = new ArrayList<>();
     private boolean closed;
 
-    private Journal(final JournalConfig config, final JournalAgent agent)
+    private Journal(final JournalConfig config, final JournalAgent agent, final JournalFolderLock folderLock)
     {
         this.config = config;
         this.agent = agent;
+        this.folderLock = folderLock;
         // a housekeeping thread: it naps a whole millisecond when idle (the rings hold many milliseconds of
         // records); spinning or short parks after every record cost a fifth of a core at 1 kHz on a VM
         final IdleStrategy idle = new SleepingIdleStrategy(IDLE_MAX_PARK_NS);
@@ -170,11 +173,18 @@ public final class Journal implements AutoCloseable
     {
         config.validate();
         final Path dir = config.dir();
+        final String problem = folderProblem(dir);
+        if (problem != null)
+        {
+            throw new JournalException("journal dir " + problem);
+        }
         createDirectories(dir);
         if (!Files.isWritable(dir))
         {
             throw new JournalException("journal dir " + dir + " is not writable");
         }
+        // one journal per folder: a second node journaling here is refused, not interleaved with this one
+        final JournalFolderLock folderLock = JournalFolderLock.acquire(dir);
         final JournalAgent agent;
         try
         {
@@ -191,9 +201,10 @@ public final class Journal implements AutoCloseable
         }
         catch (final RuntimeException | Error ex)
         {
+            folderLock.close();
             throw new JournalException("cannot open a journal in " + dir + ": " + oneLine(ex), ex);
         }
-        final Journal journal = new Journal(config, agent);
+        final Journal journal = new Journal(config, agent, folderLock);
         AgentRunner.startOnThread(journal.runner, threads);
         journal.awaitStarted();
         return journal;
@@ -296,6 +307,21 @@ public final class Journal implements AutoCloseable
         {
             // the runner interrupts the thread and waits again
         });
+        folderLock.close();
+    }
+
+    /**
+     * Whether another journal writes to a folder now ({@link JournalFolderLock}), found without making anything: a
+     * node asks before it opens anything, {@link #start} refuses it for good.
+     *
+     * @param dir the journal folder.
+     * @return null when none does, else the folder and the holder, e.g. {@code "j is in use by another node's journal
+     *         (pid 4242)"}.
+     */
+    public static String folderInUse(final Path dir)
+    {
+        final String holder = JournalFolderLock.holder(dir);
+        return holder == null ? null : dir + " " + holder;
     }
 
     /**
@@ -349,6 +375,36 @@ public final class Journal implements AutoCloseable
                     " has a character that is not printable US-ASCII at " + i);
             }
         }
+    }
+
+    /**
+     * Whether a journal can be kept in a folder, found without making anything: the folder is a writable folder, or
+     * the nearest part of its path that exists is one (the start makes the rest). The node's start and
+     * {@code rfmrt node --check-config} ask this before anything is made; {@link #start} asks it again.
+     *
+     * @param dir the journal folder.
+     * @return null when it can be used, else the folder and why not, e.g. {@code "/proc/1 is not writable"} or
+     *         {@code "/proc/1/j: /proc/1 is not writable"}.
+     */
+    public static String folderProblem(final Path dir)
+    {
+        final Path absolute = dir.toAbsolutePath().normalize();
+        if (Files.exists(absolute))
+        {
+            return !Files.isDirectory(absolute) ? dir + " is not a folder" :
+                !Files.isWritable(absolute) ? dir + " is not writable" : null;
+        }
+        Path existing = absolute.getParent();
+        while (existing != null && !Files.exists(existing))
+        {
+            existing = existing.getParent();
+        }
+        if (existing == null)
+        {
+            return null;
+        }
+        return !Files.isDirectory(existing) ? dir + ": " + existing + " is not a folder" :
+            !Files.isWritable(existing) ? dir + ": " + existing + " is not writable" : null;
     }
 
     private static void createDirectories(final Path dir)

@@ -64,6 +64,18 @@ public record RtSettings(List<Integer> cpus, boolean strict, boolean lockMemory,
      */
     public RtSettings validate()
     {
+        return validate("rfmrt.rt.cpus");
+    }
+
+    /**
+     * As {@link #validate()}, the cpu list named as the caller knows it (a node's YAML says {@code threads.cpus}).
+     *
+     * @param cpusKey the cpu list's name in messages.
+     * @return this.
+     * @throws IllegalArgumentException naming the setting and the bad value.
+     */
+    public RtSettings validate(final String cpusKey)
+    {
         if (!Files.isDirectory(sysroot))
         {
             throw new IllegalArgumentException("rfmrt.rt.sysroot: " + sysroot + " is not a directory");
@@ -74,20 +86,20 @@ public record RtSettings(List<Integer> cpus, boolean strict, boolean lockMemory,
         {
             if (cpu == null)
             {
-                throw new IllegalArgumentException("rfmrt.rt.cpus: " + cpus + " has an empty entry");
+                throw new IllegalArgumentException(cpusKey + ": " + cpus + " has an empty entry");
             }
             if (cpu < 0)
             {
-                throw new IllegalArgumentException("rfmrt.rt.cpus: cpu " + cpu + " is negative");
+                throw new IllegalArgumentException(cpusKey + ": cpu " + cpu + " is negative");
             }
             if (seen.get(cpu))
             {
-                throw new IllegalArgumentException("rfmrt.rt.cpus: cpu " + cpu + " is listed twice in " + cpus);
+                throw new IllegalArgumentException(cpusKey + ": cpu " + cpu + " is listed twice in " + cpus);
             }
             seen.set(cpu);
             if (online.isPresent() && !online.get().get(cpu))
             {
-                throw new IllegalArgumentException("rfmrt.rt.cpus: cpu " + cpu + " is not online (online: " +
+                throw new IllegalArgumentException(cpusKey + ": cpu " + cpu + " is not online (online: " +
                     CpuSet.of(online.get()).toString() + ")");
             }
         }
