@@ -32,6 +32,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 class DocsCheckTest
 {
     private static final Path REPO = Path.of("..").toAbsolutePath().normalize();
+    private static final Pattern TUNING_SCRIPT = Pattern.compile("\\brfmrt-(isolate|irq-affinity|msix-plan)\\b");
+    private static final Pattern DATE = Pattern.compile("\\d{4}-\\d{2}-\\d{2}");
+    /** A bash command of the docs that takes longer than this is not one to run in the check. */
+    private static final long SHELL_TIMEOUT_S = 60;
     private static DocsModel model;
     private static List<Path> docs;
 
@@ -212,13 +216,174 @@ class DocsCheckTest
     }
 
     @Test
+    void shouldHoldEveryOutputBlockAgainstWhatTheProgramsPrintToday()
+    {
+        final DocsFormats programs = formats(false);
+        final DocsFormats scripts = formats(true);
+        final List<String> problems = new ArrayList<>();
+        int checked = 0;
+        int heldOut = 0;
+        for (final DocsModel.OutputBlock block : model.outputs)
+        {
+            if (block.heldOut() != null)
+            {
+                heldOut++;
+                continue;
+            }
+            checked++;
+            // the tuning scripts' printf formats hold only their own output: a row of padded columns fits many
+            final DocsFormats formats = TUNING_SCRIPT.matcher(block.command()).find() ? scripts : programs;
+            if (!DATE.matcher(block.date()).matches())
+            {
+                problems.add(block.where() + ": the output marker's date '" + block.date() + "' is no date");
+            }
+            for (int i = 0; i < block.lines().size(); i++)
+            {
+                final String line = block.lines().get(i);
+                if (line.isBlank() || line.trim().equals("...") || line.startsWith("$ "))
+                {
+                    continue;
+                }
+                if (!formats.matches(line))
+                {
+                    problems.add(block.where().file().getFileName() + ":" + (block.where().line() + 1 + i) + ": `" +
+                        line.trim() + "` is no line that " + block.command() + " prints today");
+                }
+            }
+        }
+        System.out.printf("docs check: %d output blocks held against the programs' formats, %d held out%n", checked,
+            heldOut);
+        assertThat(checked).as("output blocks held against the program").isPositive();
+        assertThat(problems).as("output blocks that the programs do not print (today)").isEmpty();
+    }
+
+    @Test
+    void shouldTellOutputThatNoProgramPrintsFromOutputThatOneDoes()
+    {
+        final DocsFormats formats = formats(false);
+        // BenchCompare's header and a row of it, as printed
+        assertThat(formats.matches("mode                 frames   lost     mean      p50      p90      p99    p99.9" +
+            "       max   cpu%  p50/w   stages p50: transfer isr handoff handler")).isTrue();
+        assertThat(formats.matches("interrupt             11000      0     15.7     13.0     24.1     52.0    102.3" +
+            "     202.5    2.5   1.29   6.6 0.2 5.7 0.0")).isTrue();
+        // a column dropped (p90), and a header with columns no version printed
+        assertThat(formats.matches("interrupt             11000      0     15.7     13.0     52.0    102.3" +
+            "     202.5    2.5   1.29   6.6 0.2 5.7 0.0")).isFalse();
+        assertThat(formats.matches("mode                   sent   lost     mean     p50      p99    p99.9       max" +
+            "   cpu%  p50/w  lost by cause (warm-up s / after)  isr,consumer minflt/nivcsw")).isFalse();
+        // a summary key the demo prints, and one it does not
+        assertThat(formats.matches("  cycles                     9977")).isTrue();
+        assertThat(formats.matches("  cycles_per_fortnight       9977")).isFalse();
+    }
+
+    private static DocsFormats formats(final boolean withScripts)
+    {
+        final List<Path> scripts = new ArrayList<>();
+        try (Stream<Path> files = Files.list(REPO.resolve("tuning/bin")))
+        {
+            scripts.addAll(withScripts ? files.sorted().toList() : List.of());
+        }
+        catch (final IOException ex)
+        {
+            throw new java.io.UncheckedIOException(ex);
+        }
+        return new DocsFormats(Stream.of("rfm-driver", "rt-runtime", "control-loop", "rfmrt-cli")
+            .map(m -> REPO.resolve(m).resolve("src/main/java")).toList(), scripts);
+    }
+
+    @Test
+    void shouldRunEveryBashCommandOrSayWhyNot(@TempDir final Path scratch) throws Exception
+    {
+        final Path bin = Files.createDirectories(scratch.resolve("bin"));
+        writeLauncher(bin.resolve("rfmrt"));
+        final List<String> problems = new ArrayList<>();
+        int ran = 0;
+        int notRun = 0;
+        for (final List<DocsModel.ShellCommand> block : model.shellBlocks)
+        {
+            if (block.isEmpty())
+            {
+                continue;
+            }
+            final Path folder = Files.createDirectories(scratch.resolve("bash-" + block.get(0).where().line() + "-" +
+                UUID.randomUUID()));
+            final Path simRoot = Path.of("/dev/shm", "rfmrt-docs-test-" + UUID.randomUUID());
+            try
+            {
+                for (final DocsModel.ShellCommand command : block)
+                {
+                    if (command.notRun() != null)
+                    {
+                        notRun++;
+                        continue;
+                    }
+                    ran++;
+                    final String problem = runShell(command, folder, bin, simRoot);
+                    if (problem != null)
+                    {
+                        problems.add(problem);
+                        break;
+                    }
+                }
+            }
+            finally
+            {
+                CliProcesses.removeTree(simRoot);
+            }
+        }
+        System.out.printf("docs check: %d commands of bash blocks run, %d marked not run%n", ran, notRun);
+        assertThat(problems).as("bash commands of the docs that do not run as shown").isEmpty();
+    }
+
+    private static String runShell(final DocsModel.ShellCommand command, final Path folder, final Path bin,
+        final Path simRoot) throws Exception
+    {
+        final String line = command.command().replaceAll("(^|[\\s;&|(])\\./rfmrt\\b", "$1rfmrt");
+        final ProcessBuilder pb = new ProcessBuilder("bash", "-c", line).directory(folder.toFile())
+            .redirectErrorStream(true);
+        pb.environment().put("PATH", bin + ":" + REPO.resolve("tuning/bin") + ":" +
+            pb.environment().getOrDefault("PATH", "/usr/bin:/bin"));
+        pb.environment().put("RFMRT_SIM_ROOT", simRoot.toString());
+        pb.environment().remove("RFMRT_DEBUG");
+        final Process process = pb.start();
+        process.getOutputStream().close();
+        final java.io.ByteArrayOutputStream output = new java.io.ByteArrayOutputStream();
+        final Thread reader = new Thread(() ->
+        {
+            try
+            {
+                process.getInputStream().transferTo(output);
+            }
+            catch (final IOException ignored)
+            {
+                // the process was ended
+            }
+        }, "docs-check-output");
+        reader.start();
+        final String where = command.where() + ": `" + command.command() + "`";
+        if (!process.waitFor(SHELL_TIMEOUT_S, TimeUnit.SECONDS))
+        {
+            process.descendants().forEach(ProcessHandle::destroyForcibly);
+            process.destroyForcibly();
+            return where + ": still running after " + SHELL_TIMEOUT_S + " s (mark it # not run: REASON)";
+        }
+        reader.join(TimeUnit.SECONDS.toMillis(5));
+        if (!command.exits().contains(process.exitValue()))
+        {
+            return where + ": exit " + process.exitValue() + ", the doc shows " + command.exits() + "; output:\n" +
+                output.toString(StandardCharsets.UTF_8);
+        }
+        return null;
+    }
+
+    @Test
     void shouldGiveOptionsToTheCommandThatALineOrSectionNames(@TempDir final Path dir) throws IOException
     {
         final Path page = dir.resolve("page.md");
         Files.writeString(page, String.join("\n",
             "# A page",
             "",
-            "```",
+            "```text",
             "rfmrt-isolate --rt-cpus 4-7 --skip irqs       # a tuning script: its options are its own",
             "./run-tests --java-only && ./rfmrt node --config node.yaml --bogus",
             "rfmrt check: sysroot /",

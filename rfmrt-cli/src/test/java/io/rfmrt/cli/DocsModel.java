@@ -52,6 +52,15 @@ final class DocsModel
     private static final Pattern COMMENT = Pattern.compile("(^|\\s)#(\\s|$)");
     private static final Pattern EXIT_COMMENT = Pattern.compile("#\\s*exit\\s+(\\d+)\\s*$");
     private static final Set<String> SHELL_BLOCKS = Set.of("", "bash", "sh", "shell", "console", "text");
+    private static final Set<String> COMMAND_BLOCKS = Set.of("bash", "sh", "shell");
+    /** {@code <!-- output 2026-12-03: rfmrt bench events -->}, optionally {@code ; held out: REASON}. */
+    private static final Pattern OUTPUT_MARKER = Pattern.compile(
+        "^<!--\\s*output\\s+(\\d{4}-\\d{2}-\\d{2}):\\s*(.+?)(?:;\\s*held out:\\s*(.+?))?\\s*-->\\s*$");
+    /** {@code <!-- held out: REASON -->}: a block that looks like output but is no program's (a hand-made summary). */
+    private static final Pattern HELD_MARKER = Pattern.compile("^<!--\\s*held out:\\s*(.+?)\\s*-->\\s*$");
+    /** In a bash line's comment: {@code exit N}, or {@code exit N or M} where the machine decides. */
+    private static final Pattern SHELL_EXIT = Pattern.compile("\\bexit (\\d+)(?: or (\\d+))?\\b");
+    private static final Pattern NOT_RUN = Pattern.compile("#\\s*not run:\\s*(\\S.*)$");
 
     /** One command of the tree. */
     record Command(String path, CommandSpec spec, Command parent)
@@ -83,6 +92,19 @@ final class DocsModel
     {
     }
 
+    /**
+     * A fenced block that shows what a command printed: the command and date of its marker, or why the check holds
+     * it out (heldOut, null when it is checked).
+     */
+    record OutputBlock(Where where, String date, String command, String heldOut, List<String> lines)
+    {
+    }
+
+    /** One command of a bash block: run by the docs check, or carrying {@code # not run: REASON} (notRun). */
+    record ShellCommand(Where where, String command, List<Integer> exits, String notRun)
+    {
+    }
+
     /** A link or image in a document. */
     record Link(Where where, String target)
     {
@@ -94,6 +116,9 @@ final class DocsModel
     final Map<String, Where> documentedCommands = new LinkedHashMap<>();
     final List<String> problems = new ArrayList<>();
     final List<RunnableBlock> runnable = new ArrayList<>();
+    final List<OutputBlock> outputs = new ArrayList<>();
+    /** The commands of each bash block, a block a list. */
+    final List<List<ShellCommand>> shellBlocks = new ArrayList<>();
     final List<Link> links = new ArrayList<>();
     final Map<Path, Set<String>> anchors = new LinkedHashMap<>();
 
@@ -158,6 +183,8 @@ final class DocsModel
         int blockStart = 0;
         Boolean pendingRun = null;
         Boolean blockRun = null;
+        String[] pendingOutput = null;
+        String[] blockOutput = null;
         final List<String> block = new ArrayList<>();
         for (int i = 0; i < lines.size(); i++)
         {
@@ -172,6 +199,8 @@ final class DocsModel
                     blockStart = i + 1;
                     blockRun = pendingRun;
                     pendingRun = null;
+                    blockOutput = pendingOutput;
+                    pendingOutput = null;
                     block.clear();
                     continue;
                 }
@@ -189,9 +218,22 @@ final class DocsModel
                     pendingRun = run.group(1) != null;
                     continue;
                 }
+                final Matcher output = OUTPUT_MARKER.matcher(line.trim());
+                if (output.matches())
+                {
+                    pendingOutput = new String[] {output.group(1), output.group(2).trim(), output.group(3)};
+                    continue;
+                }
+                final Matcher held = HELD_MARKER.matcher(line.trim());
+                if (held.matches())
+                {
+                    pendingOutput = new String[] {null, null, held.group(1)};
+                    continue;
+                }
                 if (!line.isBlank())
                 {
                     pendingRun = null;
+                    pendingOutput = null;
                 }
                 prose(new Where(file, i + 1), line);
             }
@@ -210,12 +252,17 @@ final class DocsModel
                             steps(blockStart, block)));
                     }
                 }
+                if (!off)
+                {
+                    kindOfBlock(file, blockStart, fence, info, blockRun, blockOutput, block);
+                }
                 if (SHELL_BLOCKS.contains(info) && !off)
                 {
                     codeBlock(file, blockStart, block);
                 }
                 fence = null;
                 blockRun = null;
+                blockOutput = null;
             }
             else
             {
@@ -226,6 +273,98 @@ final class DocsModel
         {
             problems.add(new Where(file, blockStart) + ": code block never closed");
         }
+    }
+
+    /**
+     * Every fenced block says what it is: commands ({@code bash}), a session ({@code console}), output (a marker
+     * above it), a figure or form ({@code text}), or code in its language.
+     */
+    private void kindOfBlock(final Path file, final int start, final String fence, final String info,
+        final Boolean run, final String[] output, final List<String> block)
+    {
+        final Where where = new Where(file, start);
+        if (fence.length() > 3)
+        {
+            // a fence of four or more shows a Markdown example, blocks and markers included
+            return;
+        }
+        if (output != null)
+        {
+            if (!info.isEmpty() && !info.equals("text") && !info.equals("console"))
+            {
+                problems.add(where + ": an output block must be untagged, ```text or ```console (it is '" + info +
+                    "')");
+            }
+            outputs.add(new OutputBlock(where, output[0], output[1], output[2], List.copyOf(block)));
+            return;
+        }
+        if (COMMAND_BLOCKS.contains(info))
+        {
+            shellBlocks.add(shellCommands(file, start, block));
+        }
+        else if (info.equals("console") && run == null)
+        {
+            problems.add(where + ": a ```console block is run (<!-- run -->) or is output (<!-- output DATE: " +
+                "COMMAND -->)");
+        }
+        else if (info.isEmpty())
+        {
+            problems.add(where + ": an untagged block: say what it is (```bash commands, ```text figure or form, " +
+                "or output with <!-- output DATE: COMMAND --> above it)");
+        }
+    }
+
+    /** The commands of a bash block; a line {@code # not run: REASON} covers the commands below it, to a blank line. */
+    private static List<ShellCommand> shellCommands(final Path file, final int start, final List<String> block)
+    {
+        final List<ShellCommand> commands = new ArrayList<>();
+        String notRunAbove = null;
+        final StringBuilder logical = new StringBuilder();
+        int first = 0;
+        for (int i = 0; i < block.size(); i++)
+        {
+            final String raw = block.get(i).trim();
+            if (logical.length() == 0)
+            {
+                first = start + 1 + i;
+            }
+            if (raw.endsWith("\\"))
+            {
+                logical.append(raw, 0, raw.length() - 1).append(' ');
+                continue;
+            }
+            logical.append(raw);
+            final String line = logical.toString().trim();
+            logical.setLength(0);
+            if (line.isEmpty())
+            {
+                notRunAbove = null;
+                continue;
+            }
+            final Matcher notRun = NOT_RUN.matcher(line);
+            if (line.startsWith("#"))
+            {
+                if (notRun.find())
+                {
+                    notRunAbove = notRun.group(1).trim();
+                }
+                continue;
+            }
+            final String reason = notRun.find() ? notRun.group(1).trim() : notRunAbove;
+            final Matcher comment = COMMENT.matcher(line);
+            final Matcher e = SHELL_EXIT.matcher(comment.find() ? line.substring(comment.start()) : "");
+            final List<Integer> exits = new ArrayList<>(List.of(0));
+            if (e.find())
+            {
+                exits.set(0, Integer.parseInt(e.group(1)));
+                if (e.group(2) != null)
+                {
+                    exits.add(Integer.parseInt(e.group(2)));
+                }
+            }
+            commands.add(new ShellCommand(new Where(file, first), line, exits, reason));
+        }
+        return commands;
     }
 
     private void prose(final Where where, final String line)
