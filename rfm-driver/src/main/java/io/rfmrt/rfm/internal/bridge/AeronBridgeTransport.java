@@ -61,7 +61,7 @@ public final class AeronBridgeTransport implements BridgeTransport
                 .publicationTermBufferLength(ctx.termLength())
                 // a receiving bridge that pauses (its thread sleeps between polls, a safepoint stops it) must find
                 // what was sent meanwhile in its socket and its window, not make the sending bridge wait or the
-                // kernel drop datagrams: Aeron's 128 KiB defaults hold 20 ms of a 40 kHz stream of frames
+                // kernel drop datagrams: Aeron's 128 KiB defaults hold 8 ms of a 40 kHz stream of frames
                 .initialWindowLength(receiveWindow(ctx.termLength()))
                 .socketRcvbufLength(receiveWindow(ctx.termLength()))
                 .socketSndbufLength(receiveWindow(ctx.termLength()))
