@@ -298,6 +298,8 @@ final class BridgeCommand implements Callable<Integer>
                 "id's kept";
             case LOG_OVERFLOW -> "outbound log overflowed: " + value + " words sent again";
             case PEER_REFUSED -> who + " refused: its memory is " + value + " bytes, this host's " + value2;
+            case NODE_BEHIND -> "node " + value + " does not keep up with the other hosts: " + value2 + " of their " +
+                "events or DMA transfers to it dropped at its card so far (their writes are all applied)";
         };
     }
 

@@ -63,7 +63,17 @@ public enum BridgeCounter
     /** Errors the Aeron client reported (the media driver keeps its own in its error log). */
     AERON_ERRORS(26, "Aeron client errors"),
     /** A resync request asked again: neither answer nor progress for half the peer time-out. */
-    RESYNCS_ASKED_AGAIN(27, "resyncs asked again");
+    RESYNCS_ASKED_AGAIN(27, "resyncs asked again"),
+    /**
+     * Events from peers a node of this host did not take in time: its card's FIFO for the type was full. The write
+     * before each was applied; the card counts it too ({@code FIFO_OVERFLOWS}).
+     */
+    EVENTS_DROPPED_NODE_BEHIND(28, "events dropped, node behind"),
+    /**
+     * Frames from peers not moved into a node's DMA ring because the ring stayed full (the node did not release its
+     * slots in time); the card counts it too ({@code DMA_DROPPED}). The frame's words are in the image.
+     */
+    DMA_DROPPED_NODE_BEHIND(29, "DMA transfers dropped, node behind");
 
     /** Counter slots in the bridge file. */
     public static final int SLOT_COUNT = 64;

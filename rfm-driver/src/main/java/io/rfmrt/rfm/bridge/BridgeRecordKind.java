@@ -27,7 +27,12 @@ public enum BridgeRecordKind
     /** The outbound log overflowed; the words written meanwhile are sent again (value: words). */
     LOG_OVERFLOW(10, "log overflow"),
     /** A peer refused: another memory size or host id (value: its memory size). */
-    PEER_REFUSED(11, "peer refused");
+    PEER_REFUSED(11, "peer refused"),
+    /**
+     * A node of this host did not keep up with what peers sent it: value = the node, value2 = its events and DMA
+     * transfers dropped so far. At most one a second per node.
+     */
+    NODE_BEHIND(12, "node behind");
 
     private final int id;
     private final String label;

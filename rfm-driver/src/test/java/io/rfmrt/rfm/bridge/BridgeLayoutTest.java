@@ -41,12 +41,13 @@ class BridgeLayoutTest
             Map.entry("LOG_EVENT_REFUSALS", 19), Map.entry("OVERFLOW_WORDS_RESENT", 20),
             Map.entry("STALE_EVENTS_DROPPED", 21), Map.entry("DUPLICATE_NODE_IDS", 22), Map.entry("BAD_MESSAGES", 23),
             Map.entry("LOG_UNBLOCKS", 24), Map.entry("PUBLICATION_ERRORS", 25), Map.entry("AERON_ERRORS", 26),
-            Map.entry("RESYNCS_ASKED_AGAIN", 27));
+            Map.entry("RESYNCS_ASKED_AGAIN", 27), Map.entry("EVENTS_DROPPED_NODE_BEHIND", 28),
+            Map.entry("DMA_DROPPED_NODE_BEHIND", 29));
         assertThat(ids(BridgeRecordKind.values(), BridgeRecordKind::id)).containsExactly(Map.entry("STARTED", 1),
             Map.entry("STOPPED", 2), Map.entry("PEER_LOST", 3), Map.entry("PEER_CONNECTED", 4),
             Map.entry("PEER_SYNCED", 5), Map.entry("DIVERGED", 6), Map.entry("CONVERGED", 7),
             Map.entry("DUPLICATE_NODE", 8), Map.entry("RESYNC_CONFLICT", 9), Map.entry("LOG_OVERFLOW", 10),
-            Map.entry("PEER_REFUSED", 11));
+            Map.entry("PEER_REFUSED", 11), Map.entry("NODE_BEHIND", 12));
         assertThat(ids(BridgeRecordKind.LossReason.values(), BridgeRecordKind.LossReason::id)).containsExactly(
             Map.entry("SILENCE", 1), Map.entry("IMAGE_GONE", 2), Map.entry("NEW_SESSION", 3),
             Map.entry("PUBLICATION", 4), Map.entry("BYE", 5),
@@ -55,7 +56,7 @@ class BridgeLayoutTest
         {
             assertThat(BridgeCounter.fromId(counter.id())).isSameAs(counter);
         }
-        assertThat(BridgeCounter.fromId(28)).isNull();
+        assertThat(BridgeCounter.fromId(30)).isNull();
         assertThat(BridgeState.fromId(4)).isNull();
         assertThat(BridgeRecordKind.fromId(0)).isNull();
     }

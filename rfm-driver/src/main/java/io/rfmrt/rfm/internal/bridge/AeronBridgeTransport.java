@@ -22,6 +22,12 @@ import static io.rfmrt.rfm.internal.bridge.BridgeMessages.STREAM_ID;
  */
 public final class AeronBridgeTransport implements BridgeTransport
 {
+    /**
+     * Largest receiver window and socket buffer asked for (the kernel caps the buffers at net.core.rmem_max and
+     * wmem_max; Aeron warns when it does).
+     */
+    static final int MAX_WINDOW = 2 * 1024 * 1024;
+
     private final Receiver receiver;
     private final MediaDriver driver;
     private final AgentInvoker driverInvoker;
@@ -53,6 +59,12 @@ public final class AeronBridgeTransport implements BridgeTransport
                 .warnIfDirectoryExists(false)
                 .asyncExecutorEnabled(false)
                 .publicationTermBufferLength(ctx.termLength())
+                // a receiving bridge that pauses (its thread sleeps between polls, a safepoint stops it) must find
+                // what was sent meanwhile in its socket and its window, not make the sending bridge wait or the
+                // kernel drop datagrams: Aeron's 128 KiB defaults hold 8 ms of a 40 kHz stream of frames
+                .initialWindowLength(receiveWindow(ctx.termLength()))
+                .socketRcvbufLength(receiveWindow(ctx.termLength()))
+                .socketSndbufLength(receiveWindow(ctx.termLength()))
                 .imageLivenessTimeoutNs(ctx.peerTimeoutNs())
                 .publicationConnectionTimeoutNs(ctx.peerTimeoutNs())
                 .timerIntervalNs(Math.min(1_000_000_000L, ctx.peerTimeoutNs() / 4))
@@ -106,6 +118,15 @@ public final class AeronBridgeTransport implements BridgeTransport
             }
             throw ex;
         }
+    }
+
+    /**
+     * @param termLength the publications' term length.
+     * @return the receiver window and socket buffer length: half a term, at most {@link #MAX_WINDOW}.
+     */
+    static int receiveWindow(final int termLength)
+    {
+        return Math.min(termLength / 2, MAX_WINDOW);
     }
 
     private void onFragment(final DirectBuffer buffer, final int offset, final int length, final Header header)

@@ -49,6 +49,7 @@ public final class BridgeAgent
     private static final int RESYNC_BUDGET_BYTES = 512 * 1024;
     private static final int LOG_READ_LIMIT = 1024;
     private static final int NODE_COUNT = 256;
+    private static final long NODE_BEHIND_RECORD_INTERVAL_NS = 1_000_000_000L;
 
     private final Bridge.Context ctx;
     private final NanoClock nanoClock;
@@ -80,6 +81,8 @@ public final class BridgeAgent
     private final ControlledMessageHandler startupHandler = this::onStaleLogRecord;
 
     private final boolean[] heardNodes = new boolean[NODE_COUNT];
+    private final long[] behindDrops = new long[NODE_COUNT];
+    private final long[] behindRecordedNs = new long[NODE_COUNT];
     private final long[] localPid = new long[NODE_COUNT];
     private final boolean[] localAlive = new boolean[NODE_COUNT];
     private final long[] localPresent = new long[NODE_COUNT / 64];
@@ -398,7 +401,16 @@ public final class BridgeAgent
      */
     public DoorbellIdleStrategy doorbellIdleStrategy(final long maxParkNs)
     {
-        return new DoorbellIdleStrategy(file, maxParkNs);
+        return new DoorbellIdleStrategy(file, Math.min(DoorbellIdleStrategy.MIN_PARK_NS, maxParkNs), maxParkNs,
+            this::outboundBlocked);
+    }
+
+    /**
+     * @return whether a DATA message waits for a back-pressured peer (the log cannot drain until it takes it).
+     */
+    public boolean outboundBlocked()
+    {
+        return dataPending;
     }
 
     /**
@@ -1440,7 +1452,7 @@ public final class BridgeAgent
             {
                 if (!image.isRemote(node) && node != source)
                 {
-                    delivery.deliver(source, node, type, data, dmaOffset, dmaLength);
+                    deliverTo(source, node, type, data, dmaOffset, dmaLength);
                     delivered = 1;
                 }
             }
@@ -1448,7 +1460,7 @@ public final class BridgeAgent
         }
         if (image.isPresent(target) && !image.isRemote(target))
         {
-            delivery.deliver(source, target, type, data, dmaOffset, dmaLength);
+            deliverTo(source, target, type, data, dmaOffset, dmaLength);
             return 1;
         }
         if (!image.isPresent(target))
@@ -1456,6 +1468,35 @@ public final class BridgeAgent
             file.add(BridgeCounter.EVENTS_UNDELIVERED, 1);
         }
         return 0;
+    }
+
+    /**
+     * Deliver on one card of this host. A node that does not keep up loses the event or the frame at its card, as a
+     * card's full FIFO or ring drops it on a ring that never waits for a slow node; the write before it is applied
+     * all the same. Never silent: counted here and on the card, and said in a record at most once a second per node.
+     */
+    private void deliverTo(final int source, final int node, final EventType type, final int data,
+        final long dmaOffset, final int dmaLength)
+    {
+        final int outcome = delivery.deliverWithOutcome(source, node, type, data, dmaOffset, dmaLength);
+        if ((outcome & (CardDelivery.FIFO_FULL | CardDelivery.DMA_DROPPED)) == 0)
+        {
+            return;
+        }
+        if ((outcome & CardDelivery.FIFO_FULL) != 0)
+        {
+            file.add(BridgeCounter.EVENTS_DROPPED_NODE_BEHIND, 1);
+        }
+        if ((outcome & CardDelivery.DMA_DROPPED) != 0)
+        {
+            file.add(BridgeCounter.DMA_DROPPED_NODE_BEHIND, 1);
+        }
+        behindDrops[node]++;
+        if (behindRecordedNs[node] == 0 || nowNs - behindRecordedNs[node] >= NODE_BEHIND_RECORD_INTERVAL_NS)
+        {
+            behindRecordedNs[node] = nowNs;
+            record(BridgeRecordKind.NODE_BEHIND, null, node, behindDrops[node]);
+        }
     }
 
     private void onResyncRequest(final PeerLink peer, final DirectBuffer buffer, final int offset, final int length)

@@ -8,6 +8,7 @@ import org.agrona.concurrent.ringbuffer.ManyToOneRingBuffer;
 import org.agrona.concurrent.ringbuffer.RecordDescriptor;
 
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 
 /**
  * How a bridge's thread waits for work: two yields, then sleeps in the kernel (from 16 us, doubling up
@@ -15,6 +16,11 @@ import java.util.concurrent.TimeUnit;
  * maximum park time passes (the network, the timers and writes without an event are seen at least that often). The
  * local side costs nothing while idle and wakes as an interrupt does; what arrives from the network waits for the
  * next poll.
+ * <p>
+ * A committed record at the log's head keeps the bridge awake, unless the bridge says its outbound side is blocked (a
+ * message waits for a back-pressured peer): then nothing in the log can go until the peer's receiver takes what it
+ * was sent, which no doorbell announces, and the bridge sleeps as when idle. Spinning there at a real-time priority
+ * would only take the cpu from the receiving side (on a small machine, the peer's own bridge).
  * <p>
  * One thread; allocation-free.
  */
@@ -26,7 +32,7 @@ public final class DoorbellIdleStrategy implements IdleStrategy
      * First sleep: every duty cycle of the bridge polls the media driver's sockets (tens of microseconds of system
      * calls in INVOKER mode), so the idle loop sleeps from the start rather than spin through many of them.
      */
-    private static final long MIN_PARK_NS = 16_000;
+    static final long MIN_PARK_NS = 16_000;
     private static final int TIMESPEC_SIZE = 16;
     private static final long NANOS_PER_SECOND = TimeUnit.SECONDS.toNanos(1);
 
@@ -36,6 +42,7 @@ public final class DoorbellIdleStrategy implements IdleStrategy
     private final int logMask;
     private final long minParkNs;
     private final long maxParkNs;
+    private final BooleanSupplier outboundBlocked;
     private final UnsafeBuffer timespec = new UnsafeBuffer(BufferUtil.allocateDirectAligned(TIMESPEC_SIZE, 64));
     private int idles;
     private long parkNs;
@@ -56,6 +63,20 @@ public final class DoorbellIdleStrategy implements IdleStrategy
      */
     public DoorbellIdleStrategy(final BridgeFile file, final long minParkNs, final long maxParkNs)
     {
+        this(file, minParkNs, maxParkNs, () -> false);
+    }
+
+    /**
+     * @param file            the bridge file.
+     * @param minParkNs       first sleep after work.
+     * @param maxParkNs       longest sleep, the bound on how late network traffic and timers are seen.
+     * @param outboundBlocked whether the bridge's outbound side waits for a peer (then records in the log do not keep
+     *                        it awake); called on the bridge's thread, must not allocate.
+     */
+    public DoorbellIdleStrategy(final BridgeFile file, final long minParkNs, final long maxParkNs,
+        final BooleanSupplier outboundBlocked)
+    {
+        this.outboundBlocked = outboundBlocked;
         this.minParkNs = minParkNs;
         this.parkNs = minParkNs;
         this.file = file;
@@ -98,7 +119,7 @@ public final class DoorbellIdleStrategy implements IdleStrategy
         final int value = file.doorbell();
         java.lang.invoke.VarHandle.fullFence();
         final long head = log.consumerPosition();
-        if (head == log.producerPosition() ||
+        if (head == log.producerPosition() || outboundBlocked.getAsBoolean() ||
             logBuffer.getIntVolatile(RecordDescriptor.lengthOffset((int)head & logMask)) <= 0)
         {
             // sleeps that grow from 1 us to the maximum, as Agrona's backoff parks: the network is polled often

@@ -1,0 +1,179 @@
+package io.rfmrt.rfm.internal.bridge;
+
+import io.rfmrt.rfm.DmaCompletion;
+import io.rfmrt.rfm.DmaMode;
+import io.rfmrt.rfm.DmaRingFullPolicy;
+import io.rfmrt.rfm.EventInfo;
+import io.rfmrt.rfm.EventType;
+import io.rfmrt.rfm.RfmCounter;
+import io.rfmrt.rfm.RfmDevice;
+import io.rfmrt.rfm.RfmStatus;
+import io.rfmrt.rfm.SimTestSupport;
+import io.rfmrt.rfm.bridge.Bridge;
+import io.rfmrt.rfm.bridge.BridgeCounter;
+import io.rfmrt.rfm.bridge.BridgeRecordKind;
+import io.rfmrt.rfm.internal.sim.NetworkImage;
+import io.rfmrt.rfm.internal.sim.SimDevice;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * A node that does not keep up with what another host sends it, driven without threads over {@link SimLinks} and a
+ * simulated clock: the receiving bridge never waits for it (the other nodes and hosts go on), applies every write, and
+ * drops what the node's card cannot hold, counted in the bridge's own counters, on the card, and said in a record.
+ */
+class BridgeSlowNodeTest
+{
+    private static final String NETWORK = "slow";
+    private static final long STEP_NS = 1_000_000L;
+    private static final long PEER_TIMEOUT_NS = 200_000_000L;
+    private static final int DMA_SLOTS = 4;
+    private static final int FRAME_OFFSET = 1024;
+    private static final int FRAME_LENGTH = 64;
+    private static final int EVENTS = 200;
+
+    private Path root;
+    private SimLinks links;
+    private final BridgeAgent[] agents = new BridgeAgent[3];
+    private final NetworkImage[] views = new NetworkImage[3];
+    private final List<String> records = new ArrayList<>();
+    private RfmDevice sender;
+    private RfmDevice slow;
+
+    @BeforeEach
+    void setUp() throws Exception
+    {
+        root = SimTestSupport.freshRoot();
+        final long startNs = System.nanoTime() + 3_600_000_000_000L;
+        links = new SimLinks(2, PEER_TIMEOUT_NS, startNs, new SplittableRandom(27));
+        for (int id = 1; id <= 2; id++)
+        {
+            final Path dir = Files.createDirectories(root.resolve("host" + id));
+            final int host = id;
+            final Bridge.Context ctx = new Bridge.Context()
+                .network(dir, NETWORK)
+                .memorySize(4096)
+                .hostId(id)
+                .hostName("host" + id)
+                .channel("aeron:udp?endpoint=10.0.0." + id + ":40456")
+                .peer(new Bridge.Peer(3 - id, "10.0.0." + (3 - id) + ":40456"))
+                .logCapacity(64 * 1024)
+                .peerTimeoutNs(PEER_TIMEOUT_NS)
+                .heartbeatNs(50_000_000L)
+                .nanoClock(() -> links.nowNs)
+                .epochClock(() -> (links.nowNs - startNs) / 1_000_000)
+                .listener((kind, peer, name, value, value2) ->
+                    records.add(host + " " + kind + " " + value + " " + value2))
+                .errorHandler(ex ->
+                {
+                    throw new IllegalStateException(ex);
+                });
+            ctx.conclude();
+            agents[id] = new BridgeAgent(ctx, links.factory(id));
+            views[id] = NetworkImage.attach(dir, NETWORK);
+        }
+        sender = SimDevice.open("sim:" + NETWORK + "?node=1", NetworkImage.attach(root.resolve("host1"), NETWORK), 1,
+            DmaMode.AUTO, DmaRingFullPolicy.DROP_NEWEST, DMA_SLOTS, 256, false);
+        slow = SimDevice.open("sim:" + NETWORK + "?node=2", NetworkImage.attach(root.resolve("host2"), NETWORK), 2,
+            DmaMode.AUTO, DmaRingFullPolicy.DROP_NEWEST, DMA_SLOTS, 256, false);
+        slow.enableEvent(EventType.INTR1);
+        stepUntil(() -> agents[1].linkUp() && agents[2].linkUp() && views[1].isRemote(2), "link up, node 2 known");
+    }
+
+    @AfterEach
+    void tearDown()
+    {
+        sender.close();
+        slow.close();
+        for (int id = 1; id <= 2; id++)
+        {
+            agents[id].onClose();
+            views[id].close();
+        }
+        SimTestSupport.removeRoot(root);
+    }
+
+    @Test
+    void shouldApplyEveryWriteAndCountWhatASlowNodesCardDropsWithoutStallingTheBridge()
+    {
+        for (int i = 1; i <= EVENTS; i++)
+        {
+            sender.window().putLongRelease(FRAME_OFFSET, i);
+            assertThat(sender.sendEvent(2, EventType.INTR1, i, FRAME_OFFSET, FRAME_LENGTH))
+                .isEqualTo(RfmStatus.SUCCESS);
+        }
+        final BridgeFile file2 = views[2].bridgeFile();
+        stepUntil(() -> file2.counter(BridgeCounter.EVENTS_DELIVERED) == EVENTS, "every event handed to the card");
+
+        // every write landed, the last one last
+        assertThat(views[2].memory().getLongVolatile(FRAME_OFFSET)).isEqualTo(EVENTS);
+        // the node took nothing: its ring holds its slots, its FIFO its capacity; the rest dropped, counted both here
+        // and on its card
+        final long dmaDropped = EVENTS - DMA_SLOTS;
+        final long fifoDropped = EVENTS - EventType.FIFO_CAPACITY;
+        assertThat(file2.counter(BridgeCounter.DMA_DROPPED_NODE_BEHIND)).isEqualTo(dmaDropped);
+        assertThat(slow.counter(RfmCounter.DMA_DROPPED, null)).isEqualTo(dmaDropped);
+        assertThat(file2.counter(BridgeCounter.EVENTS_DROPPED_NODE_BEHIND)).isEqualTo(fifoDropped);
+        assertThat(slow.counter(RfmCounter.FIFO_OVERFLOWS, EventType.INTR1)).isEqualTo(fifoDropped);
+        // said once (the second drop onwards falls in the same second), naming the node
+        assertThat(records).filteredOn(r -> r.startsWith("2 " + BridgeRecordKind.NODE_BEHIND))
+            .containsExactly("2 " + BridgeRecordKind.NODE_BEHIND + " 2 1");
+        // the link stayed up: a slow node is no reason to stop the others
+        assertThat(agents[1].linkUp()).isTrue();
+        assertThat(agents[2].linkUp()).isTrue();
+        assertThat(file2.counter(BridgeCounter.DIVERGENCES)).isZero();
+
+        // the node catches up: it finds exactly what its card held, the oldest first
+        final EventInfo info = new EventInfo();
+        int taken = 0;
+        while (slow.awaitEvent(EventType.INTR1, RfmDevice.NO_WAIT, info) == RfmStatus.SUCCESS)
+        {
+            taken++;
+            assertThat(info.data()).isEqualTo(taken);
+        }
+        assertThat(taken).isEqualTo(EventType.FIFO_CAPACITY);
+        final DmaCompletion done = new DmaCompletion();
+        int frames = 0;
+        while (slow.dma().takeCompleted(done))
+        {
+            frames++;
+            slow.dma().release(done);
+        }
+        assertThat(frames).isEqualTo(DMA_SLOTS);
+
+        // and from then on nothing more is dropped
+        for (int i = 1; i <= DMA_SLOTS; i++)
+        {
+            sender.window().putLongRelease(FRAME_OFFSET, EVENTS + i);
+            sender.sendEvent(2, EventType.INTR1, EVENTS + i, FRAME_OFFSET, FRAME_LENGTH);
+        }
+        stepUntil(() -> file2.counter(BridgeCounter.EVENTS_DELIVERED) == EVENTS + DMA_SLOTS, "the later events");
+        assertThat(file2.counter(BridgeCounter.DMA_DROPPED_NODE_BEHIND)).isEqualTo(dmaDropped);
+        assertThat(file2.counter(BridgeCounter.EVENTS_DROPPED_NODE_BEHIND)).isEqualTo(fifoDropped);
+    }
+
+    private void stepUntil(final java.util.function.BooleanSupplier condition, final String what)
+    {
+        for (int step = 0; step < 20_000; step++)
+        {
+            if (condition.getAsBoolean())
+            {
+                return;
+            }
+            agents[1].doWork();
+            agents[2].doWork();
+            links.step();
+            links.nowNs += STEP_NS;
+        }
+        throw new AssertionError("not reached in 20 s of simulated time: " + what + "; records " + records);
+    }
+}
