@@ -1,6 +1,7 @@
 package io.rfmrt.cli;
 
 import io.rfmrt.control.DemoProfile;
+import io.rfmrt.control.node.ControlFrames;
 import io.rfmrt.control.node.PlantApp;
 import io.rfmrt.control.node.NodeResults.ControllerResult;
 import io.rfmrt.control.node.NodeResults.PlantResult;
@@ -154,6 +155,8 @@ class BridgeNetnsTest
     @Test
     void shouldRunThePlantAndTheControllerOnTwoHostsWithoutLosingAFrame() throws Exception
     {
+        // a node refuses a layout larger than its network: the bridges make one of the control layout's size
+        networkSize = Long.toString(ControlFrames.LAYOUT.memorySize());
         hosts(2);
         awaitInSync();
         final int cycles = 10_000;
@@ -369,6 +372,8 @@ class BridgeNetnsTest
     // ------------------------------------------------------------------------------------------ hosts
 
     private Process[] hostProcesses;
+    /** Memory of the bridged network: 1M, or the control layout's size where the plant and the controller run. */
+    private String networkSize = "1M";
 
     private void hosts(final int count) throws IOException
     {
@@ -398,7 +403,7 @@ class BridgeNetnsTest
         final List<String> command = jvm(host, Main.class.getName());
         command.addAll(List.of("bridge", "--network", NETWORK, "--host-id", Integer.toString(host + 1),
             "--host-name", "host" + host, "--channel", "aeron:udp?endpoint=" + Netns.address(host) + ":" + PORT,
-            "--peers", String.join(",", peers), "--size", "1M", "--log-size", "1M", "--peer-timeout", "1s",
+            "--peers", String.join(",", peers), "--size", networkSize, "--log-size", "1M", "--peer-timeout", "1s",
             "--heartbeat", "100ms"));
         // its lines go to a file (appended over restarts), never into a pipe nobody drains
         final Process p = new ProcessBuilder(command)
