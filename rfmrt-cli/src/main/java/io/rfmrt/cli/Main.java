@@ -14,8 +14,8 @@ import java.nio.file.StandardOpenOption;
 /**
  * The {@code rfmrt} command line.
  * <p>
- * Exit codes: 0 ok, 1 error, 2 usage, 3 time-out. Every failure is one line on stderr naming the problem; set
- * {@code RFMRT_DEBUG=1} to get stack traces instead.
+ * Exit codes: 0 ok, 1 error, 2 usage, 3 time-out, 4 a node whose app found its run unsound. Every failure is one
+ * line on stderr naming the problem; set {@code RFMRT_DEBUG=1} to get stack traces instead.
  */
 @Command(
     name = "rfmrt",
