@@ -60,7 +60,7 @@ class PdControllerTest
     void shouldNotAllocateOnTheHotPath() throws Exception
     {
         System.setProperty(SimNetwork.ROOT_PROPERTY, simRoot.toString());
-        SimNetwork.create("alloc", 1 << 20).close();
+        SimNetwork.create("alloc", ControlFrames.LAYOUT.memorySize()).close();
         final PdController app = new PdController();
         final List<String> problems = new ArrayList<>();
         app.configure(new AppSettings("app", null, problems));
@@ -96,7 +96,7 @@ class PdControllerTest
     void shouldRunAsANodeAgainstTheDemoPlantAndReplay(@TempDir final Path dir) throws Exception
     {
         System.setProperty(SimNetwork.ROOT_PROPERTY, simRoot.toString());
-        SimNetwork.create("example", 1 << 20).close();
+        SimNetwork.create("example", ControlFrames.LAYOUT.memorySize()).close();
         Files.writeString(dir.resolve("layout.yaml"), ControlFrames.layoutText());
         final String common = """
             layout: layout.yaml
