@@ -86,12 +86,12 @@ class StableIdsTest
     {
         assertThat(actual(FrameStatus.values(), FrameStatus::id)).containsExactlyInAnyOrderEntriesOf(table(
             "OK", 0, "TORN", 1, "CRC_ERROR", 2, "DUPLICATE", 3, "STALE", 4, "SELF", 5, "BAD_HEADER", 6,
-            "DMA_MISSING", 7));
+            "DMA_MISSING", 7, "OVERWRITTEN", 8));
         for (final FrameStatus status : FrameStatus.values())
         {
             assertThat(FrameStatus.fromId(status.id())).isSameAs(status);
         }
-        assertThat(FrameStatus.fromId(8)).isNull();
+        assertThat(FrameStatus.fromId(9)).isNull();
         assertThat(FrameStatus.fromId(-1)).isNull();
     }
 

@@ -373,7 +373,10 @@ class ReaderPropertyTest
                     continue;
                 }
                 final boolean tornHere = at.torn() && at.seq() == expected;
-                if (tornHere && laterFrameFollows())
+                final Slot before = slot(expected - 1);
+                final boolean newerReached = first.complete() && first.publisher() != current &&
+                    before.complete() && before.publisher() == first.publisher();
+                if (tornHere && laterFrameFollows() && !newerReached)
                 {
                     torn++;
                     expected++;
@@ -381,9 +384,7 @@ class ReaderPropertyTest
                 }
                 if (first.complete() && first.publisher() != current)
                 {
-                    final Slot before = slot(expected - 1);
-                    if (tornHere && !tornCountedAtRestart &&
-                        !(before.complete() && before.publisher() == first.publisher()))
+                    if (tornHere && !tornCountedAtRestart && !newerReached)
                     {
                         // the old incarnation ended without completing it
                         torn++;

@@ -38,6 +38,8 @@ public final class FrameReceiver
     public static final long NOTHING_NEW = -1;
     /** {@link #nextToRead()}: gave up on a torn frame, counted; call again. */
     public static final long TORN_SKIPPED = -2;
+    private static final long COMPLETED_MEANWHILE = -3;
+    private static final int FIND_ATTEMPTS = 8;
 
     private final RfmDevice device;
     private final RfmWindow window;
@@ -58,6 +60,7 @@ public final class FrameReceiver
     private long restartFallback;
     private final AtomicCounter[] counters;
     private boolean selfFilter = true;
+    private Runnable findFault;
     private Runnable readFault;
 
     /**
@@ -137,6 +140,19 @@ public final class FrameReceiver
     }
 
     /**
+     * For tests: an action run by a find that has just seen the slot it expects left at {@code -seq}, before it looks
+     * at the slots that follow (a publisher completing the frame then).
+     *
+     * @param fault the action, or null.
+     * @return this.
+     */
+    public FrameReceiver findFault(final Runnable fault)
+    {
+        this.findFault = fault;
+        return this;
+    }
+
+    /**
      * @param counter a counter.
      * @return its value.
      */
@@ -175,21 +191,37 @@ public final class FrameReceiver
      *       first (its baseline; a restart forgets the numbers, so no gap and no stale). If the slot of E is still left
      *       at {@code -E}, E counts torn first (its incarnation ended without completing it), unless the slot of E - 1
      *       holds the new incarnation's frame (then {@code -E} may be the new one's frame being written). A
-     *       restart frame the read refused (a checksum error, torn under the read) is not read again: the new
-     *       incarnation is then found at its next frame in that slot.</li>
+     *       restart frame the read refused (a checksum error) is not read again: the new incarnation is then found at
+     *       its next frame in that slot (one written over under the read is looked at again).</li>
      *   <li>Any other frame in the slot of E (another incarnation's, an older number, an empty slot, one being
      *       written) is nothing new: an older incarnation's frames left in the slots are never read.</li>
      * </ol>
-     * Whatever a read of the returned frame gives is final: the next find expects the number after it (but see
+     * Whatever a read of the returned frame gives is final, except a frame written over under the read
+     * ({@link FrameStatus#OVERWRITTEN}, looked at again): the next find expects the number after it (see also
      * {@link #lookAgainAt(long)}).
      * <p>
      * A handful of loads of shared memory per call (a slot per torn frame passed over), no allocation.
      *
-     * @return the number of the frame to read now (pass it, as {@code int}, to {@link #receiveOnDemand} or
-     * {@link #receiveFromMemory}); {@link #NOTHING_NEW}; or {@link #TORN_SKIPPED} when it gave up on a torn frame
+     * @return the number of the frame to read now (pass it to {@link #readOnDemand} or {@link #readFromMemory});
+     * {@link #NOTHING_NEW}; or {@link #TORN_SKIPPED} when it gave up on a torn frame
      * ({@link #tornSkipped()} says which, and it is counted): call again.
      */
     public long nextToRead()
+    {
+        // a torn verdict the slot disproved at once (completed between two loads) is found again, a few times at most:
+        // a publisher writes in order, so it cannot keep completing the same frame
+        for (int attempt = 0; attempt < FIND_ATTEMPTS; attempt++)
+        {
+            final long found = find();
+            if (found != COMPLETED_MEANWHILE)
+            {
+                return found;
+            }
+        }
+        return NOTHING_NEW;
+    }
+
+    private long find()
     {
         final int current = incarnation[channel.node()];
         if (restartFallback != 0)
@@ -224,9 +256,15 @@ public final class FrameReceiver
         }
         else if (seq == -next)
         {
-            if (newerFollows(next, current))
+            if (findFault != null)
             {
-                return skipTorn(next, next + 1);
+                findFault.run();
+            }
+            if (newerFollows(next, current) && !newerReached(next, current))
+            {
+                // the slot is read again after the ones that follow: -next may have been completed since it was
+                // first read, and only a slot still at -next once a newer frame is seen was never completed
+                return stillAt(slot, -next) ? skipTorn(next, next + 1) : COMPLETED_MEANWHILE;
             }
             tornWait = next;
         }
@@ -236,12 +274,16 @@ public final class FrameReceiver
             {
                 // the old incarnation ended without completing next; unless the new one has got as far as next - 1,
                 // when -next may be its own frame being written
+                if (!stillAt(slot, -next))
+                {
+                    return COMPLETED_MEANWHILE;
+                }
                 tornCounted = next;
                 return skipTorn(next, next);
             }
             if (firstSeq != restartSeq || firstFrom != restartFrom)
             {
-                // once per frame: a restart frame refused (a checksum error, torn under the read) is not read again
+                // once per frame: a restart frame refused (a checksum error) is not read again
                 restartSeq = firstSeq;
                 restartFrom = firstFrom;
                 restartFallback = next;
@@ -302,6 +344,29 @@ public final class FrameReceiver
         tornWait = 0;
         expected = nextExpected;
         return TORN_SKIPPED;
+    }
+
+    /**
+     * Whether a newer incarnation than the current one started (its frame complete in the slot of seq 1) and has
+     * written as far as {@code torn - 1}: then {@code -torn} may be its own frame being written, not the current
+     * incarnation's torn one, and rule 5 decides instead of rule 4. The slot of seq 1 is read again here, after the
+     * slot of {@code torn}: a new incarnation may have started, and written as far as {@code torn}, since the find
+     * first looked at it.
+     */
+    private boolean newerReached(final long torn, final int current)
+    {
+        final long first = channel.slotOffset(1);
+        final long firstSeq = window.getLongAcquire(first + SEQ_OFFSET);
+        final int firstFrom = window.getInt(first + INCARNATION_OFFSET);
+        VarHandle.loadLoadFence();
+        return current != 0 && firstSeq > 0 && firstFrom != 0 && firstFrom != current &&
+            window.getLongVolatile(first + SEQ_OFFSET) == firstSeq && holds(torn - 1, firstFrom);
+    }
+
+    private boolean stillAt(final long slot, final long value)
+    {
+        VarHandle.loadLoadFence();
+        return window.getLongVolatile(slot + SEQ_OFFSET) == value;
     }
 
     private boolean holds(final long seq, final int from)
@@ -384,6 +449,34 @@ public final class FrameReceiver
      */
     public FrameStatus receiveOnDemand(final int eventData, final DmaCompletion completion, final FrameView into)
     {
+        return onDemand(eventData, completion, into, false);
+    }
+
+    /**
+     * The find-by-number reader's on-demand read: as {@link #receiveOnDemand}, for the frame {@link #nextToRead()}
+     * returned, except that a frame written over while it was moved (the publisher lapped the reader, or a new
+     * incarnation rewrote the slot) is {@link FrameStatus#OVERWRITTEN}: not counted, and the next find looks at the
+     * slot again, where the frame that replaced it says what happened (a lap shows as gaps, a new incarnation as a
+     * restart). A descriptor was taken: release it.
+     *
+     * @param seq        the number {@link #nextToRead()} returned.
+     * @param completion filled with the descriptor.
+     * @param into       points at the frame (in the DMA buffer) on OK.
+     * @return the outcome; all but OVERWRITTEN counted.
+     */
+    public FrameStatus readOnDemand(final long seq, final DmaCompletion completion, final FrameView into)
+    {
+        final FrameStatus status = onDemand((int)seq, completion, into, true);
+        if (status == FrameStatus.OVERWRITTEN)
+        {
+            lookAgainAt(seq);
+        }
+        return status;
+    }
+
+    private FrameStatus onDemand(final int eventData, final DmaCompletion completion, final FrameView into,
+        final boolean byNumber)
+    {
         final long slot = channel.slotOffset(eventData);
         final int length = frameLength(slot);
         if (length < 0)
@@ -401,9 +494,11 @@ public final class FrameReceiver
         }
         VarHandle.loadLoadFence();
         final long copied = completion.buffer().getLong(SEQ_OFFSET, RfmWindow.BYTE_ORDER);
-        if (copied <= 0 || window.getLongVolatile(slot + SEQ_OFFSET) != copied)
+        if (copied <= 0 || window.getLongVolatile(slot + SEQ_OFFSET) != copied ||
+            window.getInt(slot + INCARNATION_OFFSET) !=
+            completion.buffer().getInt(INCARNATION_OFFSET, RfmWindow.BYTE_ORDER))
         {
-            return count(copied == 0 ? FrameStatus.BAD_HEADER : FrameStatus.TORN);
+            return copied == 0 ? count(FrameStatus.BAD_HEADER) : changedUnderTheRead(byNumber);
         }
         return receiveCompleted(completion, into);
     }
@@ -417,11 +512,35 @@ public final class FrameReceiver
      */
     public FrameStatus receiveFromMemory(final int eventData, final FrameView into)
     {
+        return fromMemory(eventData, into, false);
+    }
+
+    /**
+     * The find-by-number reader's CPU read: as {@link #receiveFromMemory}, for the frame {@link #nextToRead()}
+     * returned, except that a frame written over while it was copied is {@link FrameStatus#OVERWRITTEN}: not
+     * counted, and the next find looks at the slot again (see {@link #readOnDemand}).
+     *
+     * @param seq  the number {@link #nextToRead()} returned.
+     * @param into points at the receiver's copy on OK.
+     * @return the outcome; all but OVERWRITTEN counted.
+     */
+    public FrameStatus readFromMemory(final long seq, final FrameView into)
+    {
+        final FrameStatus status = fromMemory((int)seq, into, true);
+        if (status == FrameStatus.OVERWRITTEN)
+        {
+            lookAgainAt(seq);
+        }
+        return status;
+    }
+
+    private FrameStatus fromMemory(final int eventData, final FrameView into, final boolean byNumber)
+    {
         final long slot = channel.slotOffset(eventData);
         final long before = window.getLongAcquire(slot + SEQ_OFFSET);
         if (before < 0)
         {
-            return count(FrameStatus.TORN);
+            return changedUnderTheRead(byNumber);
         }
         final int length = frameLength(slot);
         if (before == 0 || length < 0)
@@ -434,11 +553,23 @@ public final class FrameReceiver
             readFault.run();
         }
         VarHandle.loadLoadFence();
-        if (window.getLongVolatile(slot + SEQ_OFFSET) != before)
+        if (window.getLongVolatile(slot + SEQ_OFFSET) != before ||
+            window.getInt(slot + INCARNATION_OFFSET) != copy.getInt(INCARNATION_OFFSET, RfmWindow.BYTE_ORDER))
         {
-            return count(FrameStatus.TORN);
+            // the number alone cannot show a new incarnation's frame of the same number written in full meanwhile
+            return changedUnderTheRead(byNumber);
         }
         return validate(copy, 0, channel.slotSize(), into);
+    }
+
+    /**
+     * A slot that changed between the find and the end of the read: for a reader by events the announced frame is
+     * gone, torn; for a reader by number, whose find saw the frame complete, it was written over, and the slot is
+     * looked at again.
+     */
+    private FrameStatus changedUnderTheRead(final boolean byNumber)
+    {
+        return byNumber ? FrameStatus.OVERWRITTEN : count(FrameStatus.TORN);
     }
 
     private int frameLength(final long slot)
@@ -522,8 +653,12 @@ public final class FrameReceiver
             case BAD_HEADER -> FrameCounter.BAD_HEADER;
             case DMA_MISSING -> FrameCounter.DMA_MISSING;
             case OK -> FrameCounter.FRAMES;
+            case OVERWRITTEN -> null;
         };
-        counters[counter.id()].incrementRelease();
+        if (counter != null)
+        {
+            counters[counter.id()].incrementRelease();
+        }
         return status;
     }
 }

@@ -20,9 +20,14 @@ public enum FrameStatus
     /** Impossible header or empty slot. */
     BAD_HEADER(6),
     /** No DMA completion for the event. */
-    DMA_MISSING(7);
+    DMA_MISSING(7),
+    /**
+     * A reader by number found the frame complete, and it was written over before the read ended (a lap, or a new
+     * incarnation): not counted and never journaled; the reader looks at the slot again.
+     */
+    OVERWRITTEN(8);
 
-    private static final FrameStatus[] BY_ID = new FrameStatus[8];
+    private static final FrameStatus[] BY_ID = new FrameStatus[9];
 
     static
     {

@@ -88,11 +88,89 @@ class FindByNumberTest
                 read.append(" torn").append(frames.tornSkipped());
                 continue;
             }
-            assertThat(frames.receiveFromMemory((int)seq, view)).isEqualTo(FrameStatus.OK);
+            final FrameStatus status = frames.readFromMemory(seq, view);
+            if (status == FrameStatus.OVERWRITTEN)
+            {
+                read.append(" overwritten").append(seq);
+                continue;
+            }
+            assertThat(status).isEqualTo(FrameStatus.OK);
             assertThat(view.buffer().getLong(view.payloadOffset())).isEqualTo(seq);
             read.append(' ').append(seq);
         }
         throw new AssertionError("the reader never ran out of frames: " + read);
+    }
+
+    /** Run the action once, in the middle of the next read (after the copy, before the slot is checked again). */
+    private void duringTheNextRead(final Runnable action)
+    {
+        frames.readFault(() ->
+        {
+            frames.readFault(null);
+            action.run();
+        });
+    }
+
+    @Test
+    void shouldLookAgainWithoutCountingWhenANewIncarnationWritesOverTheFrameBeingRead()
+    {
+        start(6);
+        assertThat(frames.nextToRead()).isEqualTo(1);
+        assertThat(frames.readFromMemory(1, view)).isEqualTo(FrameStatus.OK);
+        assertThat(frames.nextToRead()).isEqualTo(2);
+        assertThat(frames.readFromMemory(2, view)).isEqualTo(FrameStatus.OK);
+        // a new process publishes 1..3 while the reader copies the old incarnation's 3: the same number, written in
+        // full, so only the incarnation shows the change
+        duringTheNextRead(() -> start(3));
+        assertThat(readAll()).isEqualTo("overwritten3 1 2 3");
+        assertThat(counts()).isEqualTo("frames=5 torn=0 gaps=0 restarts=1");
+    }
+
+    @Test
+    void shouldCountALapUnderTheReadAsGapsNotTorn()
+    {
+        final FramePublisher publisher = start(3);
+        assertThat(frames.nextToRead()).isEqualTo(1);
+        assertThat(frames.readFromMemory(1, view)).isEqualTo(FrameStatus.OK);
+        assertThat(frames.nextToRead()).isEqualTo(2);
+        assertThat(frames.readFromMemory(2, view)).isEqualTo(FrameStatus.OK);
+        duringTheNextRead(() -> publish(publisher, 8));
+        assertThat(readAll()).as("slot 3 now holds 11: 3..10 lost to the lap").isEqualTo("overwritten3 11");
+        assertThat(counts()).isEqualTo("frames=3 torn=0 gaps=8 restarts=0");
+    }
+
+    @Test
+    void shouldNotGiveUpAFrameCompletedWhileTheFollowingSlotsWereLookedAt()
+    {
+        final FramePublisher publisher = start(2);
+        assertThat(readAll()).isEqualTo("1 2");
+        // the reader sees 3 being written; before it looks at the slots after it, 3 and 4 are completed
+        sender.window().putLongRelease(SENSOR.slotOffset(3) + FrameHeaderDescriptor.SEQ_OFFSET, -3);
+        frames.findFault(() ->
+        {
+            frames.findFault(null);
+            publish(publisher, 2);
+        });
+        assertThat(readAll()).isEqualTo("3 4");
+        assertThat(counts()).isEqualTo("frames=4 torn=0 gaps=0 restarts=0");
+    }
+
+    @Test
+    void shouldTakeANewIncarnationWritingTheAwaitedSlotAsARestartNotATornFrame()
+    {
+        start(5);
+        assertThat(frames.nextToRead()).isEqualTo(1);
+        assertThat(frames.readFromMemory(1, view)).isEqualTo(FrameStatus.OK);
+        assertThat(frames.nextToRead()).isEqualTo(2);
+        assertThat(frames.readFromMemory(2, view)).isEqualTo(FrameStatus.OK);
+        // a new process has written 1 and 2 and is writing 3 (its busy mark) while the old 4 and 5 are still there
+        final FramePublisher second = start(2);
+        sender.window().putLongRelease(SENSOR.slotOffset(3) + FrameHeaderDescriptor.SEQ_OFFSET, -3);
+        assertThat(readAll()).as("the old 4 and 5 are not taken past a slot the new incarnation is writing")
+            .isEqualTo("1 2");
+        publish(second, 1);
+        assertThat(readAll()).isEqualTo("3");
+        assertThat(counts()).isEqualTo("frames=5 torn=0 gaps=0 restarts=1");
     }
 
     private String counts()

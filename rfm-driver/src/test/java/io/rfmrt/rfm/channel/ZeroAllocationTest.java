@@ -139,7 +139,7 @@ class ZeroAllocationTest
             {
                 if (seq != FrameReceiver.TORN_SKIPPED)
                 {
-                    if (frames.receiveOnDemand((int)seq, done, view) != FrameStatus.OK)
+                    if (frames.readOnDemand(seq, done, view) != FrameStatus.OK)
                     {
                         throw new AssertionError("frame " + seq + " refused");
                     }

@@ -228,7 +228,7 @@ public final class IsrWakeAgent implements Agent
                 work++;
                 final int slot = (int)(taken & completionMask);
                 final DmaCompletion completion = completions[slot];
-                final FrameStatus frame = receiver.receiveOnDemand((int)seq, completion, view);
+                final FrameStatus frame = receiver.readOnDemand(seq, completion, view);
                 if (completion.descriptorIndex() != taken)
                 {
                     // refused before a descriptor was taken (bad header in memory, ring full): nothing to hand on
@@ -242,6 +242,7 @@ public final class IsrWakeAgent implements Agent
                     continue;
                 }
                 taken++;
+                // a frame written over under the read gives its descriptor back unjournaled; the reader looks again
                 handOn(slot, frame, c, source, seq, woke, clock.nanoTime());
             }
         }
@@ -281,7 +282,7 @@ public final class IsrWakeAgent implements Agent
 
     private void fault(final FrameStatus status, final long seq, final int source, final long nanos)
     {
-        if (journal != null && !journal.fault(status.id(), seq, source, nanos))
+        if (status != FrameStatus.OVERWRITTEN && journal != null && !journal.fault(status.id(), seq, source, nanos))
         {
             counters.add(RuntimeCounter.JOURNAL_DROPS, 1);
         }

@@ -107,11 +107,16 @@ public final class PollingAgent implements Agent, ScheduleIdleStrategy.Schedule
                     break;
                 }
                 final long woke = clock.nanoTime();
-                final FrameStatus frame = receiver.receiveFromMemory((int)status, view);
+                final FrameStatus frame = receiver.readFromMemory(status, view);
                 if (frame == FrameStatus.OK && receiver.takeRestart() && journal != null &&
                     !journal.fault(ReplayCodes.FAULT_PUBLISHER_RESTART, view.seq(), channel.node(), woke))
                 {
                     counters.add(RuntimeCounter.JOURNAL_DROPS, 1);
+                }
+                if (frame == FrameStatus.OVERWRITTEN)
+                {
+                    // written over under the copy: not counted, the slot is looked at again
+                    continue;
                 }
                 if (frame != FrameStatus.OK)
                 {
