@@ -3,6 +3,7 @@ package io.rfmrt.cli;
 import io.aeron.driver.ThreadingMode;
 import io.rfmrt.rfm.RfmException;
 import io.rfmrt.rfm.bridge.Bridge;
+import io.rfmrt.rfm.bridge.BridgeContext;
 import io.rfmrt.rfm.bridge.BridgeRecordKind;
 import io.rfmrt.rfm.bridge.BridgeState;
 import io.rfmrt.rfm.sim.SimNetwork;
@@ -152,12 +153,12 @@ final class BridgeCommand implements Callable<Integer>
         {
             throw new Main.UsageException("--host-id " + hostId + " is not 1-255");
         }
-        final List<Bridge.Peer> parsedPeers = new ArrayList<>();
+        final List<BridgeContext.Peer> parsedPeers = new ArrayList<>();
         try
         {
             for (final String peer : peers)
             {
-                parsedPeers.add(Bridge.Peer.parse(peer.trim()));
+                parsedPeers.add(BridgeContext.Peer.parse(peer.trim()));
             }
         }
         catch (final IllegalArgumentException | RfmException ex)
@@ -166,7 +167,7 @@ final class BridgeCommand implements Callable<Integer>
         }
         checkListenChannel(channel);
         final java.util.Set<String> reported = java.util.concurrent.ConcurrentHashMap.newKeySet();
-        final Bridge.Context ctx = new Bridge.Context()
+        final BridgeContext ctx = new BridgeContext()
             .network(SimNetwork.checkedDir(network, true), network)
             .memorySize(size)
             .hostId(hostId)
@@ -194,7 +195,7 @@ final class BridgeCommand implements Callable<Integer>
             });
         try
         {
-            for (final Bridge.Peer peer : parsedPeers)
+            for (final BridgeContext.Peer peer : parsedPeers)
             {
                 ctx.peer(peer);
             }

@@ -11,6 +11,7 @@ import io.rfmrt.rfm.bridge.BridgeStatus;
 import io.rfmrt.rfm.internal.SharedFiles;
 import io.rfmrt.rfm.internal.bridge.BridgeFile;
 import io.rfmrt.rfm.internal.bridge.BridgeFileDescriptor;
+import io.rfmrt.rfm.internal.bridge.PeerTable;
 import io.rfmrt.rfm.internal.sim.ControlBlockDescriptor;
 import io.rfmrt.rfm.internal.sim.DmaRing;
 import io.rfmrt.rfm.internal.sim.NetworkImage;
@@ -316,7 +317,7 @@ public final class SimNetwork implements AutoCloseable
         if (!Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS))
         {
             throw new RfmException(RfmStatus.NOT_FOUND, "network '" + network + "' does not exist (no " +
-                dir.resolve(NetworkImage.CONTROL_FILE) + ")");
+                dir.resolve(ControlBlockDescriptor.CONTROL_FILE) + ")");
         }
         try (SimNetwork net = attach(network))
         {
@@ -566,33 +567,34 @@ public final class SimNetwork implements AutoCloseable
         {
             return null;
         }
+        final PeerTable table = file.peers();
         final List<BridgeStatus.PeerStatus> peers = new ArrayList<>();
         for (int i = 0; i < BridgeFileDescriptor.MAX_PEERS; i++)
         {
-            final int host = file.peerHostId(i);
+            final int host = table.peerHostId(i);
             if (host == 0)
             {
                 continue;
             }
-            peers.add(new BridgeStatus.PeerStatus(host, file.peerName(i), file.peerEndpoint(i),
-                stateOf(file.peerInt(i, BridgeFileDescriptor.PEER_STATE_OFFSET)),
-                stateOf(file.peerInt(i, BridgeFileDescriptor.PEER_VIEW_OF_US_OFFSET)),
-                file.peerLong(i, BridgeFileDescriptor.PEER_PID_OFFSET),
-                file.peerLong(i, BridgeFileDescriptor.PEER_LAST_HEARD_OFFSET),
-                file.peerLong(i, BridgeFileDescriptor.PEER_MESSAGES_OFFSET),
-                file.peerLong(i, BridgeFileDescriptor.PEER_BYTES_OFFSET),
-                file.peerLong(i, BridgeFileDescriptor.PEER_RESYNCS_OFFSET),
-                file.peerLong(i, BridgeFileDescriptor.PEER_LOSSES_OFFSET)));
+            peers.add(new BridgeStatus.PeerStatus(host, table.peerName(i), table.peerEndpoint(i),
+                stateOf(table.peerInt(i, BridgeFileDescriptor.PEER_STATE_OFFSET)),
+                stateOf(table.peerInt(i, BridgeFileDescriptor.PEER_VIEW_OF_US_OFFSET)),
+                table.peerLong(i, BridgeFileDescriptor.PEER_PID_OFFSET),
+                table.peerLong(i, BridgeFileDescriptor.PEER_LAST_HEARD_OFFSET),
+                table.peerLong(i, BridgeFileDescriptor.PEER_MESSAGES_OFFSET),
+                table.peerLong(i, BridgeFileDescriptor.PEER_BYTES_OFFSET),
+                table.peerLong(i, BridgeFileDescriptor.PEER_RESYNCS_OFFSET),
+                table.peerLong(i, BridgeFileDescriptor.PEER_LOSSES_OFFSET)));
         }
         final List<BridgeStatus.RemoteNode> remote = new ArrayList<>();
         for (int node = 0; node < ControlBlockDescriptor.CARD_COUNT; node++)
         {
-            final int host = file.remoteHost(node);
+            final int host = table.remoteHost(node);
             if (host != 0)
             {
-                final int peer = file.peerIndex(host);
-                remote.add(new BridgeStatus.RemoteNode(node, host, peer < 0 ? "" : file.peerName(peer),
-                    file.remotePid(node), file.remoteLastHeard(node), file.remoteSince(node)));
+                final int peer = table.peerIndex(host);
+                remote.add(new BridgeStatus.RemoteNode(node, host, peer < 0 ? "" : table.peerName(peer),
+                    table.remotePid(node), table.remoteLastHeard(node), table.remoteSince(node)));
             }
         }
         final long[] counters = new long[BridgeCounter.SLOT_COUNT];
@@ -616,7 +618,7 @@ public final class SimNetwork implements AutoCloseable
         return new BridgeStatus(file.hostId(), file.hostName(), file.channel(), file.bridgePid(), alive,
             file.leaseValid(System.nanoTime()), alive ? file.state() : BridgeState.STOPPED, file.bridgeStartedMillis(),
             peers, remote, counters,
-            records, file.logCapacity(), log.producerPosition() - log.consumerPosition(), file.overflowFlag());
+            records, file.logCapacity(), log.producerPosition() - log.consumerPosition(), file.owners().overflowFlag());
     }
 
     private static BridgeState stateOf(final int id)

@@ -56,15 +56,15 @@ final class TwoHosts implements AutoCloseable
         }
     }
 
-    Bridge.Context context(final boolean a)
+    BridgeContext context(final boolean a)
     {
-        return new Bridge.Context()
+        return new BridgeContext()
             .network(a ? dirA : dirB, NETWORK)
             .memorySize(MEMORY)
             .hostId(a ? 1 : 2)
             .hostName(a ? "host-a" : "host-b")
             .channel("aeron:udp?endpoint=127.0.0.1:" + (a ? portA : portB))
-            .peer(new Bridge.Peer(a ? 2 : 1, "127.0.0.1:" + (a ? portB : portA)))
+            .peer(new BridgeContext.Peer(a ? 2 : 1, "127.0.0.1:" + (a ? portB : portA)))
             .logCapacity(1 << 20)
             .peerTimeoutNs(PEER_TIMEOUT_NS)
             .heartbeatNs(TimeUnit.MILLISECONDS.toNanos(50))

@@ -8,7 +8,7 @@ import io.aeron.driver.MediaDriver;
 import io.aeron.driver.ThreadingMode;
 import io.aeron.exceptions.AeronException;
 import io.aeron.logbuffer.Header;
-import io.rfmrt.rfm.bridge.Bridge;
+import io.rfmrt.rfm.bridge.BridgeContext;
 import org.agrona.DirectBuffer;
 import org.agrona.ErrorHandler;
 import org.agrona.concurrent.AgentInvoker;
@@ -44,7 +44,7 @@ public final class AeronBridgeTransport implements BridgeTransport
      * @param receiver     called with what arrives.
      * @param errorHandler told of Aeron's errors.
      */
-    public AeronBridgeTransport(final Bridge.Context ctx, final Receiver receiver, final ErrorHandler errorHandler)
+    public AeronBridgeTransport(final BridgeContext ctx, final Receiver receiver, final ErrorHandler errorHandler)
     {
         this.receiver = receiver;
         MediaDriver launched = null;

@@ -5,6 +5,7 @@ import io.rfmrt.rfm.RfmStatus;
 import io.rfmrt.rfm.bridge.BridgeCounter;
 import io.rfmrt.rfm.bridge.BridgeRecordKind;
 import io.rfmrt.rfm.bridge.BridgeState;
+import io.rfmrt.rfm.internal.Futex;
 import io.rfmrt.rfm.internal.ProcStat;
 import io.rfmrt.rfm.internal.SharedFiles;
 import org.agrona.BitUtil;
@@ -13,10 +14,10 @@ import org.agrona.concurrent.ringbuffer.ManyToOneRingBuffer;
 import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
 
 import java.io.IOException;
+import java.lang.invoke.VarHandle;
 import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
@@ -26,9 +27,10 @@ import static io.rfmrt.rfm.internal.bridge.BridgeFileDescriptor.*;
 
 /**
  * A host's bridge file mapped into this process (layout in {@link BridgeFileDescriptor}): the bridge's claim and
- * lease, its state, counters, peers, the remote nodes it holds cards for, its records, and the three tables the
- * node processes share with it: the outbound log they append to, the overflow bitmap they mark when the log is
- * full, and the owner table. Allocation-free accessors; any process may read, writers are named per method.
+ * lease, its state, counters, records and doorbell, and the tables over the same mapping: the peers and the remote
+ * nodes it holds cards for ({@link #peers()}), the owner table and the overflow bitmap the node processes mark when
+ * the outbound log is full ({@link #owners()}), and the outbound log they append to ({@link #newLog()}).
+ * Allocation-free accessors; any process may read, writers are named per method.
  */
 public final class BridgeFile implements AutoCloseable
 {
@@ -36,7 +38,8 @@ public final class BridgeFile implements AutoCloseable
     private final MappedByteBuffer map;
     private final UnsafeBuffer buffer;
     private final long memorySize;
-    private final int ownerOffset;
+    private final OwnerTable owners;
+    private final PeerTable peers;
     private final int logOffset;
     private final int logCapacity;
 
@@ -46,7 +49,8 @@ public final class BridgeFile implements AutoCloseable
         this.map = map;
         this.buffer = new UnsafeBuffer(map);
         this.memorySize = buffer.getLong(MEMORY_SIZE_OFFSET);
-        this.ownerOffset = ownerTableOffset(memorySize);
+        this.owners = new OwnerTable(buffer, memorySize);
+        this.peers = new PeerTable(buffer);
         this.logOffset = BridgeFileDescriptor.logOffset(memorySize);
         this.logCapacity = buffer.getInt(LOG_CAPACITY_OFFSET);
     }
@@ -260,6 +264,22 @@ public final class BridgeFile implements AutoCloseable
     }
 
     /**
+     * @return the owner table and the overflow bitmap, over this mapping.
+     */
+    public OwnerTable owners()
+    {
+        return owners;
+    }
+
+    /**
+     * @return the peer and remote node tables, over this mapping.
+     */
+    public PeerTable peers()
+    {
+        return peers;
+    }
+
+    /**
      * @return a ring buffer over the outbound log (each process makes its own, over the same memory).
      */
     public ManyToOneRingBuffer newLog()
@@ -413,8 +433,8 @@ public final class BridgeFile implements AutoCloseable
      */
     public void describe(final String hostName, final String channel, final int peers)
     {
-        putText(HOST_NAME_OFFSET, NAME_LENGTH, hostName);
-        putText(CHANNEL_OFFSET, CHANNEL_LENGTH, channel);
+        putText(buffer, HOST_NAME_OFFSET, NAME_LENGTH, hostName);
+        putText(buffer, CHANNEL_OFFSET, CHANNEL_LENGTH, channel);
         buffer.putIntVolatile(PEER_COUNT_OFFSET, peers);
     }
 
@@ -423,7 +443,7 @@ public final class BridgeFile implements AutoCloseable
      */
     public String hostName()
     {
-        return text(HOST_NAME_OFFSET, NAME_LENGTH);
+        return text(buffer, HOST_NAME_OFFSET, NAME_LENGTH);
     }
 
     /**
@@ -431,7 +451,7 @@ public final class BridgeFile implements AutoCloseable
      */
     public String channel()
     {
-        return text(CHANNEL_OFFSET, CHANNEL_LENGTH);
+        return text(buffer, CHANNEL_OFFSET, CHANNEL_LENGTH);
     }
 
     // ------------------------------------------------------------------------------------------ counters
@@ -452,196 +472,6 @@ public final class BridgeFile implements AutoCloseable
     public long counter(final BridgeCounter counter)
     {
         return buffer.getLongVolatile(counterOffset(counter));
-    }
-
-    // ------------------------------------------------------------------------------------------ peers
-
-    /**
-     * Bridge only: set up a peer entry (everything else zero).
-     *
-     * @param index    entry 0..15.
-     * @param hostId   the peer's host id.
-     * @param endpoint where the bridge sends to it.
-     */
-    public void initPeer(final int index, final int hostId, final String endpoint)
-    {
-        final int at = peerOffset(index);
-        buffer.setMemory(at, PEER_SIZE, (byte)0);
-        buffer.putInt(at + PEER_STATE_OFFSET, BridgeState.CONNECTING.id());
-        putText(at + PEER_ENDPOINT_OFFSET, NAME_LENGTH, endpoint);
-        buffer.putIntVolatile(at + PEER_HOST_ID_OFFSET, hostId);
-    }
-
-    /**
-     * Bridge only: clear every peer entry.
-     */
-    public void clearPeers()
-    {
-        buffer.setMemory(PEERS_OFFSET, MAX_PEERS * PEER_SIZE, (byte)0);
-    }
-
-    /**
-     * @param index entry.
-     * @return the peer's host id, 0 for an empty entry.
-     */
-    public int peerHostId(final int index)
-    {
-        return buffer.getIntVolatile(peerOffset(index) + PEER_HOST_ID_OFFSET);
-    }
-
-    /**
-     * @param index entry.
-     * @param field one of the PEER_*_OFFSET int64 fields.
-     * @return its value.
-     */
-    public long peerLong(final int index, final int field)
-    {
-        return buffer.getLongVolatile(peerOffset(index) + field);
-    }
-
-    /**
-     * Bridge only.
-     *
-     * @param index entry.
-     * @param field one of the PEER_*_OFFSET int64 fields.
-     * @param value its value.
-     */
-    public void peerLong(final int index, final int field, final long value)
-    {
-        buffer.putLongVolatile(peerOffset(index) + field, value);
-    }
-
-    /**
-     * @param index entry.
-     * @param field one of the PEER_*_OFFSET int32 fields.
-     * @return its value.
-     */
-    public int peerInt(final int index, final int field)
-    {
-        return buffer.getIntVolatile(peerOffset(index) + field);
-    }
-
-    /**
-     * Bridge only.
-     *
-     * @param index entry.
-     * @param field one of the PEER_*_OFFSET int32 fields.
-     * @param value its value.
-     */
-    public void peerInt(final int index, final int field, final int value)
-    {
-        buffer.putIntVolatile(peerOffset(index) + field, value);
-    }
-
-    /**
-     * @param index entry.
-     * @return the peer's endpoint.
-     */
-    public String peerEndpoint(final int index)
-    {
-        return text(peerOffset(index) + PEER_ENDPOINT_OFFSET, NAME_LENGTH);
-    }
-
-    /**
-     * @param index entry.
-     * @return the peer's host name, as it said.
-     */
-    public String peerName(final int index)
-    {
-        return text(peerOffset(index) + PEER_NAME_OFFSET, NAME_LENGTH);
-    }
-
-    /**
-     * Bridge only.
-     *
-     * @param index entry.
-     * @param name  the peer's host name.
-     */
-    public void peerName(final int index, final String name)
-    {
-        putText(peerOffset(index) + PEER_NAME_OFFSET, NAME_LENGTH, name);
-    }
-
-    /**
-     * @param hostId a host id.
-     * @return the entry of that peer, or -1.
-     */
-    public int peerIndex(final int hostId)
-    {
-        for (int i = 0; i < MAX_PEERS; i++)
-        {
-            if (hostId != 0 && peerHostId(i) == hostId)
-            {
-                return i;
-            }
-        }
-        return -1;
-    }
-
-    // ------------------------------------------------------------------------------------------ remote nodes
-
-    /**
-     * @param node node id.
-     * @return the host id holding it as the bridge last heard, 0 when not remote.
-     */
-    public int remoteHost(final int node)
-    {
-        return buffer.getIntVolatile(nodeOffset(node) + NODE_HOST_ID_OFFSET);
-    }
-
-    /**
-     * @param node node id.
-     * @return the holder's pid on its host.
-     */
-    public int remotePid(final int node)
-    {
-        return buffer.getIntVolatile(nodeOffset(node) + NODE_PID_OFFSET);
-    }
-
-    /**
-     * @param node node id.
-     * @return when its host last spoke of it, epoch ms.
-     */
-    public long remoteLastHeard(final int node)
-    {
-        return buffer.getLongVolatile(nodeOffset(node) + NODE_LAST_HEARD_OFFSET);
-    }
-
-    /**
-     * @param node node id.
-     * @return since when it is held remotely, epoch ms.
-     */
-    public long remoteSince(final int node)
-    {
-        return buffer.getLongVolatile(nodeOffset(node) + NODE_SINCE_OFFSET);
-    }
-
-    /**
-     * Bridge only.
-     *
-     * @param node      node id.
-     * @param hostId    holder's host, 0 to clear the entry.
-     * @param pid       holder's pid there.
-     * @param heardMs   when heard, epoch ms.
-     */
-    public void remoteNode(final int node, final int hostId, final int pid, final long heardMs)
-    {
-        final int at = nodeOffset(node);
-        if (hostId == 0)
-        {
-            buffer.putIntVolatile(at + NODE_HOST_ID_OFFSET, 0);
-            buffer.putIntVolatile(at + NODE_PID_OFFSET, 0);
-            buffer.putLongVolatile(at + NODE_SINCE_OFFSET, 0);
-            return;
-        }
-        if (buffer.getIntVolatile(at + NODE_HOST_ID_OFFSET) != hostId || buffer.getIntVolatile(at + NODE_PID_OFFSET) !=
-            pid)
-        {
-            buffer.putLongVolatile(at + NODE_SINCE_OFFSET, heardMs);
-        }
-        buffer.putIntVolatile(at + NODE_PID_OFFSET, pid);
-        buffer.putLongVolatile(at + NODE_LAST_HEARD_OFFSET, heardMs);
-        buffer.putIntVolatile(at + NODE_HOST_ID_OFFSET, hostId);
     }
 
     // ------------------------------------------------------------------------------------------ records
@@ -695,7 +525,7 @@ public final class BridgeFile implements AutoCloseable
         final int peer = buffer.getInt(at + RECORD_PEER_OFFSET);
         final long value = buffer.getLong(at + RECORD_VALUE_OFFSET);
         final long value2 = buffer.getLong(at + RECORD_VALUE2_OFFSET);
-        java.lang.invoke.VarHandle.loadLoadFence();
+        VarHandle.loadLoadFence();
         if (buffer.getLongVolatile(at + RECORD_SEQUENCE_OFFSET) != index + 1)
         {
             return false;
@@ -717,11 +547,11 @@ public final class BridgeFile implements AutoCloseable
      */
     public void ringDoorbell()
     {
-        java.lang.invoke.VarHandle.fullFence();
+        VarHandle.fullFence();
         if (buffer.getIntVolatile(DOORBELL_WAITERS_OFFSET) > 0)
         {
             buffer.getAndAddInt(DOORBELL_OFFSET, 1);
-            io.rfmrt.rfm.internal.Futex.wake(buffer.addressOffset() + DOORBELL_OFFSET, Integer.MAX_VALUE);
+            Futex.wake(buffer.addressOffset() + DOORBELL_OFFSET, Integer.MAX_VALUE);
         }
     }
 
@@ -757,152 +587,6 @@ public final class BridgeFile implements AutoCloseable
     public long doorbellAddress()
     {
         return buffer.addressOffset() + DOORBELL_OFFSET;
-    }
-
-    // ------------------------------------------------------------------------------------------ owner table
-
-    /**
-     * @param word a word index (byte offset / 8).
-     * @return the host id that wrote it last, as this host knows, 0 for none.
-     */
-    public int owner(final int word)
-    {
-        return buffer.getByte(ownerOffset + word) & 0xFF;
-    }
-
-    /**
-     * Bridge only.
-     *
-     * @param offset first byte of a write.
-     * @param length its bytes.
-     * @param hostId the writer's host.
-     */
-    public void own(final long offset, final int length, final int hostId)
-    {
-        final int first = (int)(offset / WORD_SIZE);
-        final int last = (int)((offset + length - 1) / WORD_SIZE);
-        buffer.setMemory(ownerOffset + first, last - first + 1, (byte)hostId);
-    }
-
-    /**
-     * Bridge only.
-     *
-     * @param word   a word index.
-     * @param hostId the host that owns it now.
-     */
-    public void own(final int word, final int hostId)
-    {
-        buffer.putByte(ownerOffset + word, (byte)hostId);
-    }
-
-    /**
-     * @return words in the memory (entries of the owner table).
-     */
-    public int words()
-    {
-        return (int)(memorySize / WORD_SIZE);
-    }
-
-    // ------------------------------------------------------------------------------------------ overflow bitmap
-
-    /**
-     * Writers: mark the words of a write that did not fit the log, to be sent again by the bridge.
-     *
-     * @param offset first byte.
-     * @param length bytes.
-     */
-    public void markOverflow(final long offset, final int length)
-    {
-        final int first = (int)(offset / WORD_SIZE);
-        final int last = (int)((offset + length - 1) / WORD_SIZE);
-        for (int word = first; word <= last; )
-        {
-            final int longIndex = word >>> 6;
-            final int end = Math.min(last, (longIndex << 6) + 63);
-            final long bits = (end - word == 63 ? -1L : ((1L << (end - word + 1)) - 1)) << (word & 63);
-            final int at = BITMAP_OFFSET + longIndex * 8;
-            long was;
-            do
-            {
-                was = buffer.getLongVolatile(at);
-            }
-            while ((was & bits) != bits && !buffer.compareAndSetLong(at, was, was | bits));
-            word = end + 1;
-        }
-    }
-
-    /**
-     * Writers: say that words were marked; events are refused until the bridge has sent them.
-     */
-    public void raiseOverflowFlag()
-    {
-        buffer.putIntVolatile(OVERFLOW_FLAG_OFFSET, 1);
-    }
-
-    /**
-     * @return whether a writer marked words the bridge has not taken yet.
-     */
-    public boolean overflowFlag()
-    {
-        return buffer.getIntVolatile(OVERFLOW_FLAG_OFFSET) != 0;
-    }
-
-    /**
-     * Bridge only: it will send what was marked until now.
-     */
-    public void clearOverflowFlag()
-    {
-        buffer.putIntVolatile(OVERFLOW_FLAG_OFFSET, 0);
-    }
-
-    /**
-     * @param longIndex index of a long of the overflow bitmap.
-     * @return its bits, left in place.
-     */
-    public long peekOverflow(final int longIndex)
-    {
-        return buffer.getLongVolatile(BITMAP_OFFSET + longIndex * 8);
-    }
-
-    /**
-     * Bridge only: take (and clear) one long of the overflow bitmap.
-     *
-     * @param longIndex index of a long: words {@code 64 * longIndex} ..
-     * @return its bits, bit i for word {@code 64 * longIndex + i}.
-     */
-    public long takeOverflow(final int longIndex)
-    {
-        return buffer.getAndSetLong(BITMAP_OFFSET + longIndex * 8, 0);
-    }
-
-    /**
-     * @return longs in the overflow bitmap.
-     */
-    public int overflowLongs()
-    {
-        return (words() + 63) >>> 6;
-    }
-
-    // ------------------------------------------------------------------------------------------ text
-
-    private void putText(final int at, final int length, final String text)
-    {
-        final byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
-        final int n = Math.min(bytes.length, length - 1);
-        buffer.setMemory(at, length, (byte)0);
-        buffer.putBytes(at, bytes, 0, n);
-    }
-
-    private String text(final int at, final int length)
-    {
-        int n = 0;
-        while (n < length && buffer.getByte(at + n) != 0)
-        {
-            n++;
-        }
-        final byte[] bytes = new byte[n];
-        buffer.getBytes(at, bytes);
-        return new String(bytes, StandardCharsets.UTF_8);
     }
 
     /**

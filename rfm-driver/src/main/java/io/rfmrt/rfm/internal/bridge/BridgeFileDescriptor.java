@@ -1,7 +1,10 @@
 package io.rfmrt.rfm.internal.bridge;
 
 import io.rfmrt.rfm.bridge.BridgeCounter;
+import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
+
+import java.nio.charset.StandardCharsets;
 
 import static org.agrona.BitUtil.SIZE_OF_INT;
 import static org.agrona.BitUtil.SIZE_OF_LONG;
@@ -242,5 +245,39 @@ public final class BridgeFileDescriptor
     public static int counterOffset(final BridgeCounter counter)
     {
         return COUNTERS_OFFSET + counter.id() * SIZE_OF_LONG;
+    }
+
+    /**
+     * Write a text field: UTF-8, cut to {@code length - 1} bytes, NUL padded.
+     *
+     * @param buffer the file's mapping.
+     * @param at     where the field starts.
+     * @param length its bytes.
+     * @param text   the text.
+     */
+    static void putText(final UnsafeBuffer buffer, final int at, final int length, final String text)
+    {
+        final byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
+        final int n = Math.min(bytes.length, length - 1);
+        buffer.setMemory(at, length, (byte)0);
+        buffer.putBytes(at, bytes, 0, n);
+    }
+
+    /**
+     * @param buffer the file's mapping.
+     * @param at     where a text field starts.
+     * @param length its bytes.
+     * @return its text, up to the first NUL.
+     */
+    static String text(final UnsafeBuffer buffer, final int at, final int length)
+    {
+        int n = 0;
+        while (n < length && buffer.getByte(at + n) != 0)
+        {
+            n++;
+        }
+        final byte[] bytes = new byte[n];
+        buffer.getBytes(at, bytes);
+        return new String(bytes, StandardCharsets.UTF_8);
     }
 }

@@ -96,4 +96,16 @@ public final class BridgeMessages
     private BridgeMessages()
     {
     }
+
+    /**
+     * @param offset   where a write starts in the memory.
+     * @param length   its bytes.
+     * @param capacity bytes of the memory.
+     * @return whether the write is not empty and lies within the memory (a bound on what a log record or a peer
+     *         names).
+     */
+    public static boolean writeInBounds(final long offset, final int length, final int capacity)
+    {
+        return length > 0 && offset >= 0 && offset <= capacity - (long)length;
+    }
 }

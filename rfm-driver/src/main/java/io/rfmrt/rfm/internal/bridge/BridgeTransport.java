@@ -1,5 +1,6 @@
 package io.rfmrt.rfm.internal.bridge;
 
+import io.rfmrt.rfm.bridge.BridgeContext;
 import org.agrona.DirectBuffer;
 import org.agrona.ErrorHandler;
 
@@ -85,7 +86,7 @@ public interface BridgeTransport extends AutoCloseable
          * @param errorHandler told of the transport's errors (counted by the bridge).
          * @return the transport, listening.
          */
-        BridgeTransport open(io.rfmrt.rfm.bridge.Bridge.Context ctx, Receiver receiver, ErrorHandler errorHandler);
+        BridgeTransport open(BridgeContext ctx, Receiver receiver, ErrorHandler errorHandler);
     }
 
     /**

@@ -23,6 +23,7 @@ import static io.rfmrt.rfm.internal.bridge.BridgeFileDescriptor.*;
 public final class OutboundLog
 {
     private final BridgeFile bridgeFile;
+    private final OwnerTable owners;
     private final ManyToOneRingBuffer log;
     private final UnsafeBuffer logBuffer;
     private final UnsafeBuffer memory;
@@ -34,6 +35,7 @@ public final class OutboundLog
     public OutboundLog(final BridgeFile bridgeFile, final UnsafeBuffer memory)
     {
         this.bridgeFile = bridgeFile;
+        this.owners = bridgeFile.owners();
         this.log = bridgeFile.newLog();
         this.logBuffer = (UnsafeBuffer)log.buffer();
         this.memory = memory;
@@ -75,8 +77,8 @@ public final class OutboundLog
             if (index < 0)
             {
                 // the words first, then the flag: the bridge clears the flag before it takes the words
-                bridgeFile.markOverflow(at, length - done);
-                bridgeFile.raiseOverflowFlag();
+                owners.markOverflow(at, length - done);
+                owners.raiseOverflowFlag();
                 bridgeFile.add(BridgeCounter.LOG_OVERFLOWS, 1);
                 return;
             }
@@ -86,8 +88,8 @@ public final class OutboundLog
             logBuffer.putBytes(index + WRITE_DATA_OFFSET, memory, at, chunk);
             if (!commit(index))
             {
-                bridgeFile.markOverflow(at, length - done);
-                bridgeFile.raiseOverflowFlag();
+                owners.markOverflow(at, length - done);
+                owners.raiseOverflowFlag();
                 return;
             }
             done += chunk;
@@ -110,7 +112,7 @@ public final class OutboundLog
         final long dmaOffset, final int dmaLength, final long sendNanos)
     {
         // after an overflow an event waits for its data: refused until the bridge sent the marked words
-        final int index = bridgeFile.overflowFlag() ? -1 : log.tryClaim(LOG_EVENT, EVENT_LENGTH);
+        final int index = owners.overflowFlag() ? -1 : log.tryClaim(LOG_EVENT, EVENT_LENGTH);
         if (index < 0)
         {
             bridgeFile.add(BridgeCounter.LOG_EVENT_REFUSALS, 1);

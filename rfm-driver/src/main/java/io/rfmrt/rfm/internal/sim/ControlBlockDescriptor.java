@@ -45,6 +45,12 @@ import static org.agrona.BitUtil.align;
  */
 public final class ControlBlockDescriptor
 {
+    /** File name of the memory image in the network folder. */
+    public static final String MEMORY_FILE = "memory";
+    /** File name of the lock that creators of the network take, in the network folder. */
+    public static final String CREATE_LOCK_FILE = ".create.lock";
+    /** File name of the control block in the network folder. */
+    public static final String CONTROL_FILE = "control";
     /** "RFMRTSIM" as a little-endian int64. */
     public static final long MAGIC = 0x4d49535452_4d4652L;
     /**

@@ -4,7 +4,7 @@ import io.rfmrt.rfm.EventInfo;
 import io.rfmrt.rfm.EventType;
 import io.rfmrt.rfm.RfmDevice;
 import io.rfmrt.rfm.RfmStatus;
-import io.rfmrt.rfm.bridge.Bridge;
+import io.rfmrt.rfm.bridge.BridgeContext;
 import io.rfmrt.rfm.bridge.BridgeCounter;
 import io.rfmrt.rfm.bridge.BridgeListener;
 import io.rfmrt.rfm.DmaMode;
@@ -448,7 +448,7 @@ final class BridgeSimulation
 
         void start()
         {
-            final Bridge.Context ctx = new Bridge.Context()
+            final BridgeContext ctx = new BridgeContext()
                 .network(dir, NETWORK)
                 .memorySize(MEMORY)
                 .hostId(id)
@@ -468,7 +468,7 @@ final class BridgeSimulation
             {
                 if (o != id)
                 {
-                    ctx.peer(new Bridge.Peer(o, "10.0.0." + o + ":40456"));
+                    ctx.peer(new BridgeContext.Peer(o, "10.0.0." + o + ":40456"));
                 }
             }
             try

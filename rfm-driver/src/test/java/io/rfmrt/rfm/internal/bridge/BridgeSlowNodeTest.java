@@ -9,7 +9,7 @@ import io.rfmrt.rfm.RfmCounter;
 import io.rfmrt.rfm.RfmDevice;
 import io.rfmrt.rfm.RfmStatus;
 import io.rfmrt.rfm.SimTestSupport;
-import io.rfmrt.rfm.bridge.Bridge;
+import io.rfmrt.rfm.bridge.BridgeContext;
 import io.rfmrt.rfm.bridge.BridgeCounter;
 import io.rfmrt.rfm.bridge.BridgeRecordKind;
 import io.rfmrt.rfm.internal.sim.NetworkImage;
@@ -59,13 +59,13 @@ class BridgeSlowNodeTest
         {
             final Path dir = Files.createDirectories(root.resolve("host" + id));
             final int host = id;
-            final Bridge.Context ctx = new Bridge.Context()
+            final BridgeContext ctx = new BridgeContext()
                 .network(dir, NETWORK)
                 .memorySize(4096)
                 .hostId(id)
                 .hostName("host" + id)
                 .channel("aeron:udp?endpoint=10.0.0." + id + ":40456")
-                .peer(new Bridge.Peer(3 - id, "10.0.0." + (3 - id) + ":40456"))
+                .peer(new BridgeContext.Peer(3 - id, "10.0.0." + (3 - id) + ":40456"))
                 .logCapacity(64 * 1024)
                 .peerTimeoutNs(PEER_TIMEOUT_NS)
                 .heartbeatNs(50_000_000L)

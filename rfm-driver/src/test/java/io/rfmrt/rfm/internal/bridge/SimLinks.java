@@ -2,7 +2,7 @@ package io.rfmrt.rfm.internal.bridge;
 
 import io.aeron.ChannelUri;
 import io.aeron.Publication;
-import io.rfmrt.rfm.bridge.Bridge;
+import io.rfmrt.rfm.bridge.BridgeContext;
 import org.agrona.DirectBuffer;
 import org.agrona.ErrorHandler;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -303,7 +303,7 @@ final class SimLinks
         final UnsafeBuffer delivered = new UnsafeBuffer(new byte[0]);
         boolean dead;
 
-        SimTransport(final int hostId, final Bridge.Context ctx, final Receiver receiver,
+        SimTransport(final int hostId, final BridgeContext ctx, final Receiver receiver,
             final ErrorHandler errorHandler)
         {
             this.hostId = hostId;
