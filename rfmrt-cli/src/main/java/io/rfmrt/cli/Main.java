@@ -1,5 +1,17 @@
 package io.rfmrt.cli;
 
+import io.rfmrt.cli.bench.BenchCommand;
+import io.rfmrt.cli.bench.BenchCompare;
+import io.rfmrt.cli.bench.BenchHosts;
+import io.rfmrt.cli.bench.BenchPeers;
+import io.rfmrt.cli.bridge.BridgeCommand;
+import io.rfmrt.cli.demo.DemoCommand;
+import io.rfmrt.cli.node.CheckCommand;
+import io.rfmrt.cli.node.NodeCommand;
+import io.rfmrt.cli.node.StatCommand;
+import io.rfmrt.cli.replay.ReplayBench;
+import io.rfmrt.cli.replay.ReplayCommand;
+import io.rfmrt.cli.rfm.RfmCommand;
 import io.rfmrt.rfm.RfmException;
 import io.rfmrt.rfm.channel.LayoutException;
 import picocli.CommandLine;
@@ -115,7 +127,7 @@ public final class Main
      * @param ex a failure.
      * @return one line for the user.
      */
-    static String describe(final Throwable ex)
+    public static String describe(final Throwable ex)
     {
         if (ex instanceof RfmException || ex instanceof LayoutException || ex instanceof UsageException ||
             ex instanceof IllegalArgumentException || ex instanceof IllegalStateException ||
@@ -152,7 +164,7 @@ public final class Main
      * @param file   the output file.
      * @throws UsageException naming the option, the file and why.
      */
-    static void checkOutputFile(final String option, final Path file)
+    public static void checkOutputFile(final String option, final Path file)
     {
         final Path absolute = file.toAbsolutePath().normalize();
         if (Files.isDirectory(absolute))
@@ -197,11 +209,11 @@ public final class Main
     /**
      * A command line that parsed but makes no sense; exit code 2.
      */
-    static final class UsageException extends RuntimeException
+    public static final class UsageException extends RuntimeException
     {
         private static final long serialVersionUID = 1L;
 
-        UsageException(final String message)
+        public UsageException(final String message)
         {
             super(message);
         }
