@@ -1,7 +1,7 @@
 package io.rfmrt.cli.bench;
 
-import io.rfmrt.cli.Main;
 import io.rfmrt.cli.common.Converters;
+import io.rfmrt.cli.common.UsageException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -56,7 +56,7 @@ final class BenchBurst implements Callable<Integer>
         if (frames < 1 || frames > BenchRun.CHANNEL.slots() - 96 || bursts < 2 || bursts > 10_000 || gapNanos < 0 ||
             gapNanos > 10_000_000_000L || size < 8 || size > BenchRun.CHANNEL.maxPayload())
         {
-            throw new Main.UsageException("--frames 1.." + (BenchRun.CHANNEL.slots() - 96) +
+            throw new UsageException("--frames 1.." + (BenchRun.CHANNEL.slots() - 96) +
                 ", --bursts 2..10000, --gap 0..10s, --size 8.." + BenchRun.CHANNEL.maxPayload());
         }
         BenchRun.checkModes(modes);

@@ -1,7 +1,8 @@
 package io.rfmrt.cli.bench;
 
-import io.rfmrt.cli.Main;
 import io.rfmrt.cli.common.ChildJvm;
+import io.rfmrt.cli.common.ExitCodes;
+import io.rfmrt.cli.common.UsageException;
 import io.rfmrt.rfm.SharedMemoryFile;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
@@ -75,7 +76,7 @@ public final class BenchCommand
         {
             if (count < 100 || rate < 1 || rate > 100_000)
             {
-                throw new Main.UsageException("--count must be at least 100 and --rate 1..100000");
+                throw new UsageException("--count must be at least 100 and --rate 1..100000");
             }
             final String network = "bench-" + ProcessHandle.current().pid();
             final List<Map<String, Object>> modes = new ArrayList<>();
@@ -113,7 +114,7 @@ public final class BenchCommand
                 out.printf("p50 ratio rfm-event / plain-futex: %.2f%n",
                     (double)modes.get(0).get("p50_us") / Math.max(0.1, (double)modes.get(1).get("p50_us")));
             }
-            return Main.EXIT_OK;
+            return ExitCodes.OK;
         }
 
         private static Map<String, Object> mode(final String name, final Histogram histogram)
@@ -129,7 +130,7 @@ public final class BenchCommand
             try (RfmDevice sender = RfmDevices.open("sim:" + network + "?node=1"))
             {
                 sender.enableEvent(EventType.INTR2);
-                final Process peer = ChildJvm.start("bench-peer", "rfm", network, Integer.toString(count));
+                final Process peer = ChildJvm.startInternal("bench-peer", "rfm", network, Integer.toString(count));
                 final BufferedReader lines = reader(peer);
                 expect(lines, "ready");
                 final EventInfo ack = new EventInfo();
@@ -160,7 +161,7 @@ public final class BenchCommand
             try
             {
                 final UnsafeBuffer shared = map.buffer();
-                final Process peer = ChildJvm.start("bench-peer", "futex", file.toString(), Integer.toString(count));
+                final Process peer = ChildJvm.startInternal("bench-peer", "futex", file.toString(), Integer.toString(count));
                 final BufferedReader lines = reader(peer);
                 expect(lines, "ready");
                 final long period = TimeUnit.SECONDS.toNanos(1) / rate;
@@ -252,7 +253,7 @@ public final class BenchCommand
                         if (receiver.awaitEvent(EventType.INTR1, TimeUnit.SECONDS.toNanos(10), info) !=
                             RfmStatus.SUCCESS)
                         {
-                            return Main.EXIT_TIMEOUT;
+                            return ExitCodes.TIMEOUT;
                         }
                         final long now = System.nanoTime();
                         Histograms.record(histogram, now - receiver.window().getLongAcquire(STAMP_OFFSET));
@@ -287,7 +288,7 @@ public final class BenchCommand
             }
             System.out.println("histogram " + Histograms.encode(histogram));
             System.out.flush();
-            return Main.EXIT_OK;
+            return ExitCodes.OK;
         }
 
         private static void ready()

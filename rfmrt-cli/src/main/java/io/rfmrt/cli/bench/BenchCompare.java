@@ -1,9 +1,10 @@
 package io.rfmrt.cli.bench;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.rfmrt.cli.Main;
 import io.rfmrt.cli.common.ChildJvm;
 import io.rfmrt.cli.common.ChildResult;
+import io.rfmrt.cli.common.ExitCodes;
+import io.rfmrt.cli.common.UsageException;
 import io.rfmrt.rfm.EventType;
 import io.rfmrt.rfm.RfmDevice;
 import io.rfmrt.rfm.RfmDevices;
@@ -89,7 +90,7 @@ public final class BenchCompare implements Callable<Integer>
         if (seconds < 1 || seconds > 600 || rate < 1 || rate > 1_000_000 || size < 8 ||
             size > BenchRun.CHANNEL.maxPayload())
         {
-            throw new Main.UsageException("--seconds 1..600, --rate 1..1000000, --size 8.." +
+            throw new UsageException("--seconds 1..600, --rate 1..1000000, --size 8.." +
                 BenchRun.CHANNEL.maxPayload());
         }
         checkSender(sender);
@@ -146,7 +147,7 @@ public final class BenchCompare implements Callable<Integer>
     {
         if (!BenchRun.UNIFORM_JITTER.equals(sender) && !BenchRun.FIXED_PERIOD.equals(sender))
         {
-            throw new Main.UsageException("--sender '" + sender + "' is not uniform-jitter or fixed-period");
+            throw new UsageException("--sender '" + sender + "' is not uniform-jitter or fixed-period");
         }
     }
 
@@ -155,13 +156,13 @@ public final class BenchCompare implements Callable<Integer>
      */
     static int failures(final List<Map<String, Object>> modes, final PrintWriter err)
     {
-        int exit = Main.EXIT_OK;
+        int exit = ExitCodes.OK;
         for (final Map<String, Object> m : modes)
         {
             if (m.get("failure") != null)
             {
                 err.println("rfmrt bench: mode " + m.get("mode") + " failed: " + m.get("failure"));
-                exit = Main.EXIT_ERROR;
+                exit = ExitCodes.ERROR;
             }
         }
         err.flush();
@@ -292,7 +293,7 @@ public final class BenchCompare implements Callable<Integer>
                     // device would unmap it under the thread and crash the JVM)
                     System.err.println("bench-receiver: " + ex.getMessage());
                     System.err.flush();
-                    Runtime.getRuntime().halt(Main.EXIT_ERROR);
+                    Runtime.getRuntime().halt(ExitCodes.ERROR);
                 }
                 path.latencies().sample();
 
@@ -351,7 +352,7 @@ public final class BenchCompare implements Callable<Integer>
                 if (failure != null)
                 {
                     System.err.println("bench-receiver: " + failure);
-                    return Main.EXIT_ERROR;
+                    return ExitCodes.ERROR;
                 }
             }
             finally
@@ -364,7 +365,7 @@ public final class BenchCompare implements Callable<Integer>
                     }
                 }
             }
-            return Main.EXIT_OK;
+            return ExitCodes.OK;
         }
     }
 }

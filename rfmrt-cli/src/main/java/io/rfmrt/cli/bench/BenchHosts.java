@@ -2,11 +2,14 @@ package io.rfmrt.cli.bench;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.rfmrt.cli.Main;
 import io.rfmrt.cli.bench.peer.PeerTransport;
 import io.rfmrt.cli.common.ChildJvm;
 import io.rfmrt.cli.common.ChildResult;
+import io.rfmrt.cli.common.ExitCodes;
+import io.rfmrt.cli.common.Failures;
+import io.rfmrt.cli.common.Folders;
 import io.rfmrt.cli.common.Netns;
+import io.rfmrt.cli.common.UsageException;
 import io.rfmrt.rfm.SharedMemoryFile;
 import io.rfmrt.runtime.threads.RtEnvironment;
 import io.rfmrt.runtime.threads.RtSettings;
@@ -110,7 +113,7 @@ public final class BenchHosts implements Callable<Integer>
         final String tag = prefix != null ? prefix : "rfb" + ProcessHandle.current().pid() % 100_000;
         if (!tag.matches("[a-z0-9]{1,8}"))
         {
-            throw new Main.UsageException("--netns-prefix '" + tag + "' is not 1-8 of a-z, 0-9");
+            throw new UsageException("--netns-prefix '" + tag + "' is not 1-8 of a-z, 0-9");
         }
         final String unavailable = Netns.unavailable();
         if (unavailable != null)
@@ -139,7 +142,7 @@ public final class BenchHosts implements Callable<Integer>
                     catch (final IOException | RuntimeException ex)
                     {
                         r = new LinkedHashMap<>();
-                        r.put("failure", Main.describe(ex));
+                        r.put("failure", Failures.describe(ex));
                     }
                     final Map<String, Object> row2 = new LinkedHashMap<>();
                     row2.put("row", row.name());
@@ -168,14 +171,14 @@ public final class BenchHosts implements Callable<Integer>
             "aeron-udp), bridges cpu = both bridge processes, each in % of one core");
         result.put("rows", all);
         result.put("targets", targets(all, rates.get(0)));
-        int exit = Main.EXIT_OK;
+        int exit = ExitCodes.OK;
         for (final Map<String, Object> r : all)
         {
             if (r.get("failure") != null)
             {
                 spec.commandLine().getErr().println("rfmrt bench hosts: " + r.get("row") + " at " + r.get("rate_hz") +
                     " Hz failed: " + r.get("failure"));
-                exit = Main.EXIT_ERROR;
+                exit = ExitCodes.ERROR;
             }
         }
         if (json)
@@ -289,10 +292,10 @@ public final class BenchHosts implements Callable<Integer>
     {
         final Path dir = Path.of("/dev/shm", tag + "-bench-" + row.name());
         final Path[] roots = {Path.of("/dev/shm", tag + "-host0"), Path.of("/dev/shm", tag + "-host1")};
-        BenchPeers.deleteTree(dir);
+        Folders.deleteTree(dir);
         for (final Path root : roots)
         {
-            BenchPeers.deleteTree(root);
+            Folders.deleteTree(root);
         }
         SharedMemoryFile.createFolders(dir);
         final List<Process> processes = new ArrayList<>();
@@ -322,8 +325,8 @@ public final class BenchHosts implements Callable<Integer>
                 "bench control file");
             try
             {
-                final Process receiver = start(netns, 1, roots[1], dir.resolve("receiver.err"), "bench-peer-receiver",
-                    row.kind(), variant, dir.toString(), Long.toString(traffic.warmupFrames()));
+                final Process receiver = start(netns, 1, roots[1], dir.resolve("receiver.err"), ChildJvm.INTERNAL,
+                    "bench-peer-receiver", row.kind(), variant, dir.toString(), Long.toString(traffic.warmupFrames()));
                 processes.add(receiver);
                 final BufferedReader rx = lines(receiver);
                 if (BenchPeers.protocolLine(rx, "ready", receiver) == null)
@@ -333,8 +336,8 @@ public final class BenchHosts implements Callable<Integer>
                 }
                 final long[] bridgeCpu0 = cpuTicks(bridges);
                 final long wall0 = System.nanoTime();
-                final Process sender = start(netns, 0, roots[0], dir.resolve("sender.err"), "bench-hosts-sender",
-                    row.kind(), variant, dir.toString(), Integer.toString(traffic.rate()),
+                final Process sender = start(netns, 0, roots[0], dir.resolve("sender.err"), ChildJvm.INTERNAL,
+                    "bench-hosts-sender", row.kind(), variant, dir.toString(), Integer.toString(traffic.rate()),
                     Integer.toString(traffic.seconds()));
                 processes.add(sender);
                 final BufferedReader tx = lines(sender);
@@ -387,10 +390,10 @@ public final class BenchHosts implements Callable<Integer>
                     p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
                 }
             }
-            BenchPeers.deleteTree(dir);
+            Folders.deleteTree(dir);
             for (final Path root : roots)
             {
-                BenchPeers.deleteTree(root);
+                Folders.deleteTree(root);
             }
         }
     }
@@ -486,7 +489,7 @@ public final class BenchHosts implements Callable<Integer>
             final PeerTransport transport = BenchPeers.transport(kind);
             if (transport == null)
             {
-                throw new Main.UsageException("bench-hosts-sender: unknown transport '" + kind + "'");
+                throw new UsageException("bench-hosts-sender: unknown transport '" + kind + "'");
             }
             final BenchRun.Traffic traffic = BenchRun.Traffic.steady(BenchRun.UNIFORM_JITTER, rate, seconds,
                 PeerTransport.FRAME_BYTES);
@@ -519,7 +522,7 @@ public final class BenchHosts implements Callable<Integer>
             r.put("cpu_pct", sent[1] <= 0 ? null : Math.round(1000.0 * cpu / sent[1]) / 10.0);
             r.put("failure", failure.get());
             ChildResult.write(System.out, r);
-            return failure.get() == null ? Main.EXIT_OK : Main.EXIT_ERROR;
+            return failure.get() == null ? ExitCodes.OK : ExitCodes.ERROR;
         }
     }
 }

@@ -1,6 +1,5 @@
 package io.rfmrt.cli.bench;
 
-import io.rfmrt.cli.Main;
 import io.rfmrt.cli.bench.peer.AeronPeer;
 import io.rfmrt.cli.bench.peer.AeronUdpPeer;
 import io.rfmrt.cli.bench.peer.BridgePeer;
@@ -10,7 +9,11 @@ import io.rfmrt.cli.bench.peer.PeerTransport;
 import io.rfmrt.cli.bench.peer.UdpPeer;
 import io.rfmrt.cli.common.ChildJvm;
 import io.rfmrt.cli.common.ChildResult;
+import io.rfmrt.cli.common.ExitCodes;
+import io.rfmrt.cli.common.Folders;
+import io.rfmrt.cli.common.OutputFiles;
 import io.rfmrt.cli.common.PercentilePlot;
+import io.rfmrt.cli.common.UsageException;
 import io.rfmrt.rfm.SharedMemoryFile;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -134,10 +137,10 @@ public final class BenchPeers implements Callable<Integer>
     {
         checkSecondsAndRates(seconds, rates);
         final List<Row> rows = select(ROWS, only, Row::name, "--transports: unknown transport");
-        Main.checkOutputFile("--plot", plot);
+        OutputFiles.checkWritable("--plot", plot);
         if (!"auto".equals(aeronThreading) && AeronPeer.threadingMode(aeronThreading) == null)
         {
-            throw new Main.UsageException("--aeron-threading '" + aeronThreading + "' is not auto, DEDICATED, " +
+            throw new UsageException("--aeron-threading '" + aeronThreading + "' is not auto, DEDICATED, " +
                 "SHARED or INVOKER");
         }
         final PrintWriter out = spec.commandLine().getOut();
@@ -269,14 +272,14 @@ public final class BenchPeers implements Callable<Integer>
 
     static int failures(final List<Map<String, Object>> rows, final PrintWriter err)
     {
-        int exit = Main.EXIT_OK;
+        int exit = ExitCodes.OK;
         for (final Map<String, Object> r : rows)
         {
             if (r.get("failure") != null)
             {
                 err.println("rfmrt bench peers: " + r.get("transport") + " at " + r.get("rate_hz") + " Hz failed: " +
                     r.get("failure"));
-                exit = Main.EXIT_ERROR;
+                exit = ExitCodes.ERROR;
             }
         }
         err.flush();
@@ -417,7 +420,7 @@ public final class BenchPeers implements Callable<Integer>
         throws Exception
     {
         final Path dir = Path.of("/dev/shm", "rfmrt-peers-" + ProcessHandle.current().pid() + "-" + row.name());
-        deleteTree(dir);
+        Folders.deleteTree(dir);
         SharedMemoryFile.createFolders(dir);
         final Map<String, Object> m = new LinkedHashMap<>();
         m.put("sender", traffic.sender());
@@ -429,7 +432,7 @@ public final class BenchPeers implements Callable<Integer>
             final UnsafeBuffer control = map.buffer();
             try (PeerTransport.Sender sender = transport(row.kind()).sender(dir, row.variant(), threading))
             {
-                receiver = ChildJvm.start("bench-peer-receiver", row.kind(), row.variant(), dir.toString(),
+                receiver = ChildJvm.startInternal("bench-peer-receiver", row.kind(), row.variant(), dir.toString(),
                     Long.toString(traffic.warmupFrames()));
                 final BufferedReader lines = new BufferedReader(new InputStreamReader(receiver.getInputStream(),
                     StandardCharsets.UTF_8));
@@ -485,7 +488,7 @@ public final class BenchPeers implements Callable<Integer>
             {
                 receiver.destroyForcibly();
             }
-            deleteTree(dir);
+            Folders.deleteTree(dir);
         }
     }
 
@@ -577,18 +580,6 @@ public final class BenchPeers implements Callable<Integer>
         return process.waitFor(10, TimeUnit.SECONDS) ? Integer.toString(process.exitValue()) : "none";
     }
 
-    public static void deleteTree(final Path dir) throws IOException
-    {
-        if (!Files.exists(dir))
-        {
-            return;
-        }
-        try (Stream<Path> files = Files.walk(dir))
-        {
-            files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-        }
-    }
-
     private static final Color[] COLORS = {
         new Color(0, 90, 200), new Color(0, 160, 230), new Color(100, 60, 200), new Color(220, 40, 40),
         new Color(240, 130, 0), new Color(180, 120, 60), new Color(0, 150, 70), new Color(120, 200, 80),
@@ -641,7 +632,7 @@ public final class BenchPeers implements Callable<Integer>
     {
         if (seconds < 1 || seconds > 600 || rates.isEmpty() || rates.stream().anyMatch(r -> r < 1 || r > 100_000))
         {
-            throw new Main.UsageException("--seconds 1..600, --rates 1..100000 Hz each");
+            throw new UsageException("--seconds 1..600, --rates 1..100000 Hz each");
         }
     }
 
@@ -664,7 +655,7 @@ public final class BenchPeers implements Callable<Integer>
             {
                 if (all.stream().noneMatch(r -> name.apply(r).equals(n)))
                 {
-                    throw new Main.UsageException(unknown + " '" + n + "'");
+                    throw new UsageException(unknown + " '" + n + "'");
                 }
             }
         }
@@ -703,7 +694,7 @@ public final class BenchPeers implements Callable<Integer>
             final PeerTransport transport = transport(kind);
             if (transport == null)
             {
-                throw new Main.UsageException("bench-peer-receiver: unknown transport '" + kind + "'");
+                throw new UsageException("bench-peer-receiver: unknown transport '" + kind + "'");
             }
             final SharedMemoryFile map = SharedMemoryFile.open(dir.resolve("control"), "bench control file");
             try (PeerTransport.Receiver receiver = transport.receiver(dir, variant);
@@ -787,14 +778,14 @@ public final class BenchPeers implements Callable<Integer>
                 if (failure.get() != null)
                 {
                     System.err.println("bench-peer-receiver: " + failure.get());
-                    return Main.EXIT_ERROR;
+                    return ExitCodes.ERROR;
                 }
             }
             finally
             {
                 map.close();
             }
-            return Main.EXIT_OK;
+            return ExitCodes.OK;
         }
 
         private static boolean alive(final ProcessHandle parent, final AtomicReference<String> failure)

@@ -1,8 +1,9 @@
 package io.rfmrt.cli.bench;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.rfmrt.cli.Main;
 import io.rfmrt.cli.common.ChildJvm;
+import io.rfmrt.cli.common.ExitCodes;
+import io.rfmrt.cli.common.UsageException;
 import io.rfmrt.cli.demo.DemoCommand;
 import io.rfmrt.control.node.ControlFrames;
 import io.rfmrt.rfm.RfmDevice;
@@ -73,20 +74,20 @@ final class BenchPlay implements Callable<Integer>
     {
         if (seconds < 1 || seconds > 600 || rates.stream().anyMatch(r -> r < 1 || r > 100_000))
         {
-            throw new Main.UsageException("--seconds 1..600, --rates 1..100000 each");
+            throw new UsageException("--seconds 1..600, --rates 1..100000 each");
         }
         final PrintWriter out = spec.commandLine().getOut();
         final PrintWriter console = json ? spec.commandLine().getErr() : out;
         final double loadBefore = load();
         final List<Map<String, Object>> runs = new ArrayList<>();
-        int exit = Main.EXIT_OK;
+        int exit = ExitCodes.OK;
         for (final int rate : rates)
         {
             final Map<String, Object> run = run(rate, console);
             runs.add(run);
             if ((Long)run.get("lost") != 0)
             {
-                exit = Main.EXIT_ERROR;
+                exit = ExitCodes.ERROR;
             }
         }
         final Map<String, Object> result = new LinkedHashMap<>();

@@ -1,7 +1,8 @@
 package io.rfmrt.cli.bench;
 
-import io.rfmrt.cli.Main;
 import io.rfmrt.cli.common.Converters;
+import io.rfmrt.cli.common.OutputFiles;
+import io.rfmrt.cli.common.UsageException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.XYChart;
@@ -77,12 +78,12 @@ final class BenchRamp implements Callable<Integer>
         if (stepSeconds < 1 || stepSeconds > 600 || size < 8 || size > BenchRun.CHANNEL.maxPayload() ||
             p99BoundNanos <= 0 || rates.isEmpty() || rates.stream().anyMatch(r -> r < 1 || r > 1_000_000))
         {
-            throw new Main.UsageException("--step-seconds 1..600, --size 8.." + BenchRun.CHANNEL.maxPayload() +
+            throw new UsageException("--step-seconds 1..600, --size 8.." + BenchRun.CHANNEL.maxPayload() +
                 ", --p99-bound > 0, --steps 1..1000000 Hz each");
         }
         BenchRun.checkModes(modes);
         BenchCompare.checkSender(sender);
-        Main.checkOutputFile("--plot", plot);
+        OutputFiles.checkWritable("--plot", plot);
         final PrintWriter out = spec.commandLine().getOut();
         final double boundUs = p99BoundNanos / 1e3;
         final List<Map<String, Object>> ramps = new ArrayList<>();

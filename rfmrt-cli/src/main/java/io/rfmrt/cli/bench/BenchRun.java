@@ -2,9 +2,9 @@ package io.rfmrt.cli.bench;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.rfmrt.cli.Main;
 import io.rfmrt.cli.common.ChildJvm;
 import io.rfmrt.cli.common.ChildResult;
+import io.rfmrt.cli.common.UsageException;
 import io.rfmrt.rfm.EventType;
 import io.rfmrt.rfm.RfmDevice;
 import io.rfmrt.rfm.RfmDevices;
@@ -123,7 +123,7 @@ final class BenchRun
 
     /**
      * @param names mode names from the command line.
-     * @throws Main.UsageException naming the first unknown one.
+     * @throws UsageException naming the first unknown one.
      */
     static void checkModes(final List<String> names)
     {
@@ -131,7 +131,7 @@ final class BenchRun
         {
             if (mode(name) == null)
             {
-                throw new Main.UsageException("--modes: unknown mode '" + name + "'");
+                throw new UsageException("--modes: unknown mode '" + name + "'");
             }
         }
     }
@@ -150,7 +150,7 @@ final class BenchRun
         SimNetwork.create(network, NETWORK_BYTES).close();
         try
         {
-            final Process receiver = ChildJvm.start("bench-receiver", network, mode[0], mode[1], mode[2], mode[3],
+            final Process receiver = ChildJvm.startInternal("bench-receiver", network, mode[0], mode[1], mode[2], mode[3],
                 Long.toString(traffic.warmupFrames()));
             final BufferedReader lines = new BufferedReader(new InputStreamReader(receiver.getInputStream(),
                 StandardCharsets.UTF_8));

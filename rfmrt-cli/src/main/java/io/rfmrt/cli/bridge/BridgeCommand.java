@@ -1,8 +1,10 @@
 package io.rfmrt.cli.bridge;
 
 import io.aeron.driver.ThreadingMode;
-import io.rfmrt.cli.Main;
 import io.rfmrt.cli.common.Converters;
+import io.rfmrt.cli.common.ExitCodes;
+import io.rfmrt.cli.common.Failures;
+import io.rfmrt.cli.common.UsageException;
 import io.rfmrt.rfm.RfmException;
 import io.rfmrt.rfm.bridge.Bridge;
 import io.rfmrt.rfm.bridge.BridgeRecordKind;
@@ -129,7 +131,7 @@ public final class BridgeCommand implements Callable<Integer>
         {
             if (root.isBlank())
             {
-                throw new Main.UsageException("--root is empty");
+                throw new UsageException("--root is empty");
             }
             System.setProperty(SimNetwork.ROOT_PROPERTY, root);
         }
@@ -139,20 +141,20 @@ public final class BridgeCommand implements Callable<Integer>
         final ThreadingMode mode = threadingMode(threading);
         if (seconds < 0)
         {
-            throw new Main.UsageException("--seconds " + seconds + " is negative (0: run until a signal)");
+            throw new UsageException("--seconds " + seconds + " is negative (0: run until a signal)");
         }
         if (priority < 0 || priority > 99 || cpu < -1)
         {
-            throw new Main.UsageException("--priority 0..99 and --cpu -1 or a cpu");
+            throw new UsageException("--priority 0..99 and --cpu -1 or a cpu");
         }
         if (size > Integer.MAX_VALUE || logSize > Integer.MAX_VALUE)
         {
-            throw new Main.UsageException("--size and --log-size are at most 1G and 256M");
+            throw new UsageException("--size and --log-size are at most 1G and 256M");
         }
         // everything the command line says is checked before anything is made (the network folder, its files)
         if (hostId < 1 || hostId > 255)
         {
-            throw new Main.UsageException("--host-id " + hostId + " is not 1-255");
+            throw new UsageException("--host-id " + hostId + " is not 1-255");
         }
         final List<Bridge.Peer> parsedPeers = new ArrayList<>();
         try
@@ -164,7 +166,7 @@ public final class BridgeCommand implements Callable<Integer>
         }
         catch (final IllegalArgumentException | RfmException ex)
         {
-            throw new Main.UsageException(ex.getMessage());
+            throw new UsageException(ex.getMessage());
         }
         checkListenChannel(channel);
         final java.util.Set<String> reported = java.util.concurrent.ConcurrentHashMap.newKeySet();
@@ -182,7 +184,7 @@ public final class BridgeCommand implements Callable<Integer>
             .errorHandler(error ->
             {
                 // each distinct error once (an unreachable peer repeats the same one)
-                final String line = Main.describe(error);
+                final String line = Failures.describe(error);
                 if (reported.add(line))
                 {
                     spec.commandLine().getErr().println("rfmrt bridge: Aeron reported: " + line);
@@ -204,7 +206,7 @@ public final class BridgeCommand implements Callable<Integer>
         }
         catch (final IllegalArgumentException | RfmException ex)
         {
-            throw new Main.UsageException(ex.getMessage());
+            throw new UsageException(ex.getMessage());
         }
         out.printf("rfmrt bridge: network %s, host %d (%s), listening on %s; peers %s; media driver %s in %s, " +
             "idle %s%n", network, hostId, ctx.hostName(), channel, String.join(",", peers), mode, ctx.aeronDir(),
@@ -265,11 +267,11 @@ public final class BridgeCommand implements Callable<Integer>
         final Throwable failed = failure.get();
         if (failed != null)
         {
-            spec.commandLine().getErr().println("rfmrt: bridge stopped: " + Main.describe(failed));
-            return Main.EXIT_ERROR;
+            spec.commandLine().getErr().println("rfmrt: bridge stopped: " + Failures.describe(failed));
+            return ExitCodes.ERROR;
         }
         out.println("rfmrt bridge: stopped; the link of network " + network + " is down on this host");
-        return Main.EXIT_OK;
+        return ExitCodes.OK;
     }
 
     /**
@@ -327,7 +329,7 @@ public final class BridgeCommand implements Callable<Integer>
      * and its address:port can be bound now (the media driver's own refusal says only "RegistrationException").
      *
      * @param channel the {@code --channel} value.
-     * @throws Main.UsageException naming the channel and what is wrong with it.
+     * @throws UsageException naming the channel and what is wrong with it.
      */
     static void checkListenChannel(final String channel)
     {
@@ -335,7 +337,7 @@ public final class BridgeCommand implements Callable<Integer>
             .compile("aeron:udp\\?(?:.*\\|)?endpoint=(\\[[^\\]]+\\]|[^:|]+):([0-9]+)(?:\\|.*)?").matcher(channel);
         if (!m.matches())
         {
-            throw new Main.UsageException("--channel " + SimNetwork.quote(channel) +
+            throw new UsageException("--channel " + SimNetwork.quote(channel) +
                 " is not aeron:udp?endpoint=ADDRESS:PORT");
         }
         final String host = m.group(1).startsWith("[") ? m.group(1).substring(1, m.group(1).length() - 1) : m.group(1);
@@ -346,12 +348,12 @@ public final class BridgeCommand implements Callable<Integer>
         }
         catch (final NumberFormatException ex)
         {
-            throw new Main.UsageException("--channel " + SimNetwork.quote(channel) + ": port " + m.group(2) +
+            throw new UsageException("--channel " + SimNetwork.quote(channel) + ": port " + m.group(2) +
                 " is not 1-65535");
         }
         if (port < 1 || port > 65535)
         {
-            throw new Main.UsageException("--channel " + SimNetwork.quote(channel) + ": port " + port +
+            throw new UsageException("--channel " + SimNetwork.quote(channel) + ": port " + port +
                 " is not 1-65535");
         }
         try (java.net.DatagramSocket socket = new java.net.DatagramSocket(null))
@@ -361,7 +363,7 @@ public final class BridgeCommand implements Callable<Integer>
         }
         catch (final java.io.IOException ex)
         {
-            throw new Main.UsageException("--channel " + SimNetwork.quote(channel) + ": cannot listen on " + host +
+            throw new UsageException("--channel " + SimNetwork.quote(channel) + ": cannot listen on " + host +
                 ":" + port + ": " + ex.getMessage());
         }
     }
@@ -386,7 +388,7 @@ public final class BridgeCommand implements Callable<Integer>
             {
                 // refused below
             }
-            throw new Main.UsageException("--idle '" + name + "': doorbell-Nus needs N 1..100000");
+            throw new UsageException("--idle '" + name + "': doorbell-Nus needs N 1..100000");
         }
         return 0;
     }
@@ -421,7 +423,7 @@ public final class BridgeCommand implements Callable<Integer>
                         // refused below
                     }
                 }
-                throw new Main.UsageException("--idle '" + name + "' is not doorbell, doorbell-Nus, backoff, " +
+                throw new UsageException("--idle '" + name + "' is not doorbell, doorbell-Nus, backoff, " +
                     "busy-spin, yield or sleep-Nus (N 1..100000)");
         }
     }
@@ -442,6 +444,6 @@ public final class BridgeCommand implements Callable<Integer>
             }
             known.add(mode.name());
         }
-        throw new Main.UsageException("--threading '" + name + "' is not " + String.join(", ", known));
+        throw new UsageException("--threading '" + name + "' is not " + String.join(", ", known));
     }
 }

@@ -13,6 +13,9 @@ import java.util.List;
  */
 public final class ChildJvm
 {
+    /** The family of the hidden child commands: {@code rfmrt internal NAME ARGS}. */
+    public static final String INTERNAL = "internal";
+
     private ChildJvm()
     {
     }
@@ -72,6 +75,18 @@ public final class ChildJvm
     }
 
     /**
+     * @param command the hidden child command, one of the {@link #INTERNAL} family.
+     * @param args    its arguments.
+     * @return the started child ({@code rfmrt internal COMMAND ARGS}), as {@link #start(String...)} starts one.
+     */
+    public static Process startInternal(final String command, final String... args) throws IOException
+    {
+        final List<String> all = new ArrayList<>(List.of(INTERNAL, command));
+        all.addAll(List.of(args));
+        return start(all.toArray(String[]::new));
+    }
+
+    /**
      * In a child: run {@code stop} once when the parent goes away (this process's stdin, a pipe from the parent,
      * reaches its end: the parent exited or was killed) or on SIGINT/SIGTERM, so that the child winds down cleanly
      * instead of running on as an orphan.
@@ -123,7 +138,7 @@ public final class ChildJvm
         {
             System.err.println(who + ": the parent process is gone or asked to stop; ending");
             System.err.flush();
-            Runtime.getRuntime().halt(Main.EXIT_ERROR);
+            Runtime.getRuntime().halt(ExitCodes.ERROR);
         });
     }
 

@@ -2,9 +2,11 @@ package io.rfmrt.cli.demo;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
-import io.rfmrt.cli.Main;
 import io.rfmrt.cli.common.ChildJvm;
 import io.rfmrt.cli.common.ChildResult;
+import io.rfmrt.cli.common.ExitCodes;
+import io.rfmrt.cli.common.Failures;
+import io.rfmrt.cli.common.UsageException;
 import io.rfmrt.control.DemoProfile;
 import io.rfmrt.control.RateCheck;
 import io.rfmrt.control.StallMatcher;
@@ -111,18 +113,18 @@ public final class DemoCommand implements Callable<Integer>
     {
         if (seconds < 1 || seconds > 3600)
         {
-            throw new Main.UsageException("--seconds " + seconds + " is not 1..3600");
+            throw new UsageException("--seconds " + seconds + " is not 1..3600");
         }
         if (!PlantApp.MODEL_IDEAL.equals(plantModel) && !PlantApp.MODEL_REALISTIC.equals(plantModel))
         {
-            throw new Main.UsageException("--plant '" + plantModel + "' is not " + PlantApp.MODEL_IDEAL + " or " +
+            throw new UsageException("--plant '" + plantModel + "' is not " + PlantApp.MODEL_IDEAL + " or " +
                 PlantApp.MODEL_REALISTIC);
         }
         final boolean realistic = PlantApp.MODEL_REALISTIC.equals(plantModel);
         final String profile = profileName != null ? profileName : realistic ? DemoProfile.FAST : DemoProfile.STANDARD;
         if (!DemoProfile.STANDARD.equals(profile) && !DemoProfile.FAST.equals(profile))
         {
-            throw new Main.UsageException("--profile '" + profile + "' is not " + DemoProfile.STANDARD + " or " +
+            throw new UsageException("--profile '" + profile + "' is not " + DemoProfile.STANDARD + " or " +
                 DemoProfile.FAST);
         }
         // one rule for the rate: the tune on the nominal axis and, with the realistic plant, on that axis too
@@ -133,15 +135,15 @@ public final class DemoCommand implements Callable<Integer>
         }
         if (!rateProblems.isEmpty())
         {
-            throw new Main.UsageException("--rate " + rate + ": " + RateCheck.join(rateProblems));
+            throw new UsageException("--rate " + rate + ": " + RateCheck.join(rateProblems));
         }
         if (!"BLOCKING".equals(wait) && !"INLINE".equals(wait))
         {
-            throw new Main.UsageException("--wait '" + wait + "' is not BLOCKING or INLINE");
+            throw new UsageException("--wait '" + wait + "' is not BLOCKING or INLINE");
         }
         if (controllerOnly != (network != null))
         {
-            throw new Main.UsageException(controllerOnly ? "--controller-only needs --network NET (the network the " +
+            throw new UsageException(controllerOnly ? "--controller-only needs --network NET (the network the " +
                 "sensor frames are played onto)" :
                 "--network is for --controller-only (the demo makes its own network)");
         }
@@ -151,7 +153,7 @@ public final class DemoCommand implements Callable<Integer>
         {
             if (fault != null || hosts)
             {
-                throw new Main.UsageException("--fault and --hosts need the plant; --controller-only runs none");
+                throw new UsageException("--fault and --hosts need the plant; --controller-only runs none");
             }
             return DemoControllerOnly.run(spec.commandLine().getOut(), json, outDir, network, rate, wait, profile,
                 gainsYaml);
@@ -162,7 +164,7 @@ public final class DemoCommand implements Callable<Integer>
         if (fault != null && !"sensor-dropout".equals(fault) && latencyNanos == 0 && stallNanos == 0 &&
             controllerStallNanos == 0)
         {
-            throw new Main.UsageException("--fault '" + fault + "' is not sensor-dropout, latency:Nms (N 1..100), " +
+            throw new UsageException("--fault '" + fault + "' is not sensor-dropout, latency:Nms (N 1..100), " +
                 "plant-stall:Nms or controller-stall:Nms (N 1..1000)");
         }
         final PrintWriter out = spec.commandLine().getOut();
@@ -346,7 +348,7 @@ public final class DemoCommand implements Callable<Integer>
             catch (final RuntimeException | java.io.IOException ex)
             {
                 // a journal that could not be written (full disk) leaves nothing to plot; the summary still counts
-                console.println("rfmrt demo: plots not drawn: " + Main.describe(ex));
+                console.println("rfmrt demo: plots not drawn: " + Failures.describe(ex));
             }
             summary.put("plots", plots.stream().map(Path::toString).toList());
             try
@@ -356,7 +358,7 @@ public final class DemoCommand implements Callable<Integer>
             }
             catch (final java.io.IOException ex)
             {
-                console.println("rfmrt demo: summary.json not written: " + Main.describe(ex));
+                console.println("rfmrt demo: summary.json not written: " + Failures.describe(ex));
             }
             if (json)
             {
@@ -372,7 +374,7 @@ public final class DemoCommand implements Callable<Integer>
                 console.printf(Locale.ROOT, "rfmrt demo: the axis faulted on its following error at cycle %d (lag " +
                     "%.2f mrad over the limit %.2f mrad for the filter time); quick-stopped and braked; FOLLOWING_ERROR is " +
                     "in the controller's journal%n", c.faultCycle(), c.faultLagRad() * 1e3, c.faultLimitRad() * 1e3);
-                return Main.EXIT_ERROR;
+                return ExitCodes.ERROR;
             }
             if (interrupted.get() != null)
             {
@@ -380,7 +382,7 @@ public final class DemoCommand implements Callable<Integer>
                     interrupted.get(), summary.get("cycles"));
                 return "SIGTERM".equals(interrupted.get()) ? EXIT_SIGTERM : EXIT_SIGINT;
             }
-            return Main.EXIT_OK;
+            return ExitCodes.OK;
         }
         finally
         {

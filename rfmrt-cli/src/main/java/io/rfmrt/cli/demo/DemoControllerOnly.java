@@ -1,9 +1,10 @@
 package io.rfmrt.cli.demo;
 
 import com.fasterxml.jackson.databind.SerializationFeature;
-import io.rfmrt.cli.Main;
 import io.rfmrt.cli.common.ChildJvm;
 import io.rfmrt.cli.common.ChildResult;
+import io.rfmrt.cli.common.ExitCodes;
+import io.rfmrt.cli.common.Failures;
 import io.rfmrt.control.node.ControlFrames;
 import io.rfmrt.control.node.NodeResults.ControllerResult;
 
@@ -106,7 +107,7 @@ final class DemoControllerOnly
             }
             catch (final java.io.IOException ex)
             {
-                console.println("rfmrt demo: summary.json not written: " + Main.describe(ex));
+                console.println("rfmrt demo: summary.json not written: " + Failures.describe(ex));
             }
             if (json)
             {
@@ -129,7 +130,7 @@ final class DemoControllerOnly
             {
                 return "SIGTERM".equals(interrupted.get()) ? DemoCommand.EXIT_SIGTERM : DemoCommand.EXIT_SIGINT;
             }
-            return c.followingErrorFaults() > 0 ? Main.EXIT_ERROR : Main.EXIT_OK;
+            return c.followingErrorFaults() > 0 ? ExitCodes.ERROR : ExitCodes.OK;
         }
         finally
         {

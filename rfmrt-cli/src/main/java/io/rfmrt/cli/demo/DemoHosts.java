@@ -1,7 +1,7 @@
 package io.rfmrt.cli.demo;
 
-import io.rfmrt.cli.bench.BenchPeers;
 import io.rfmrt.cli.common.ChildJvm;
+import io.rfmrt.cli.common.Folders;
 import io.rfmrt.cli.common.Netns;
 import io.rfmrt.control.node.ControlFrames;
 import io.rfmrt.rfm.EventType;
@@ -210,7 +210,7 @@ final class DemoHosts implements AutoCloseable
         {
             try
             {
-                BenchPeers.deleteTree(root);
+                Folders.deleteTree(root);
             }
             catch (final IOException ignore)
             {

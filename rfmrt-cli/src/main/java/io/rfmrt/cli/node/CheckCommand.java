@@ -1,6 +1,6 @@
 package io.rfmrt.cli.node;
 
-import io.rfmrt.cli.Main;
+import io.rfmrt.cli.common.ExitCodes;
 import io.rfmrt.runtime.preflight.CheckStatus;
 import io.rfmrt.runtime.preflight.Preflight;
 import io.rfmrt.runtime.preflight.PreflightItem;
@@ -70,7 +70,7 @@ public final class CheckCommand implements Callable<Integer>
             final PrintWriter err = spec.commandLine().getErr();
             err.println("rfmrt: " + ex.getMessage());
             err.flush();
-            return Main.EXIT_USAGE;
+            return ExitCodes.USAGE;
         }
         if (json)
         {
@@ -81,7 +81,7 @@ public final class CheckCommand implements Callable<Integer>
             printTable(out, report);
         }
         out.flush();
-        return report.failed() ? Main.EXIT_ERROR : Main.EXIT_OK;
+        return report.failed() ? ExitCodes.ERROR : ExitCodes.OK;
     }
 
     private PreflightOptions options()

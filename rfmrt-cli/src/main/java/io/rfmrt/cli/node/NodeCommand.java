@@ -1,8 +1,9 @@
 package io.rfmrt.cli.node;
 
-import io.rfmrt.cli.Main;
 import io.rfmrt.cli.common.ChildJvm;
 import io.rfmrt.cli.common.ChildResult;
+import io.rfmrt.cli.common.ExitCodes;
+import io.rfmrt.cli.common.UsageException;
 import io.rfmrt.runtime.NodeApp;
 import io.rfmrt.runtime.RfmNode;
 import io.rfmrt.runtime.config.ConfigException;
@@ -60,7 +61,7 @@ public final class NodeCommand implements Callable<Integer>
         final PrintWriter err = spec.commandLine().getErr();
         if (seconds < 0)
         {
-            throw new Main.UsageException("--seconds " + seconds + " is negative (0: run until a signal)");
+            throw new UsageException("--seconds " + seconds + " is negative (0: run until a signal)");
         }
         final NodeConfig nodeConfig;
         try
@@ -69,7 +70,7 @@ public final class NodeCommand implements Callable<Integer>
         }
         catch (final ConfigException ex)
         {
-            throw new Main.UsageException(ex.getMessage());
+            throw new UsageException(ex.getMessage());
         }
         if (checkConfig)
         {
@@ -80,11 +81,11 @@ public final class NodeCommand implements Callable<Integer>
             }
             catch (final ConfigException ex)
             {
-                throw new Main.UsageException(ex.getMessage());
+                throw new UsageException(ex.getMessage());
             }
             out.println("rfmrt node: " + config + " is valid (device " + nodeConfig.device() + ")" +
                 (nodeConfig.app().instance() == null ? "" : ", app " + nodeConfig.app().name()));
-            return Main.EXIT_OK;
+            return ExitCodes.OK;
         }
         final Consumer<String> console = line ->
         {
@@ -128,7 +129,7 @@ public final class NodeCommand implements Callable<Integer>
             catch (final ConfigException ex)
             {
                 // the configuration does not fit the network it joined: nothing was started
-                throw new Main.UsageException(ex.getMessage());
+                throw new UsageException(ex.getMessage());
             }
             if (seconds > 0)
             {
@@ -175,7 +176,7 @@ public final class NodeCommand implements Callable<Integer>
             {
                 out.println(failure != null ? "stopped after a thread failed" : "stopped after a failed shutdown step");
             }
-            return Main.EXIT_ERROR;
+            return ExitCodes.ERROR;
         }
         final String problem = app == null ? null : app.problem();
         if (problem != null)
@@ -186,12 +187,12 @@ public final class NodeCommand implements Callable<Integer>
             {
                 out.println("stopped; the run was not sound");
             }
-            return Main.EXIT_APP;
+            return ExitCodes.APP;
         }
         if (!child)
         {
             out.println("stopped");
         }
-        return Main.EXIT_OK;
+        return ExitCodes.OK;
     }
 }

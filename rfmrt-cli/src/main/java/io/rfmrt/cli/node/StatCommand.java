@@ -2,8 +2,9 @@ package io.rfmrt.cli.node;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.rfmrt.cli.Main;
 import io.rfmrt.cli.common.Converters;
+import io.rfmrt.cli.common.ExitCodes;
+import io.rfmrt.cli.common.UsageException;
 import io.rfmrt.cli.rfm.RfmCommand;
 import io.rfmrt.rfm.sim.SimNetwork;
 import io.rfmrt.runtime.counters.CountersFileException;
@@ -54,11 +55,11 @@ public final class StatCommand extends RfmCommand.RootCommand
     {
         if (node != null && network == null)
         {
-            throw new Main.UsageException("--node needs --network");
+            throw new UsageException("--node needs --network");
         }
         if (watchNanos != null && (watchNanos <= 0 || watchNanos == io.rfmrt.rfm.RfmDevice.INFINITE_TIMEOUT))
         {
-            throw new Main.UsageException("--watch needs a finite interval above zero, e.g. 1s");
+            throw new UsageException("--watch needs a finite interval above zero, e.g. 1s");
         }
         final PrintWriter out = out();
         while (true)
@@ -75,7 +76,7 @@ public final class StatCommand extends RfmCommand.RootCommand
             spec.commandLine().getErr().flush();
             if (watchNanos == null)
             {
-                return unreadable.isEmpty() ? Main.EXIT_OK : Main.EXIT_ERROR;
+                return unreadable.isEmpty() ? ExitCodes.OK : ExitCodes.ERROR;
             }
             TimeUnit.NANOSECONDS.sleep(watchNanos);
             if (!json)

@@ -2,7 +2,9 @@ package io.rfmrt.cli.replay;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
-import io.rfmrt.cli.Main;
+import io.rfmrt.cli.common.ExitCodes;
+import io.rfmrt.cli.common.Failures;
+import io.rfmrt.cli.common.UsageException;
 import io.rfmrt.control.AxisParameters;
 import io.rfmrt.control.ControllerGains;
 import io.rfmrt.control.journal.ControlJournal;
@@ -139,23 +141,23 @@ public final class ReplayCommand implements Callable<Integer>
         catch (final ReplayException | IllegalArgumentException | java.io.UncheckedIOException ex)
         {
             err.println("rfmrt: " + ex.getMessage());
-            return Main.EXIT_ERROR;
+            return ExitCodes.ERROR;
         }
         catch (final InterruptedException ex)
         {
             Thread.currentThread().interrupt();
             err.println("rfmrt: replay " + dir + ": interrupted");
-            return Main.EXIT_ERROR;
+            return ExitCodes.ERROR;
         }
-        catch (final Main.UsageException ex)
+        catch (final UsageException ex)
         {
             throw ex;
         }
         catch (final Exception ex)
         {
             // never a stack trace: Chronicle can throw undeclared checked exceptions
-            err.println("rfmrt: replay " + dir + ": " + Main.describe(ex));
-            return Main.EXIT_ERROR;
+            err.println("rfmrt: replay " + dir + ": " + Failures.describe(ex));
+            return ExitCodes.ERROR;
         }
     }
 
@@ -164,11 +166,11 @@ public final class ReplayCommand implements Callable<Integer>
         dir = dirs.get(0);
         if (dirs.size() > 1 && !compare)
         {
-            throw new Main.UsageException("two folders are for --compare; replay reads one DIR");
+            throw new UsageException("two folders are for --compare; replay reads one DIR");
         }
         if (!play && (network != null || node != null || rate != null || loop != null || startPaused || renumber))
         {
-            throw new Main.UsageException("--network, --node, --rate, --loop, --start-paused and --renumber need " +
+            throw new UsageException("--network, --node, --rate, --loop, --start-paused and --renumber need " +
                 "--play");
         }
         if (play)
@@ -181,16 +183,16 @@ public final class ReplayCommand implements Callable<Integer>
         }
         if (seconds != null && (seconds.isNaN() || seconds < 0))
         {
-            throw new Main.UsageException("--seconds " + seconds + " is not a positive number of seconds");
+            throw new UsageException("--seconds " + seconds + " is not a positive number of seconds");
         }
         if (gains != null && !rerun)
         {
-            throw new Main.UsageException("--gains needs --rerun");
+            throw new UsageException("--gains needs --rerun");
         }
         final java.util.Set<Integer> sources = ReplayPlay.sources(source);
         if (sources.size() > 1)
         {
-            throw new Main.UsageException("--source " + source + ": the summary takes one source node (several " +
+            throw new UsageException("--source " + source + ": the summary takes one source node (several " +
                 "are for --play)");
         }
         final TimeBound[] bounds = bounds();
@@ -295,7 +297,7 @@ public final class ReplayCommand implements Callable<Integer>
         if (!summary.anythingRead())
         {
             summary.nodes().forEach(node -> err.println("rfmrt: " + node.problem()));
-            return Main.EXIT_ERROR;
+            return ExitCodes.ERROR;
         }
         final Map<String, Object> map = json ? ReplayFormatter.toMap(summary, analysis) : null;
         if (!json)
@@ -346,24 +348,24 @@ public final class ReplayCommand implements Callable<Integer>
             }
         }
         out.flush();
-        return Main.EXIT_OK;
+        return ExitCodes.OK;
     }
 
     private int play(final PrintWriter out, final PrintWriter err) throws InterruptedException
     {
         if (network == null)
         {
-            throw new Main.UsageException("--play needs --network NET (the emulated network to play onto)");
+            throw new UsageException("--play needs --network NET (the emulated network to play onto)");
         }
         if (rerun || follow || compare || gains != null || recordedGains != null || csv != null || hgrm != null ||
             plots != null || seconds != null)
         {
-            throw new Main.UsageException("--play takes --network, --node, --source, --rate, --loop, --from, --to, " +
+            throw new UsageException("--play takes --network, --node, --source, --rate, --loop, --from, --to, " +
                 "--start-paused, --renumber and --json only");
         }
         if (node != null && (node < 0 || node > 255))
         {
-            throw new Main.UsageException("--node " + node + " is not a node id 0-255");
+            throw new UsageException("--node " + node + " is not a node id 0-255");
         }
         final io.rfmrt.runtime.replay.Playback.Options options = io.rfmrt.runtime.replay.Playback.Options.of(network)
             .withNode(node == null ? -1 : node)
@@ -379,12 +381,12 @@ public final class ReplayCommand implements Callable<Integer>
     {
         if (dirs.size() != 2)
         {
-            throw new Main.UsageException("--compare needs two folders: the recording and the run to compare with it");
+            throw new UsageException("--compare needs two folders: the recording and the run to compare with it");
         }
         if (rerun || follow || gains != null || recordedGains != null || hgrm != null || plots != null ||
             seconds != null || from != null || to != null || source != null)
         {
-            throw new Main.UsageException("--compare takes --csv and --json only");
+            throw new UsageException("--compare takes --csv and --json only");
         }
         return ReplayCompare.run(dirs.get(0), dirs.get(1), csv, json, out);
     }
@@ -392,7 +394,7 @@ public final class ReplayCommand implements Callable<Integer>
     /** A bad time bound is a bad command line (exit 2), not a failed replay. */
     /**
      * @return {@code --from} and {@code --to}, either null when not given.
-     * @throws Main.UsageException when one is not a time, or {@code --from} is later than {@code --to} (of the same
+     * @throws UsageException when one is not a time, or {@code --from} is later than {@code --to} (of the same
      *                             kind: two times from the start, or two instants).
      */
     private TimeBound[] bounds()
@@ -401,7 +403,7 @@ public final class ReplayCommand implements Callable<Integer>
         final TimeBound last = bound("--to", to);
         if (first != null && last != null && first.relative() == last.relative() && first.nanos() > last.nanos())
         {
-            throw new Main.UsageException("--from " + from + " is later than --to " + to + "; nothing lies between " +
+            throw new UsageException("--from " + from + " is later than --to " + to + "; nothing lies between " +
                 "them");
         }
         return new TimeBound[] {first, last};
@@ -419,7 +421,7 @@ public final class ReplayCommand implements Callable<Integer>
         }
         catch (final ReplayException ex)
         {
-            throw new Main.UsageException(option + ": " + ex.getMessage());
+            throw new UsageException(option + ": " + ex.getMessage());
         }
     }
 

@@ -2,7 +2,7 @@ package io.rfmrt.cli.replay;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
-import io.rfmrt.cli.Main;
+import io.rfmrt.cli.common.ExitCodes;
 import io.rfmrt.control.journal.ControlJournal;
 import io.rfmrt.control.replay.ControlCompare;
 import io.rfmrt.runtime.replay.ReplayVocabulary;
@@ -89,7 +89,7 @@ final class ReplayCompare
             }
         }
         out.flush();
-        return Main.EXIT_OK;
+        return ExitCodes.OK;
     }
 
     static String text(final ControlCompare.Comparison c, final ReplayVocabulary v)

@@ -2,7 +2,8 @@ package io.rfmrt.cli.replay;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
-import io.rfmrt.cli.Main;
+import io.rfmrt.cli.common.ExitCodes;
+import io.rfmrt.cli.common.UsageException;
 import io.rfmrt.control.replay.ControlPlayback;
 import io.rfmrt.rfm.channel.ChannelSpec;
 import io.rfmrt.runtime.replay.Playback;
@@ -55,7 +56,7 @@ final class ReplayPlay
     /**
      * @param rate {@code max} or a positive number.
      * @return the rate for {@link Playback.Options}.
-     * @throws Main.UsageException for anything else.
+     * @throws UsageException for anything else.
      */
     static double rate(final String rate)
     {
@@ -75,13 +76,13 @@ final class ReplayPlay
         {
             // below
         }
-        throw new Main.UsageException("--rate '" + rate + "' is not a speed from 0 to 1000 (1.0 = as recorded) or max");
+        throw new UsageException("--rate '" + rate + "' is not a speed from 0 to 1000 (1.0 = as recorded) or max");
     }
 
     /**
      * @param loops {@code forever} or a whole number from 1.
      * @return the loops for {@link Playback.Options}.
-     * @throws Main.UsageException for anything else.
+     * @throws UsageException for anything else.
      */
     static long loops(final String loops)
     {
@@ -101,7 +102,7 @@ final class ReplayPlay
         {
             // below
         }
-        throw new Main.UsageException("--loop '" + loops + "' is not a number of times from 1 or forever");
+        throw new UsageException("--loop '" + loops + "' is not a number of times from 1 or forever");
     }
 
     int run(final PrintWriter out, final PrintWriter err) throws InterruptedException
@@ -221,20 +222,20 @@ final class ReplayPlay
             if (failure != null)
             {
                 err.println("rfmrt: playback: " + failure);
-                return Main.EXIT_ERROR;
+                return ExitCodes.ERROR;
             }
             if (player.stalled())
             {
                 err.println("rfmrt: playback stopped: the receiving node" + (playback.receivers().size() == 1 ? " " :
                     "s ") + playback.receivers() + " took no frame for " +
                     TimeUnit.NANOSECONDS.toSeconds(Player.STALL_NS) + " s (is it still running?)");
-                return Main.EXIT_ERROR;
+                return ExitCodes.ERROR;
             }
             if (interrupted.get() != null)
             {
                 return "SIGTERM".equals(interrupted.get()) ? EXIT_SIGTERM : EXIT_SIGINT;
             }
-            return Main.EXIT_OK;
+            return ExitCodes.OK;
         }
         catch (final com.fasterxml.jackson.core.JsonProcessingException ex)
         {
@@ -332,7 +333,7 @@ final class ReplayPlay
     /**
      * @param text the {@code --source} value: node ids separated by commas.
      * @return them.
-     * @throws Main.UsageException naming a bad one.
+     * @throws UsageException naming a bad one.
      */
     static Set<Integer> sources(final String text)
     {
@@ -356,7 +357,7 @@ final class ReplayPlay
             {
                 // below
             }
-            throw new Main.UsageException("--source '" + text + "': '" + part + "' is not a node id 0-255");
+            throw new UsageException("--source '" + text + "': '" + part + "' is not a node id 0-255");
         }
         return nodes;
     }

@@ -1,8 +1,8 @@
 package io.rfmrt.cli.rfm;
 
-import io.rfmrt.cli.Main;
 import io.rfmrt.cli.common.Converters;
-import io.rfmrt.cli.node.NodeCommand;
+import io.rfmrt.cli.common.ExitCodes;
+import io.rfmrt.cli.common.UsageException;
 import io.rfmrt.rfm.EventInfo;
 import io.rfmrt.rfm.EventType;
 import io.rfmrt.rfm.RfmCounter;
@@ -80,7 +80,7 @@ public final class RfmCommand
         }
         catch (final RfmException ex)
         {
-            throw new Main.UsageException(ex.getMessage());
+            throw new UsageException(ex.getMessage());
         }
         return RfmDevices.open(uri);
     }
@@ -102,7 +102,7 @@ public final class RfmCommand
      * Subcommands that act as a node: either a node of an emulated network (joined, created if needed, the node id
      * held) or a device opened by URI, e.g. an RFM2g card.
      */
-    abstract static class NodeCommand extends RootCommand
+    abstract static class AsNodeCommand extends RootCommand
     {
         @Option(names = "--network", paramLabel = "NAME", converter = Converters.NetworkName.class,
             description = "Network name (a name, not a path); with --node, instead of --device.")
@@ -125,16 +125,16 @@ public final class RfmCommand
             {
                 if (network != null || node != null)
                 {
-                    throw new Main.UsageException("--device is instead of --network and --node, not with them");
+                    throw new UsageException("--device is instead of --network and --node, not with them");
                 }
                 if (device.isBlank())
                 {
-                    throw new Main.UsageException("--device is empty");
+                    throw new UsageException("--device is empty");
                 }
             }
             else if (network == null || node == null)
             {
-                throw new Main.UsageException("give either --network NAME --node N or --device URI");
+                throw new UsageException("give either --network NAME --node N or --device URI");
             }
         }
 
@@ -168,7 +168,7 @@ public final class RfmCommand
     }
 
     /** Access width in bits and its checks. */
-    abstract static class MemoryCommand extends NodeCommand
+    abstract static class MemoryCommand extends AsNodeCommand
     {
         @Option(names = "--offset", required = true, paramLabel = "HEX", converter = Converters.Hex.class,
             description = "Byte offset in reflective memory, hexadecimal.")
@@ -182,7 +182,7 @@ public final class RfmCommand
         {
             if (width != 8 && width != 16 && width != 32 && width != 64)
             {
-                throw new Main.UsageException("--width " + width + " is not 8, 16, 32 or 64");
+                throw new UsageException("--width " + width + " is not 8, 16, 32 or 64");
             }
             return width / 8;
         }
@@ -192,12 +192,12 @@ public final class RfmCommand
             final int bytes = bytes();
             if ((offset & (bytes - 1)) != 0)
             {
-                throw new Main.UsageException(String.format(
+                throw new UsageException(String.format(
                     "offset 0x%x is not %d-byte aligned for a %d-bit access", offset, bytes, width));
             }
             if (offset < 0 || offset > memorySize - (long)bytes * count)
             {
-                throw new Main.UsageException(String.format(
+                throw new UsageException(String.format(
                     "offset 0x%x + %d bytes is outside the %d-byte memory of %s", offset,
                     (long)bytes * count, memorySize, where()));
             }
@@ -245,13 +245,13 @@ public final class RfmCommand
             }
             catch (final RfmException ex)
             {
-                throw new Main.UsageException("--size: " + ex.getMessage());
+                throw new UsageException("--size: " + ex.getMessage());
             }
             try (SimNetwork net = SimNetwork.create(network, size))
             {
                 out().printf("created network %s: %d bytes of memory in %s%n", network, net.memorySize(), net.dir());
             }
-            return Main.EXIT_OK;
+            return ExitCodes.OK;
         }
     }
 
@@ -275,7 +275,7 @@ public final class RfmCommand
                     "network's: %s%n", network, SimNetwork.dir(network),
                     String.join(", ", others.stream().map(SimNetwork::quote).toList()));
             }
-            return Main.EXIT_OK;
+            return ExitCodes.OK;
         }
     }
 
@@ -297,13 +297,13 @@ public final class RfmCommand
         {
             if ((network == null) == (device == null))
             {
-                throw new Main.UsageException("give either --network NAME or --device URI");
+                throw new UsageException("give either --network NAME or --device URI");
             }
             if (device != null)
             {
                 if (device.isBlank())
                 {
-                    throw new Main.UsageException("--device is empty");
+                    throw new UsageException("--device is empty");
                 }
                 return deviceStatus();
             }
@@ -312,7 +312,7 @@ public final class RfmCommand
             {
                 RfmStatusText.print(net.status(), out);
             }
-            return Main.EXIT_OK;
+            return ExitCodes.OK;
         }
 
         private int deviceStatus()
@@ -342,7 +342,7 @@ public final class RfmCommand
                 // events received: the driver's count; the rest: what this open of the device did (nothing yet)
                 RfmStatusText.printCounters(opened, out);
             }
-            return Main.EXIT_OK;
+            return ExitCodes.OK;
         }
     }
 
@@ -359,7 +359,7 @@ public final class RfmCommand
             final int bytes = bytes();
             if (bytes < 8 && (value >>> (bytes * 8)) != 0)
             {
-                throw new Main.UsageException(String.format("--value 0x%x does not fit %d bits", value, width));
+                throw new UsageException(String.format("--value 0x%x does not fit %d bits", value, width));
             }
             try (RfmDevice opened = openChecked(1))
             {
@@ -373,7 +373,7 @@ public final class RfmCommand
                 }
                 out().printf("node %d wrote 0x%0" + bytes * 2 + "x at 0x%08x%n", self, value, offset);
             }
-            return Main.EXIT_OK;
+            return ExitCodes.OK;
         }
     }
 
@@ -389,7 +389,7 @@ public final class RfmCommand
         {
             if (count < 1)
             {
-                throw new Main.UsageException("--count " + count + " is not at least 1");
+                throw new UsageException("--count " + count + " is not at least 1");
             }
             final int bytes = bytes();
             try (RfmDevice opened = openChecked(count))
@@ -408,12 +408,12 @@ public final class RfmCommand
                     out().printf("0x%08x: 0x%0" + bytes * 2 + "x%n", at, v);
                 }
             }
-            return Main.EXIT_OK;
+            return ExitCodes.OK;
         }
     }
 
     @Command(name = "send", mixinStandardHelpOptions = true, description = "Send a network event as a node.")
-    static final class Send extends NodeCommand
+    static final class Send extends AsNodeCommand
     {
         @Option(names = "--to", required = true, paramLabel = "M|all", converter = Converters.Destination.class,
             description = "Destination node id, or all.")
@@ -432,11 +432,11 @@ public final class RfmCommand
         {
             if (!type.sendable())
             {
-                throw new Main.UsageException("--type " + type + " cannot be sent (INTR1..INTR4 or RESET)");
+                throw new UsageException("--type " + type + " cannot be sent (INTR1..INTR4 or RESET)");
             }
             if ((data >>> 32) != 0)
             {
-                throw new Main.UsageException(String.format("--data 0x%x does not fit 32 bits", data));
+                throw new UsageException(String.format("--data 0x%x does not fit 32 bits", data));
             }
             checkTarget();
             if (device == null && to == node)
@@ -460,7 +460,7 @@ public final class RfmCommand
                     to == RfmDevice.ALL_NODES ? "all" : "node " + to, data,
                     present ? "" : " (node " + to + " is not on the ring: nobody received it)");
             }
-            return Main.EXIT_OK;
+            return ExitCodes.OK;
         }
 
         private boolean isPresent(final int other)
@@ -475,7 +475,7 @@ public final class RfmCommand
     @Command(name = "wait", mixinStandardHelpOptions = true,
         description = "Enable an event type as a node of an existing network (or a device) and print each event " +
             "that arrives.")
-    static final class Wait extends NodeCommand
+    static final class Wait extends AsNodeCommand
     {
         @Option(names = "--type", required = true, paramLabel = "TYPE", converter = Converters.Event.class,
             description = "Event type, e.g. INTR1.")
@@ -496,7 +496,7 @@ public final class RfmCommand
         {
             if (count < 1)
             {
-                throw new Main.UsageException("--count " + count + " is not at least 1");
+                throw new UsageException("--count " + count + " is not at least 1");
             }
             checkTarget();
             if (device == null && !SimNetwork.exists(network))
@@ -516,7 +516,7 @@ public final class RfmCommand
                     {
                         spec.commandLine().getErr().printf("rfmrt: no %s event for node %d within %s (%d of %d)%n",
                             type, self, describe(timeoutNanos), i, count);
-                        return Main.EXIT_TIMEOUT;
+                        return ExitCodes.TIMEOUT;
                     }
                     if (status != RfmStatus.SUCCESS)
                     {
@@ -526,7 +526,7 @@ public final class RfmCommand
                     out().flush();
                 }
             }
-            return Main.EXIT_OK;
+            return ExitCodes.OK;
         }
 
         /** The timeout as given: in the largest unit that says it exactly. */
@@ -563,7 +563,7 @@ public final class RfmCommand
                 out().printf("network %s link %s%s%n", network, state.up ? "up" : "down", changed ? "" :
                     " (already)");
             }
-            return Main.EXIT_OK;
+            return ExitCodes.OK;
         }
     }
 
@@ -579,7 +579,7 @@ public final class RfmCommand
                 net.reset();
                 out().printf("network %s reset%n", network);
             }
-            return Main.EXIT_OK;
+            return ExitCodes.OK;
         }
     }
 }

@@ -1,7 +1,8 @@
 package io.rfmrt.cli.bench;
 
 import io.rfmrt.cli.CliProcesses;
-import io.rfmrt.cli.Main;
+import io.rfmrt.cli.common.ExitCodes;
+import io.rfmrt.cli.common.OutputFiles;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -77,8 +78,8 @@ class BenchOutputCheckTest
     void shouldLeaveNoProbeBehindWhenThePlotFolderIsWritable() throws Exception
     {
         final Path plot = dir.resolve("ramp.png");
-        Main.checkOutputFile("--plot", plot);
-        Main.checkOutputFile("--plot", dir.resolve("new/sub/ramp.png"));
+        OutputFiles.checkWritable("--plot", plot);
+        OutputFiles.checkWritable("--plot", dir.resolve("new/sub/ramp.png"));
 
         try (var left = Files.list(dir))
         {
@@ -105,7 +106,7 @@ class BenchOutputCheckTest
         final String text = Files.readString(err);
         Files.delete(err);
         assertThat(ended).as("refused at once, not after measuring").isTrue();
-        assertThat(bench.exitValue()).as(text).isEqualTo(Main.EXIT_USAGE);
+        assertThat(bench.exitValue()).as(text).isEqualTo(ExitCodes.USAGE);
         assertThat(stdout.toString(StandardCharsets.UTF_8)).isEmpty();
         assertThat(simRoot).as("nothing measured, no network made").doesNotExist();
         assertThat(text.lines().count()).as(text).isEqualTo(1);

@@ -2,6 +2,7 @@ package io.rfmrt.cli.bench;
 
 import io.rfmrt.cli.CliProcesses;
 import io.rfmrt.cli.Main;
+import io.rfmrt.cli.common.ExitCodes;
 import io.rfmrt.cli.common.PercentilePlot;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -90,7 +91,7 @@ class BenchPeersTest
         final StringWriter err = new StringWriter();
         final int exit = Main.run(new String[]{"bench", "peers", "--transports", "udp,carrier-pigeon"},
             new PrintWriter(new StringWriter()), new PrintWriter(err));
-        assertThat(exit).isEqualTo(Main.EXIT_USAGE);
+        assertThat(exit).isEqualTo(ExitCodes.USAGE);
         assertThat(err.toString()).contains("unknown transport 'carrier-pigeon'");
     }
 
@@ -100,7 +101,7 @@ class BenchPeersTest
         final StringWriter err = new StringWriter();
         final int exit = Main.run(new String[]{"bench", "peers", "--aeron-threading", "SHARED_NETWORK"},
             new PrintWriter(new StringWriter()), new PrintWriter(err));
-        assertThat(exit).isEqualTo(Main.EXIT_USAGE);
+        assertThat(exit).isEqualTo(ExitCodes.USAGE);
         assertThat(err.toString()).contains("--aeron-threading 'SHARED_NETWORK'");
     }
 

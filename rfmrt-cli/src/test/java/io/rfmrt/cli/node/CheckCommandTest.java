@@ -1,6 +1,6 @@
 package io.rfmrt.cli.node;
 
-import io.rfmrt.cli.Main;
+import io.rfmrt.cli.common.ExitCodes;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import org.junit.jupiter.api.BeforeEach;
@@ -84,7 +84,7 @@ class CheckCommandTest
     {
         final int exit = check("--sysroot", node.toString());
 
-        assertThat(exit).isEqualTo(Main.EXIT_OK);
+        assertThat(exit).isEqualTo(ExitCodes.OK);
         assertThat(err.toString()).isEmpty();
         final String[] lines = out.toString().split("\n");
         assertThat(lines[0]).isEqualTo("rfmrt check: sysroot " + node);
@@ -104,7 +104,7 @@ class CheckCommandTest
 
         final int exit = check("--sysroot", node.toString());
 
-        assertThat(exit).isEqualTo(Main.EXIT_ERROR);
+        assertThat(exit).isEqualTo(ExitCodes.ERROR);
         assertThat(out.toString()).containsPattern("FAIL +PREEMPT_RT kernel +.*PREEMPT_DYNAMIC")
             .containsPattern("\n +fix: install and boot a PREEMPT_RT kernel")
             .endsWith(ITEMS + " items: " + (ITEMS - 1) + " pass, 0 warn, 1 fail\n");
@@ -117,12 +117,12 @@ class CheckCommandTest
         final Path absent = dir.resolve("rfm2g0");
         final int exit = check("--sysroot", node.toString(), "--device", "rfm2g:" + absent + "?dmaThreshold=512");
 
-        assertThat(exit).isEqualTo(Main.EXIT_ERROR);
+        assertThat(exit).isEqualTo(ExitCodes.ERROR);
         assertThat(out.toString()).containsPattern("FAIL +RFM2g card +device node " + absent + " missing")
             .contains("fix: load the RFM2g driver")
             .endsWith((ITEMS + 1) + " items: " + ITEMS + " pass, 0 warn, 1 fail\n");
         out.getBuffer().setLength(0);
-        assertThat(check("--sysroot", node.toString(), "--device", "sim:lab?node=1")).isEqualTo(Main.EXIT_OK);
+        assertThat(check("--sysroot", node.toString(), "--device", "sim:lab?node=1")).isEqualTo(ExitCodes.OK);
         assertThat(out.toString()).doesNotContain("RFM2g card");
     }
 
@@ -134,7 +134,7 @@ class CheckCommandTest
 
         final int exit = check("--sysroot", node.toString());
 
-        assertThat(exit).isEqualTo(Main.EXIT_OK);
+        assertThat(exit).isEqualTo(ExitCodes.OK);
         assertThat(out.toString()).containsPattern("WARN +transparent huge pages +always \\[madvise] never")
             .contains("fix: tuning/bin/rfmrt-isolate (thp step)")
             .containsPattern("WARN +RT throttling +950000 us")
@@ -146,19 +146,19 @@ class CheckCommandTest
     {
         irq(40, "2", "rfm2g0-dma");
 
-        assertThat(check("--sysroot", node.toString())).isEqualTo(Main.EXIT_ERROR);
+        assertThat(check("--sysroot", node.toString())).isEqualTo(ExitCodes.ERROR);
         assertThat(out.toString()).containsPattern(
             "FAIL +IRQs on isolated cores +1 of 2 IRQs may run on isolated cores 2-3: 40 rfm2g0-dma \\(affinity 2\\)");
 
         out.getBuffer().setLength(0);
-        assertThat(check("--sysroot", node.toString(), "--rfm-irq-match", "^rfm2g\\d+-dma$")).isEqualTo(Main.EXIT_OK);
+        assertThat(check("--sysroot", node.toString(), "--rfm-irq-match", "^rfm2g\\d+-dma$")).isEqualTo(ExitCodes.OK);
         assertThat(out.toString()).containsPattern("PASS +IRQs on isolated cores +none of 2 IRQs .*40 rfm2g0-dma");
     }
 
     @Test
     void shouldPrintOneJsonObjectWithTheSameExitCode() throws IOException
     {
-        assertThat(check("--sysroot", node.toString(), "--json")).isEqualTo(Main.EXIT_OK);
+        assertThat(check("--sysroot", node.toString(), "--json")).isEqualTo(ExitCodes.OK);
         JsonNode json = new ObjectMapper().readTree(out.toString());
         assertThat(json.get("sysroot").asText()).isEqualTo(node.toString());
         assertThat(json.get("items")).hasSize(ITEMS);
@@ -169,7 +169,7 @@ class CheckCommandTest
         write("proc/self/limits", "Max locked memory         65536                65536                bytes\n" +
             "Max realtime priority     99                   99\n");
         out.getBuffer().setLength(0);
-        assertThat(check("--sysroot", node.toString(), "--json")).isEqualTo(Main.EXIT_ERROR);
+        assertThat(check("--sysroot", node.toString(), "--json")).isEqualTo(ExitCodes.ERROR);
         json = new ObjectMapper().readTree(out.toString());
         assertThat(json.get("summary").get("fail").asInt()).isEqualTo(1);
         for (final JsonNode item : json.get("items"))
@@ -190,7 +190,7 @@ class CheckCommandTest
 
         // the exit code follows the report: an error exactly when an item failed on this machine
         final JsonNode json = new ObjectMapper().readTree(out.toString());
-        assertThat(exit).isEqualTo(json.get("summary").get("fail").asInt() > 0 ? Main.EXIT_ERROR : Main.EXIT_OK);
+        assertThat(exit).isEqualTo(json.get("summary").get("fail").asInt() > 0 ? ExitCodes.ERROR : ExitCodes.OK);
         assertThat(out.toString()).contains("\"sysroot\" : \"/\"");
         assertThat(out.toString().split("\"status\"", -1)).hasSize(ITEMS + 1);
     }
@@ -200,7 +200,7 @@ class CheckCommandTest
     {
         final int exit = check("--sysroot", dir.resolve("absent").toString());
 
-        assertThat(exit).isEqualTo(Main.EXIT_USAGE);
+        assertThat(exit).isEqualTo(ExitCodes.USAGE);
         assertThat(out.toString()).isEmpty();
         assertThat(err.toString()).isEqualTo("rfmrt: sysroot " + dir.resolve("absent") + " does not exist\n");
     }
@@ -210,7 +210,7 @@ class CheckCommandTest
     {
         final Path empty = Files.createDirectories(dir.resolve("empty"));
 
-        assertThat(check("--sysroot", empty.toString(), "--json")).isEqualTo(Main.EXIT_USAGE);
+        assertThat(check("--sysroot", empty.toString(), "--json")).isEqualTo(ExitCodes.USAGE);
         assertThat(out.toString()).isEmpty();
         assertThat(err.toString()).isEqualTo("rfmrt: sysroot " + empty + " has no proc/ folder\n");
     }
@@ -218,12 +218,12 @@ class CheckCommandTest
     @Test
     void shouldRefuseABadRegexAndABadPriorityWithOneLine()
     {
-        assertThat(check("--sysroot", node.toString(), "--rfm-irq-match", "rfm(")).isEqualTo(Main.EXIT_USAGE);
+        assertThat(check("--sysroot", node.toString(), "--rfm-irq-match", "rfm(")).isEqualTo(ExitCodes.USAGE);
         assertThat(err.toString()).startsWith("rfmrt: --rfm-irq-match 'rfm(' is not a regular expression: ")
             .doesNotContain("Exception").hasLineCount(1);
 
         err.getBuffer().setLength(0);
-        assertThat(check("--sysroot", node.toString(), "--min-rtprio", "100")).isEqualTo(Main.EXIT_USAGE);
+        assertThat(check("--sysroot", node.toString(), "--min-rtprio", "100")).isEqualTo(ExitCodes.USAGE);
         assertThat(err.toString()).isEqualTo("rfmrt: --min-rtprio 100 is not in 1-99\n");
         assertThat(out.toString()).isEmpty();
     }
@@ -234,12 +234,12 @@ class CheckCommandTest
         write("proc/self/limits", "Max locked memory         unlimited            unlimited            bytes\n" +
             "Max realtime priority     60                   60\n");
 
-        assertThat(check("--sysroot", node.toString())).isEqualTo(Main.EXIT_OK);
+        assertThat(check("--sysroot", node.toString())).isEqualTo(ExitCodes.OK);
         assertThat(out.toString()).containsPattern("WARN +RLIMIT_RTPRIO +60 \\(hard 60\\): SCHED_FIFO priorities " +
             "above 60 refused \\(expected up to 80\\)");
 
         out.getBuffer().setLength(0);
-        assertThat(check("--sysroot", node.toString(), "--min-rtprio", "60")).isEqualTo(Main.EXIT_OK);
+        assertThat(check("--sysroot", node.toString(), "--min-rtprio", "60")).isEqualTo(ExitCodes.OK);
         assertThat(out.toString()).containsPattern("PASS +RLIMIT_RTPRIO +60 \\(hard 60\\)");
     }
 }

@@ -3,6 +3,7 @@ package io.rfmrt.cli.node;
 import io.rfmrt.cli.CliProcesses;
 import io.rfmrt.cli.CliRun;
 import io.rfmrt.cli.Main;
+import io.rfmrt.cli.common.Failures;
 import io.rfmrt.cli.replay.DamagedJournalTest;
 import io.rfmrt.rfm.sim.SimNetwork;
 import org.junit.jupiter.api.AfterEach;
@@ -275,11 +276,11 @@ class NodeConfigCheckTest
     @Test
     void shouldDescribeOrdinaryFailuresWithoutAnInternalError()
     {
-        assertThat(Main.describe(new java.nio.file.AccessDeniedException("/etc/shadow")))
+        assertThat(Failures.describe(new java.nio.file.AccessDeniedException("/etc/shadow")))
             .isEqualTo("/etc/shadow: permission denied");
-        assertThat(Main.describe(new io.rfmrt.runtime.journal.JournalException("journal dir x is not a folder")))
+        assertThat(Failures.describe(new io.rfmrt.runtime.journal.JournalException("journal dir x is not a folder")))
             .isEqualTo("journal dir x is not a folder");
-        assertThat(Main.describe(new java.io.UncheckedIOException(new java.nio.file.NotDirectoryException("/a/b"))))
+        assertThat(Failures.describe(new java.io.UncheckedIOException(new java.nio.file.NotDirectoryException("/a/b"))))
             .isEqualTo("/a/b: not a folder");
     }
 }

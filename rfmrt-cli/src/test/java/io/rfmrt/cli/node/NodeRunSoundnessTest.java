@@ -1,15 +1,15 @@
 package io.rfmrt.cli.node;
 
 import io.rfmrt.cli.CliProcesses;
-import io.rfmrt.cli.Main;
+import io.rfmrt.cli.common.ExitCodes;
 import io.rfmrt.control.node.ControlFrames;
 import io.rfmrt.rfm.RfmDevice;
 import io.rfmrt.rfm.RfmDevices;
 import io.rfmrt.rfm.channel.FramePublisher;
+import io.rfmrt.rfm.sim.SimNetwork;
 import io.rfmrt.runtime.FrameHandler;
 import io.rfmrt.runtime.NodeApp;
 import io.rfmrt.runtime.RfmNode;
-import io.rfmrt.rfm.sim.SimNetwork;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -61,7 +61,7 @@ class NodeRunSoundnessTest
         assertThat(node.waitFor(60, TimeUnit.SECONDS)).isTrue();
         final String errText = err.get(30, TimeUnit.SECONDS);
 
-        assertThat(node.exitValue()).as(out + errText).isEqualTo(Main.EXIT_APP);
+        assertThat(node.exitValue()).as(out + errText).isEqualTo(ExitCodes.APP);
         assertThat(errText.lines().filter(l -> l.startsWith("rfmrt node: "))).as(errText).singleElement().asString()
             .matches("rfmrt node: plant: no command from the controller in \\d+ periods: the axis was never driven");
         assertThat(out).contains("warning: plant: no command from the controller after ")
@@ -104,7 +104,7 @@ class NodeRunSoundnessTest
         final String outText = out.get(30, TimeUnit.SECONDS);
         final String errText = err.get(30, TimeUnit.SECONDS);
 
-        assertThat(node.exitValue()).as(outText + errText).isEqualTo(Main.EXIT_ERROR);
+        assertThat(node.exitValue()).as(outText + errText).isEqualTo(ExitCodes.ERROR);
         assertThat(errText).as(outText).contains("rfmrt node: thread rfmrt-isr: IllegalStateException: the law " +
             "broke on its 5th frame");
         assertThat(outText).as(errText).containsPattern("(?m)^result \\{\"frames\":5}$")

@@ -2,9 +2,9 @@ package io.rfmrt.cli.node;
 
 import io.rfmrt.cli.CliProcesses;
 import io.rfmrt.rfm.EventType;
+import io.rfmrt.rfm.RfmCounter;
 import io.rfmrt.rfm.RfmDevice;
 import io.rfmrt.rfm.RfmDevices;
-import io.rfmrt.rfm.RfmCounter;
 import io.rfmrt.rfm.RfmException;
 import io.rfmrt.rfm.sim.SimNetwork;
 import io.rfmrt.runtime.RuntimeCounter;

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.rfmrt.cli.CliProcesses;
 import io.rfmrt.cli.CliRun;
-import io.rfmrt.cli.Main;
+import io.rfmrt.cli.common.ExitCodes;
 import io.rfmrt.runtime.counters.CountersFileDescriptor;
 import io.rfmrt.runtime.counters.NodeCounters;
 import org.junit.jupiter.api.AfterEach;
@@ -107,7 +107,7 @@ class StatCommandTest
             final Path bad = simRoot.resolve("lab1").resolve("node-7.counters");
             Files.write(bad, new byte[4096]);
             final CliRun refused = CliRun.of("stat", "--root", simRoot.toString(), "--network", "lab1");
-            assertThat(refused.exit()).isEqualTo(Main.EXIT_ERROR);
+            assertThat(refused.exit()).isEqualTo(ExitCodes.ERROR);
             assertThat(refused.err()).isEqualTo("rfmrt: counters file " + bad +
                 " is not a counters file (no rfmrtCNT magic)\n");
             Files.delete(bad);
@@ -117,7 +117,7 @@ class StatCommandTest
             assertThat(two.waitFor(30, TimeUnit.SECONDS)).isTrue();
             assertThat(two.exitValue()).isZero();
             final CliRun gone = CliRun.of("stat", "--root", simRoot.toString(), "--network", "lab1", "--node", "2");
-            assertThat(gone.exit()).isEqualTo(Main.EXIT_ERROR);
+            assertThat(gone.exit()).isEqualTo(ExitCodes.ERROR);
             assertThat(gone.err()).isEqualTo("rfmrt: no counters file " + simRoot.resolve("lab1/node-2.counters") +
                 " (the node is not running, or runs an rfmrt without counters files)\n");
 
@@ -158,7 +158,7 @@ class StatCommandTest
                     CountersFileDescriptor.HEADER_LENGTH + "-byte header",
                 "rfmrt: counters file " + net.resolve("node-12.counters") + " is not a regular file (a FIFO, " +
                     "device or folder)");
-            assertThat(text.exit()).isEqualTo(Main.EXIT_ERROR);
+            assertThat(text.exit()).isEqualTo(ExitCodes.ERROR);
 
             final CliRun all = assertTimeoutPreemptively(Duration.ofSeconds(20),
                 () -> CliRun.of("stat", "--root", simRoot.toString(), "--json"));
@@ -174,13 +174,13 @@ class StatCommandTest
     void shouldRefuseNodeWithoutNetworkAndAnEmptyNetwork()
     {
         final CliRun usage = CliRun.of("stat", "--root", simRoot.toString(), "--node", "2");
-        assertThat(usage.exit()).isEqualTo(Main.EXIT_USAGE);
+        assertThat(usage.exit()).isEqualTo(ExitCodes.USAGE);
         assertThat(usage.err()).isEqualTo("rfmrt: --node needs --network\n");
         final CliRun none = CliRun.of("stat", "--root", simRoot.toString());
-        assertThat(none.exit()).isEqualTo(Main.EXIT_ERROR);
+        assertThat(none.exit()).isEqualTo(ExitCodes.ERROR);
         assertThat(none.err()).isEqualTo("rfmrt: no counters files under " + simRoot + " (no node runs)\n");
         final CliRun watch = CliRun.of("stat", "--root", simRoot.toString(), "--watch", "0s");
-        assertThat(watch.exit()).isEqualTo(Main.EXIT_USAGE);
+        assertThat(watch.exit()).isEqualTo(ExitCodes.USAGE);
     }
 
     private static long counter(final JsonNode node, final int id)

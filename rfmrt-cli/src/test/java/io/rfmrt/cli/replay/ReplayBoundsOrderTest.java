@@ -2,7 +2,7 @@ package io.rfmrt.cli.replay;
 
 import io.rfmrt.cli.CliProcesses;
 import io.rfmrt.cli.CliRun;
-import io.rfmrt.cli.Main;
+import io.rfmrt.cli.common.ExitCodes;
 import io.rfmrt.control.replay.ControlRerunTest;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -63,7 +63,7 @@ class ReplayBoundsOrderTest
 
     private static void assertRefused(final CliRun run, final String message)
     {
-        assertThat(run.exit()).as(run.err()).isEqualTo(Main.EXIT_USAGE);
+        assertThat(run.exit()).as(run.err()).isEqualTo(ExitCodes.USAGE);
         assertThat(run.err()).isEqualTo("rfmrt: " + message + System.lineSeparator());
         assertThat(run.out()).isEmpty();
     }

@@ -1,6 +1,7 @@
 package io.rfmrt.cli.replay;
 
 import io.rfmrt.cli.Main;
+import io.rfmrt.cli.common.ExitCodes;
 import io.rfmrt.control.replay.ControlRerunTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -87,7 +88,7 @@ class ReplayCommandTest
         final StringWriter mainErr = new StringWriter();
         final int code = Main.run(new String[]{"replay", temp.resolve("bad").toString(), "--from", "banana"},
             new PrintWriter(new StringWriter(), true), new PrintWriter(mainErr, true));
-        assertThat(code).isEqualTo(Main.EXIT_USAGE);
+        assertThat(code).isEqualTo(ExitCodes.USAGE);
         assertThat(mainErr.toString()).isEqualTo("rfmrt: --from: time bound 'banana' is neither a time from the " +
             "journal start (+2.5s, 500ms, 1.5m) nor an ISO-8601 instant (2026-12-02T17:13:29Z)" +
             System.lineSeparator());

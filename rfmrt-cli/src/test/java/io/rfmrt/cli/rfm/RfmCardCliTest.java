@@ -2,6 +2,7 @@ package io.rfmrt.cli.rfm;
 
 import io.rfmrt.cli.CliProcesses;
 import io.rfmrt.cli.Main;
+import io.rfmrt.cli.common.ExitCodes;
 import io.rfmrt.rfm.EventInfo;
 import io.rfmrt.rfm.EventType;
 import io.rfmrt.rfm.RfmDevice;
@@ -65,7 +66,7 @@ class RfmCardCliTest
 
     private static void assertUsage(final Result result, final String message)
     {
-        assertThat(result.exit()).as(result.err()).isEqualTo(Main.EXIT_USAGE);
+        assertThat(result.exit()).as(result.err()).isEqualTo(ExitCodes.USAGE);
         assertThat(result.err()).isEqualTo("rfmrt: " + message + NL);
         assertThat(result.out()).isEmpty();
     }
@@ -118,7 +119,7 @@ class RfmCardCliTest
             assertThat(wait.out()).isEqualTo("event INTR2 from node 3 data 0x0000beef" + NL);
         }
         final Result timeout = run("rfm", "wait", "--device", card, "--type", "INTR3", "--timeout", "20ms");
-        assertThat(timeout.exit()).isEqualTo(Main.EXIT_TIMEOUT);
+        assertThat(timeout.exit()).isEqualTo(ExitCodes.TIMEOUT);
         assertThat(timeout.err()).isEqualTo("rfmrt: no INTR3 event for node 2 within 20 ms (0 of 1)" + NL);
     }
 
@@ -166,7 +167,7 @@ class RfmCardCliTest
             "give either --network NAME or --device URI");
         assertUsage(run("rfm", "status"), "give either --network NAME or --device URI");
         final Result self = run("rfm", "send", "--device", card, "--to", "2", "--type", "INTR1");
-        assertThat(self.exit()).isEqualTo(Main.EXIT_ERROR);
+        assertThat(self.exit()).isEqualTo(ExitCodes.ERROR);
         assertThat(self.err()).isEqualTo("rfmrt: node 2 cannot send to itself" + NL);
     }
 }

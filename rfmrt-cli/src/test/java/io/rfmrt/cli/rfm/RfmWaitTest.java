@@ -2,7 +2,7 @@ package io.rfmrt.cli.rfm;
 
 import io.rfmrt.cli.CliProcesses;
 import io.rfmrt.cli.CliRun;
-import io.rfmrt.cli.Main;
+import io.rfmrt.cli.common.ExitCodes;
 import io.rfmrt.rfm.sim.SimNetwork;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -42,7 +42,7 @@ class RfmWaitTest
             final CliRun run = CliRun.of("rfm", "wait", "--network", "nowhere", "--node", "2", "--type", "INTR1",
                 "--timeout", timeout);
 
-            assertThat(run.exit()).as(run.err()).isEqualTo(Main.EXIT_ERROR);
+            assertThat(run.exit()).as(run.err()).isEqualTo(ExitCodes.ERROR);
             assertThat(run.err()).isEqualTo("rfmrt: network 'nowhere' does not exist; rfm wait joins a network, it " +
                 "does not create one (rfm create, or start its bridge)" + System.lineSeparator());
             assertThat(run.out()).isEmpty();
@@ -61,7 +61,7 @@ class RfmWaitTest
             final CliRun run = CliRun.of("rfm", "wait", "--network", "lab", "--node", "2", "--type", "INTR1",
                 "--timeout", timeout[0]);
 
-            assertThat(run.exit()).as(run.err()).isEqualTo(Main.EXIT_TIMEOUT);
+            assertThat(run.exit()).as(run.err()).isEqualTo(ExitCodes.TIMEOUT);
             assertThat(run.err()).isEqualTo("rfmrt: no INTR1 event for node 2 within " + timeout[1] + " (0 of 1)" +
                 System.lineSeparator());
         }

@@ -1,0 +1,22 @@
+package io.rfmrt.cli;
+
+import io.rfmrt.cli.bench.BenchCommand;
+import io.rfmrt.cli.bench.BenchCompare;
+import io.rfmrt.cli.bench.BenchHosts;
+import io.rfmrt.cli.bench.BenchPeers;
+import io.rfmrt.cli.common.ChildJvm;
+import picocli.CommandLine.Command;
+
+/**
+ * {@code rfmrt internal}: the processes other commands start ({@link ChildJvm#startInternal}), never typed by a
+ * user; hidden from the help, and each driven by positional arguments alone.
+ */
+@Command(name = ChildJvm.INTERNAL, hidden = true, description = "Child processes of the other commands.",
+    subcommands = {BenchCommand.Peer.class, BenchCompare.Receiver.class, BenchPeers.Receiver.class,
+        BenchHosts.Sender.class})
+final class InternalCommand
+{
+    private InternalCommand()
+    {
+    }
+}
