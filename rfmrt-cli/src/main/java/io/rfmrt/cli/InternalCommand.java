@@ -11,7 +11,8 @@ import picocli.CommandLine.Command;
  * {@code rfmrt internal}: the processes other commands start ({@link ChildJvm#startInternal}), never typed by a
  * user; hidden from the help, and each driven by positional arguments alone.
  */
-@Command(name = ChildJvm.INTERNAL, hidden = true, description = "Child processes of the other commands.",
+@Command(name = ChildJvm.INTERNAL, hidden = true, mixinStandardHelpOptions = true,
+    description = "Child processes of the other commands.",
     subcommands = {BenchCommand.Peer.class, BenchCompare.Receiver.class, BenchPeers.Receiver.class,
         BenchHosts.Sender.class})
 final class InternalCommand

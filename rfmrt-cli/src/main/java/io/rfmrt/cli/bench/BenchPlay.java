@@ -4,7 +4,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.rfmrt.cli.common.ChildJvm;
 import io.rfmrt.cli.common.ExitCodes;
 import io.rfmrt.cli.common.UsageException;
-import io.rfmrt.cli.demo.DemoCommand;
+import io.rfmrt.cli.demo.DemoConfigs;
+import io.rfmrt.cli.demo.DemoProcesses;
 import io.rfmrt.control.node.ControlFrames;
 import io.rfmrt.rfm.RfmDevice;
 import io.rfmrt.rfm.RfmDevices;
@@ -136,7 +137,7 @@ final class BenchPlay implements Callable<Integer>
         try
         {
             SimNetwork.create(network, ControlFrames.LAYOUT.memorySize()).close();
-            Files.writeString(dir.resolve("layout.yaml"), ControlFrames.layoutText());
+            Files.writeString(dir.resolve(DemoConfigs.LAYOUT_CONFIG), ControlFrames.layoutText());
             console.printf(Locale.ROOT, "recording %,d frames at %d Hz ...%n", frames, rate);
             console.flush();
             final Process recorder = receiver(network, dir, "recorder", true);
@@ -234,27 +235,13 @@ final class BenchPlay implements Callable<Integer>
         throws Exception
     {
         final Path config = dir.resolve(name + ".yaml");
-        Files.writeString(config, """
-            device: %s
-            layout: layout.yaml
-            receive:
-              channels: [axis.sensor]
-              wait: BLOCKING
-            threads:
-              cpus: []
-              isr:       {priority: 80}
-              consumer:  {priority: 70}
-              lockMemory: true
-              cpuDmaLatency: true
-            strict: false
-            journal:
-              enabled: %s
-              dir: %s
-            heartbeat: 0
-            """.formatted(ControlFrames.deviceUri(network, ControlFrames.CONTROLLER_NODE), journal, name));
+        DemoConfigs.write(config, "rfmrt bench play: a receiving node on the demo's sensor channel",
+            new DemoConfigs.NodeFile(ControlFrames.deviceUri(network, ControlFrames.CONTROLLER_NODE),
+                DemoConfigs.LAYOUT_CONFIG, new DemoConfigs.Receive(List.of(ControlFrames.SENSOR.name()), "BLOCKING"),
+                DemoConfigs.THREADS, false, 0, new DemoConfigs.Journal(journal, name), null));
         final Process process = ChildJvm.builder("node", "--config", config.toString())
             .redirectOutput(ProcessBuilder.Redirect.DISCARD).redirectError(ProcessBuilder.Redirect.DISCARD).start();
-        DemoCommand.awaitReady(network, process);
+        DemoProcesses.awaitReady(network, process);
         // the counters file is made before the receive path starts
         final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         while (!Files.exists(counters(network)) && System.nanoTime() < deadline)

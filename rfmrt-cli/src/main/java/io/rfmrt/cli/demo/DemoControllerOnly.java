@@ -1,10 +1,10 @@
 package io.rfmrt.cli.demo;
 
-import com.fasterxml.jackson.databind.SerializationFeature;
 import io.rfmrt.cli.common.ChildJvm;
 import io.rfmrt.cli.common.ChildResult;
 import io.rfmrt.cli.common.ExitCodes;
 import io.rfmrt.cli.common.Failures;
+import io.rfmrt.control.ControllerGains;
 import io.rfmrt.control.node.ControlFrames;
 import io.rfmrt.control.node.NodeResults.ControllerResult;
 
@@ -32,19 +32,19 @@ final class DemoControllerOnly
     }
 
     static int run(final PrintWriter out, final boolean json, final Path outDir, final String network, final int rate,
-        final String wait, final String profile, final String gainsYaml) throws Exception
+        final String wait, final String profile, final ControllerGains gains) throws Exception
     {
         final PrintWriter console = json ? new PrintWriter(System.err, true) : out;
         io.rfmrt.rfm.sim.SimNetwork.checkName(network);
         Files.createDirectories(outDir);
-        if (DemoCommand.removePreviousRun(outDir))
+        if (DemoLeftovers.removePreviousRun(outDir))
         {
             console.printf("rfmrt demo: %s held a previous run; its journals, summary and plots were removed%n",
                 outDir);
         }
         final Path journals = outDir.toAbsolutePath().resolve("journal");
-        final Path config = DemoCommand.writeControllerConfig(outDir, network, journals, rate, wait, profile,
-            gainsYaml);
+        final DemoConfigs.ControllerSettings settings = DemoConfigs.ControllerSettings.of(rate, profile, gains);
+        final Path config = DemoConfigs.writeController(outDir, network, journals, wait, settings);
         // the network the frames are played onto: made here when missing (and removed at the end if nobody else is
         // on it then), joined when it exists
         boolean made = false;
@@ -77,7 +77,7 @@ final class DemoControllerOnly
         {
             console.printf("rfmrt demo --controller-only: the controller (node %d) on network '%s', %d Hz%s; it " +
                 "takes the sensor frames of node %d (rfmrt replay DIR --play --network %s --source %d)%n",
-                ControlFrames.CONTROLLER_NODE, network, rate, gainsYaml == null ? "" : ", gains " + gainsYaml,
+                ControlFrames.CONTROLLER_NODE, network, rate, settings.gains() == null ? "" : ", gains " + DemoConfigs.text(settings.gains()),
                 ControlFrames.PLANT_NODE, network, ControlFrames.PLANT_NODE);
             console.flush();
             final Process controller = ChildJvm.start("node", "--child", "--config", config.toString());
@@ -87,8 +87,8 @@ final class DemoControllerOnly
                 controller.toHandle().destroy();
             }
             final AtomicReference<String> result = new AtomicReference<>();
-            final Thread relay = DemoCommand.relay(controller, console, result);
-            DemoCommand.awaitReady(network, controller);
+            final Thread relay = DemoProcesses.relay(controller, console, result);
+            DemoProcesses.awaitReady(network, controller);
             console.println("rfmrt demo --controller-only: ready");
             console.flush();
             controller.waitFor();
@@ -99,11 +99,11 @@ final class DemoControllerOnly
                     "); see its line above");
             }
             final ControllerResult c = ChildResult.read(result.get(), ControllerResult.class);
-            final Map<String, Object> summary = summary(c, rate, interrupted.get(), journals);
+            final Summary summary = Summary.of(c, rate, interrupted.get(), journals);
             try
             {
-                Files.writeString(outDir.resolve("summary.json"), ChildResult.MAPPER.copy()
-                    .enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(summary) + "\n");
+                Files.writeString(outDir.resolve("summary.json"), ChildResult.MAPPER
+                    .writerWithDefaultPrettyPrinter().writeValueAsString(summary) + "\n");
             }
             catch (final java.io.IOException ex)
             {
@@ -119,7 +119,8 @@ final class DemoControllerOnly
                 out.print(c.placement());
                 out.println(interrupted.get() == null ? "summary (controller only)" :
                     "summary (controller only, interrupted by " + interrupted.get() + ")");
-                for (final Map.Entry<String, Object> e : summary.entrySet())
+                final Map<?, ?> figures = ChildResult.MAPPER.convertValue(summary, LinkedHashMap.class);
+                for (final Map.Entry<?, ?> e : figures.entrySet())
                 {
                     out.printf(Locale.ROOT, "  %-26s %s%n", e.getKey(), e.getValue() instanceof Double d ?
                         String.format(Locale.ROOT, "%.4g", d) : e.getValue());
@@ -160,34 +161,45 @@ final class DemoControllerOnly
     }
 
     /**
-     * The controller's figures, named as in the demo's summary.
+     * The controller's figures, named as in the demo's summary ({@link DemoSummary}): {@code DIR/summary.json}, the
+     * {@code --json} line and the summary table of a {@code --controller-only} run.
+     *
+     * @param cycles                the controller's cycles.
+     * @param lostFrames            sensor frames lost.
+     * @param tornFrames            torn frames.
+     * @param skippedFrames         sensor frames skipped for a newer one.
+     * @param deadlineMisses        cycles answered after the deadline.
+     * @param deadlineUs            the deadline, µs.
+     * @param watchdogTrips         times the watchdog drove the axis to SAFE.
+     * @param watchdogRecoveries    times it came back.
+     * @param followingErrorFaults  times the axis faulted on its following error.
+     * @param trackingRms           tracking error while moving, rms, rad.
+     * @param trackingMax           its largest, rad.
+     * @param trackingRmsAllRunning tracking error over every running cycle, rms, rad.
+     * @param moveDistance          the distance the profile moves, rad.
+     * @param e2eP50Us              sensor stamp to command, median, µs.
+     * @param e2eP99Us              its 99th percentile, µs.
+     * @param e2eMaxUs              its largest, µs.
+     * @param journalRecords        journal records written.
+     * @param journalDrops          journal records dropped.
+     * @param journalWriteErrors    journal write errors.
+     * @param rateHz                the loop rate.
+     * @param interrupted           "no", or the signal that stopped the run.
+     * @param journals              the controller's journal folder.
      */
-    static Map<String, Object> summary(final ControllerResult c, final int rate, final String interrupted,
-        final Path journals)
+    record Summary(long cycles, long lostFrames, long tornFrames, long skippedFrames, long deadlineMisses,
+        double deadlineUs, long watchdogTrips, long watchdogRecoveries, long followingErrorFaults, double trackingRms,
+        double trackingMax, double trackingRmsAllRunning, double moveDistance, double e2eP50Us, double e2eP99Us,
+        double e2eMaxUs, long journalRecords, long journalDrops, long journalWriteErrors, int rateHz,
+        String interrupted, List<String> journals)
     {
-        final Map<String, Object> s = new LinkedHashMap<>();
-        s.put("cycles", c.cycles());
-        s.put("lost_frames", c.lostFrames());
-        s.put("torn_frames", c.tornFrames());
-        s.put("skipped_frames", c.skippedFrames());
-        s.put("deadline_misses", c.deadlineMisses());
-        s.put("deadline_us", c.deadlineUs());
-        s.put("watchdog_trips", c.watchdogTrips());
-        s.put("watchdog_recoveries", c.watchdogRecoveries());
-        s.put("following_error_faults", c.followingErrorFaults());
-        s.put("tracking_rms", c.trackingRmsMoves());
-        s.put("tracking_max", c.trackingMaxMoves());
-        s.put("tracking_rms_all_running", c.trackingRms());
-        s.put("move_distance", c.moveDistance());
-        s.put("e2e_p50_us", c.e2eP50Us());
-        s.put("e2e_p99_us", c.e2eP99Us());
-        s.put("e2e_max_us", c.e2eMaxUs());
-        s.put("journal_records", c.journalRecords());
-        s.put("journal_drops", c.journalDrops());
-        s.put("journal_write_errors", c.journalWriteErrors());
-        s.put("rate_hz", rate);
-        s.put("interrupted", interrupted == null ? "no" : interrupted);
-        s.put("journals", List.of(journals.resolve("controller").toString()));
-        return s;
+        static Summary of(final ControllerResult c, final int rate, final String interrupted, final Path journals)
+        {
+            return new Summary(c.cycles(), c.lostFrames(), c.tornFrames(), c.skippedFrames(), c.deadlineMisses(),
+                c.deadlineUs(), c.watchdogTrips(), c.watchdogRecoveries(), c.followingErrorFaults(),
+                c.trackingRmsMoves(), c.trackingMaxMoves(), c.trackingRms(), c.moveDistance(), c.e2eP50Us(),
+                c.e2eP99Us(), c.e2eMaxUs(), c.journalRecords(), c.journalDrops(), c.journalWriteErrors(), rate,
+                interrupted == null ? "no" : interrupted, List.of(journals.resolve("controller").toString()));
+        }
     }
 }

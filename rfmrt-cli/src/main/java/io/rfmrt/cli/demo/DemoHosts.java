@@ -158,22 +158,33 @@ final class DemoHosts implements AutoCloseable
     }
 
     /**
-     * @return per host: messages sent and received by its bridge, divergences and convergences.
+     * One host's bridge over the run.
+     *
+     * @param node              the node on that host: plant or controller.
+     * @param messagesSent      messages its bridge sent.
+     * @param messagesReceived  messages it received.
+     * @param eventsDelivered   events it delivered to its network.
+     * @param divergences       times the copies were found to differ.
+     * @param convergences      times they were made the same again.
      */
-    Map<String, Object> summary()
+    public record HostBridge(String node, long messagesSent, long messagesReceived, long eventsDelivered,
+        long divergences, long convergences)
     {
-        final Map<String, Object> s = new LinkedHashMap<>();
+    }
+
+    /**
+     * @return per host (A, B): messages sent and received by its bridge, divergences and convergences.
+     */
+    Map<String, HostBridge> summary()
+    {
+        final Map<String, HostBridge> s = new LinkedHashMap<>();
         for (int host = 0; host < 2; host++)
         {
             final BridgeStatus b = onHost(host, SimNetwork::bridgeStatus);
-            final Map<String, Object> h = new LinkedHashMap<>();
-            h.put("node", host == PLANT_HOST ? "plant" : "controller");
-            h.put("messages_sent", b.counter(BridgeCounter.MESSAGES_SENT));
-            h.put("messages_received", b.counter(BridgeCounter.MESSAGES_RECEIVED));
-            h.put("events_delivered", b.counter(BridgeCounter.EVENTS_DELIVERED));
-            h.put("divergences", b.counter(BridgeCounter.DIVERGENCES));
-            h.put("convergences", b.counter(BridgeCounter.CONVERGENCES));
-            s.put(NAMES[host], h);
+            s.put(NAMES[host], new HostBridge(host == PLANT_HOST ? "plant" : "controller",
+                b.counter(BridgeCounter.MESSAGES_SENT), b.counter(BridgeCounter.MESSAGES_RECEIVED),
+                b.counter(BridgeCounter.EVENTS_DELIVERED), b.counter(BridgeCounter.DIVERGENCES),
+                b.counter(BridgeCounter.CONVERGENCES)));
         }
         return s;
     }

@@ -4,7 +4,7 @@ import io.rfmrt.cli.CliProcesses;
 import io.rfmrt.cli.Main;
 import io.rfmrt.cli.common.ChildResult;
 import io.rfmrt.cli.common.Netns;
-import io.rfmrt.cli.demo.DemoCommand;
+import io.rfmrt.cli.demo.DemoConfigs;
 import io.rfmrt.control.DemoProfile;
 import io.rfmrt.control.node.ControlFrames;
 import io.rfmrt.control.node.NodeResults.ControllerResult;
@@ -165,12 +165,12 @@ class BridgeNetnsTest
         hosts(2);
         awaitInSync();
         final int cycles = 10_000;
-        final Path controllerYaml = DemoCommand.writeConfigs(work, NETWORK, work.resolve("journal"), 1000, cycles,
-            0, 0, "BLOCKING", 0, 0, PlantApp.MODEL_IDEAL, DemoProfile.STANDARD, 0, 0);
+        final Path controllerYaml = DemoConfigs.writeBoth(work, NETWORK, work.resolve("journal"), 1000, cycles,
+            "BLOCKING", PlantApp.MODEL_IDEAL, DemoProfile.STANDARD);
         final Process controller = start(1, "controller", "node", "--child", "--config", controllerYaml.toString());
         await(() -> remoteNode(0, 2) != null, "the controller (node 2) held on host 0");
         final Process plant = start(0, "plant", "node", "--child", "--config",
-            work.resolve(DemoCommand.PLANT_CONFIG).toString());
+            work.resolve(DemoConfigs.PLANT_CONFIG).toString());
         assertThat(plant.waitFor(120, TimeUnit.SECONDS)).as("the plant ends after its cycles; %s", logs()).isTrue();
         assertThat(controller.waitFor(60, TimeUnit.SECONDS)).as("the controller ends after the plant; %s; memory " +
             "plant.done host 0 %d host 1 %d", logs(), memoryLong(0, 0x200), memoryLong(1, 0x200)).isTrue();

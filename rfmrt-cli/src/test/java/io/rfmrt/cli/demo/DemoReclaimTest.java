@@ -90,7 +90,7 @@ class DemoReclaimTest
 
         try (RfmDevice holder = RfmDevices.open("sim:" + held + "?node=1&size=64K"))
         {
-            final List<String> lines = DemoCommand.reclaimAbandoned(now);
+            final List<String> lines = DemoLeftovers.reclaimAbandoned(now);
 
             assertThat(lines).hasSize(3);
             assertThat(lines).contains(
@@ -107,8 +107,8 @@ class DemoReclaimTest
         assertThat(SimNetwork.exists("lab")).isTrue();
         assertThat(SimNetwork.exists("demo-x")).isTrue();
         // once nothing holds it, the gone demo's network goes too
-        assertThat(DemoCommand.reclaimAbandoned(now)).containsExactly("removed network " + held +
+        assertThat(DemoLeftovers.reclaimAbandoned(now)).containsExactly("removed network " + held +
             ", made 0 s ago by a demo that is gone (no process " + deadHeld + ")");
-        assertThat(DemoCommand.reclaimAbandoned(now)).as("nothing left to reclaim").isEmpty();
+        assertThat(DemoLeftovers.reclaimAbandoned(now)).as("nothing left to reclaim").isEmpty();
     }
 }
