@@ -1,9 +1,12 @@
 package io.rfmrt.cli.bench;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.rfmrt.cli.common.ChildJvm;
 import io.rfmrt.cli.common.ChildResult;
 import io.rfmrt.cli.common.ExitCodes;
+import io.rfmrt.cli.common.Folders;
 import io.rfmrt.cli.common.UsageException;
 import io.rfmrt.rfm.EventType;
 import io.rfmrt.rfm.RfmDevice;
@@ -254,33 +257,7 @@ public final class BenchCompare implements Callable<Integer>
                 System.out.println("ready");
                 System.out.flush();
 
-                final com.sun.management.OperatingSystemMXBean os =
-                    (com.sun.management.OperatingSystemMXBean)ManagementFactory.getOperatingSystemMXBean();
-                // this thread only watches the markers: 10 ms naps keep its own CPU use out of the figures
-                while (path.counter(RuntimeCounter.FRAMES_HANDLED) + path.counter(FrameCounter.GAPS) < warmupFrames &&
-                    device.window().getLongAcquire(BenchRun.TOTAL_OFFSET) == 0 && !path.errors().failed())
-                {
-                    Thread.sleep(10);
-                }
-                path.latencies().discard();
-                final long warmGaps = path.counter(FrameCounter.GAPS);
-                final long warmDropped = device.counter(io.rfmrt.rfm.RfmCounter.DMA_DROPPED, null);
-                final List<ThreadStats> warm = path.threadStats();
-                final long cpu0 = os.getProcessCpuTime();
-                final long wall0 = System.nanoTime();
-                long total;
-                while ((total = device.window().getLongAcquire(BenchRun.TOTAL_OFFSET)) == 0 && !path.errors().failed())
-                {
-                    Thread.sleep(10);
-                }
-                final long cpu1 = os.getProcessCpuTime();
-                final long wall1 = System.nanoTime();
-                final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(2);
-                while (path.counter(RuntimeCounter.FRAMES_HANDLED) + path.counter(FrameCounter.GAPS) < total &&
-                    System.nanoTime() < deadline && !path.errors().failed())
-                {
-                    Thread.sleep(1);
-                }
+                final Window window = watch(path, device);
                 final List<ThreadStats> end = path.threadStats();
                 final List<RtThread> threads = path.threads();
                 try
@@ -296,58 +273,8 @@ public final class BenchCompare implements Callable<Integer>
                     Runtime.getRuntime().halt(ExitCodes.ERROR);
                 }
                 path.latencies().sample();
-
-                final Map<String, Object> r = new LinkedHashMap<>();
-                r.put("frames", path.counter(RuntimeCounter.FRAMES_HANDLED));
-                final Histogram e2e = path.latencies().cumulative(Stage.END_TO_END);
-                r.put("mean_us", Math.round(e2e.getMean() / 100.0) / 10.0);
-                r.putAll(Histograms.summary(e2e));
-                r.put("histogram", Histograms.encode(e2e));
-                final String failure = path.failure();
-                // a dead receiver or a window too short to time has no CPU figure: the run is invalid, not 0 %
-                final long wall = wall1 - wall0;
-                r.put("cpu_pct", failure != null || wall < TimeUnit.MILLISECONDS.toNanos(100) ? null :
-                    Math.round(1000.0 * (cpu1 - cpu0) / wall) / 10.0);
-                r.put("failure", failure);
-                r.put("gaps", path.counter(FrameCounter.GAPS));
-                r.put("gaps_in_warmup", warmGaps);
-                r.put("dma_dropped_in_warmup", warmDropped);
-                r.put("torn", path.counter(FrameCounter.TORN));
-                r.put("dma_missing", path.counter(FrameCounter.DMA_MISSING));
-                long overflows = 0;
-                for (final EventType type : EventType.values())
-                {
-                    overflows += device.counter(io.rfmrt.rfm.RfmCounter.FIFO_OVERFLOWS, type);
-                }
-                r.put("fifo_overflows", overflows);
-                r.put("dma_dropped", device.counter(io.rfmrt.rfm.RfmCounter.DMA_DROPPED, null));
-                r.put("handoff_full", path.counter(RuntimeCounter.HANDOFF_FULL));
-                r.put("events", path.counter(RuntimeCounter.EVENTS));
-                r.put("empty_wakes", path.counter(RuntimeCounter.EMPTY_WAKES));
-                r.put("bounded_drains", path.counter(RuntimeCounter.DRAIN_BOUND));
-                r.put("errors", path.counter(RuntimeCounter.ERRORS));
-                final Map<String, Object> stages = new LinkedHashMap<>();
-                for (final Stage stage : Stage.values())
-                {
-                    stages.put(stage.label(),
-                        Histograms.micros(path.latencies().cumulative(stage).getValueAtPercentile(50)));
-                }
-                r.put("stages_p50_us", stages);
-                final List<Map<String, Object>> hygiene = new ArrayList<>();
-                for (int i = 0; i < threads.size(); i++)
-                {
-                    final ThreadStats delta = end.get(i).minus(warm.get(i));
-                    final Map<String, Object> t = new LinkedHashMap<>();
-                    t.put("thread", threads.get(i).placement().thread());
-                    t.put("minor_faults", delta.minorFaults());
-                    t.put("involuntary_switches", delta.involuntarySwitches());
-                    hygiene.add(t);
-                }
-                r.put("threads", hygiene);
-                if (journal != null)
-                {
-                    r.put("journal_records", journal.stats().recordsWritten());
-                }
+                final Result r = result(path, device, window, threads, end, journal);
+                final String failure = r.failure();
                 ChildResult.write(System.out, r);
                 if (failure != null)
                 {
@@ -359,13 +286,135 @@ public final class BenchCompare implements Callable<Integer>
             {
                 if (journalDir != null)
                 {
-                    try (java.util.stream.Stream<Path> files = Files.walk(journalDir))
-                    {
-                        files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-                    }
+                    Folders.deleteTree(journalDir);
                 }
             }
             return ExitCodes.OK;
+        }
+
+        /**
+         * The receiver's result line.
+         *
+         * @param frames             frames handled.
+         * @param meanUs             mean end-to-end latency after the warm-up, µs.
+         * @param percentiles        its percentiles.
+         * @param histogram          the end-to-end histogram ({@link Histograms#encode}).
+         * @param cpuPct             the process's CPU while the sender sent, % of one core; {@code null} for a dead
+         *                           receiver or a window too short to time.
+         * @param failure            why the receive path failed, or {@code null}.
+         * @param gaps               frames lost to gaps.
+         * @param gapsInWarmup       of them, in the warm-up.
+         * @param dmaDroppedInWarmup DMA drops in the warm-up.
+         * @param torn               torn frames.
+         * @param dmaMissing         frames whose DMA buffer was missing.
+         * @param fifoOverflows      event FIFO overflows, all types.
+         * @param dmaDropped         DMA drops.
+         * @param handoffFull        frames the hand-off ring had no room for.
+         * @param events             events taken.
+         * @param emptyWakes         wakes that found no frame.
+         * @param boundedDrains      drains cut short by their bound.
+         * @param errors             errors counted.
+         * @param stagesP50Us        each stage's median, µs, by its label.
+         * @param threads            each receive thread's page faults and preemptions after the warm-up.
+         * @param journalRecords     records journaled, or {@code null} without a journal (left out).
+         */
+        record Result(long frames, double meanUs, @JsonUnwrapped Histograms.Percentiles percentiles, String histogram,
+            Double cpuPct, String failure, long gaps, long gapsInWarmup, long dmaDroppedInWarmup, long torn,
+            long dmaMissing, long fifoOverflows, long dmaDropped, long handoffFull, long events, long emptyWakes,
+            long boundedDrains, long errors, Map<String, Double> stagesP50Us, List<ThreadHygiene> threads,
+            @JsonInclude(JsonInclude.Include.NON_NULL) Long journalRecords)
+        {
+        }
+
+        /**
+         * @param thread              the thread's name.
+         * @param minorFaults         minor page faults after the warm-up.
+         * @param involuntarySwitches involuntary context switches after the warm-up.
+         */
+        record ThreadHygiene(String thread, long minorFaults, long involuntarySwitches)
+        {
+        }
+
+        /**
+         * What the receiver saw while it watched: the warm-up's losses and thread figures, and the process's CPU time
+         * and the wall clock at the start and at the end of the sending (ns).
+         */
+        private record Window(long warmGaps, long warmDropped, List<ThreadStats> warm, long cpu0, long wall0,
+            long cpu1, long wall1)
+        {
+        }
+
+        /**
+         * Watch the markers until the warm-up is over, then until the sender is done, then until the frames sent
+         * are in (2 s at most).
+         */
+        private Window watch(final ReceivePath path, final RfmDevice device) throws InterruptedException
+        {
+            final com.sun.management.OperatingSystemMXBean os =
+                (com.sun.management.OperatingSystemMXBean)ManagementFactory.getOperatingSystemMXBean();
+            // this thread only watches the markers: 10 ms naps keep its own CPU use out of the figures
+            while (path.counter(RuntimeCounter.FRAMES_HANDLED) + path.counter(FrameCounter.GAPS) < warmupFrames &&
+                device.window().getLongAcquire(BenchRun.TOTAL_OFFSET) == 0 && !path.errors().failed())
+            {
+                Thread.sleep(10);
+            }
+            path.latencies().discard();
+            final long warmGaps = path.counter(FrameCounter.GAPS);
+            final long warmDropped = device.counter(io.rfmrt.rfm.RfmCounter.DMA_DROPPED, null);
+            final List<ThreadStats> warm = path.threadStats();
+            final long cpu0 = os.getProcessCpuTime();
+            final long wall0 = System.nanoTime();
+            long total;
+            while ((total = device.window().getLongAcquire(BenchRun.TOTAL_OFFSET)) == 0 && !path.errors().failed())
+            {
+                Thread.sleep(10);
+            }
+            final long cpu1 = os.getProcessCpuTime();
+            final long wall1 = System.nanoTime();
+            final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(2);
+            while (path.counter(RuntimeCounter.FRAMES_HANDLED) + path.counter(FrameCounter.GAPS) < total &&
+                System.nanoTime() < deadline && !path.errors().failed())
+            {
+                Thread.sleep(1);
+            }
+            return new Window(warmGaps, warmDropped, warm, cpu0, wall0, cpu1, wall1);
+        }
+
+        private static Result result(final ReceivePath path, final RfmDevice device, final Window window,
+            final List<RtThread> threads, final List<ThreadStats> end, final Journal journal)
+        {
+            final Histogram e2e = path.latencies().cumulative(Stage.END_TO_END);
+            final String failure = path.failure();
+            // a dead receiver or a window too short to time has no CPU figure: the run is invalid, not 0 %
+            final long wall = window.wall1() - window.wall0();
+            final Double cpuPct = failure != null || wall < TimeUnit.MILLISECONDS.toNanos(100) ? null :
+                Math.round(1000.0 * (window.cpu1() - window.cpu0()) / wall) / 10.0;
+            long overflows = 0;
+            for (final EventType type : EventType.values())
+            {
+                overflows += device.counter(io.rfmrt.rfm.RfmCounter.FIFO_OVERFLOWS, type);
+            }
+            final Map<String, Double> stages = new LinkedHashMap<>();
+            for (final Stage stage : Stage.values())
+            {
+                stages.put(stage.label(),
+                    Histograms.micros(path.latencies().cumulative(stage).getValueAtPercentile(50)));
+            }
+            final List<ThreadHygiene> hygiene = new ArrayList<>();
+            for (int i = 0; i < threads.size(); i++)
+            {
+                final ThreadStats delta = end.get(i).minus(window.warm().get(i));
+                hygiene.add(new ThreadHygiene(threads.get(i).placement().thread(), delta.minorFaults(),
+                    delta.involuntarySwitches()));
+            }
+            return new Result(path.counter(RuntimeCounter.FRAMES_HANDLED), Math.round(e2e.getMean() / 100.0) / 10.0,
+                Histograms.Percentiles.of(e2e), Histograms.encode(e2e), cpuPct, failure,
+                path.counter(FrameCounter.GAPS), window.warmGaps(), window.warmDropped(),
+                path.counter(FrameCounter.TORN), path.counter(FrameCounter.DMA_MISSING), overflows,
+                device.counter(io.rfmrt.rfm.RfmCounter.DMA_DROPPED, null), path.counter(RuntimeCounter.HANDOFF_FULL),
+                path.counter(RuntimeCounter.EVENTS), path.counter(RuntimeCounter.EMPTY_WAKES),
+                path.counter(RuntimeCounter.DRAIN_BOUND), path.counter(RuntimeCounter.ERRORS), stages, hygiene,
+                journal == null ? null : journal.stats().recordsWritten());
         }
     }
 }

@@ -1,7 +1,6 @@
 package io.rfmrt.cli.bench;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.rfmrt.cli.bench.peer.PeerTransport;
 import io.rfmrt.cli.common.ChildJvm;
 import io.rfmrt.cli.common.ChildResult;
@@ -121,6 +120,61 @@ public final class BenchHosts implements Callable<Integer>
             throw new IllegalStateException("bench hosts needs network namespaces: " + unavailable);
         }
         final PrintWriter out = spec.commandLine().getOut();
+        final List<Map<String, Object>> all = measure(out, tag, rows);
+        final Result result = new Result("hosts", MachineInfo.describe(), ZonedDateTime.now().toString(), seconds,
+            rates, PeerTransport.FRAME_BYTES, BenchRun.UNIFORM_JITTER,
+            "veth pair between two network namespaces, " + Netns.SUBNET + ".0/24",
+            BenchCompare.WARMUP_NOTE + "; latency = sender's stamp on host A -> the handler runs on " +
+            "host B; rx cpu = the receiver process, tx cpu = the sender process (with its media driver for " +
+            "aeron-udp), bridges cpu = both bridge processes, each in % of one core", all, targets(all, rates.get(0)));
+        int exit = ExitCodes.OK;
+        for (final Map<String, Object> r : all)
+        {
+            if (r.get("failure") != null)
+            {
+                spec.commandLine().getErr().println("rfmrt bench hosts: " + r.get("row") + " at " + r.get("rate_hz") +
+                    " Hz failed: " + r.get("failure"));
+                exit = ExitCodes.ERROR;
+            }
+        }
+        if (json)
+        {
+            out.println(ChildResult.MAPPER.writeValueAsString(result));
+            return exit;
+        }
+        print(out, result);
+        return exit;
+    }
+
+    /**
+     * What {@code bench hosts --json} prints.
+     *
+     * @param benchmark "hosts".
+     * @param machine   the machine it ran on.
+     * @param date      when.
+     * @param seconds   each row's length.
+     * @param ratesHz   the rates.
+     * @param sizeBytes the frames' size.
+     * @param sender    the sender's pacing.
+     * @param link      what joins the two hosts.
+     * @param note      how the figures are taken.
+     * @param rows      each row's figures at each rate.
+     * @param targets   the targets, met or missed.
+     */
+    record Result(String benchmark, Map<String, Object> machine, String date, int seconds, List<Integer> ratesHz,
+        int sizeBytes, String sender, String link, String note, List<Map<String, Object>> rows,
+        List<Map<String, Object>> targets)
+    {
+    }
+
+    /**
+     * Run every row at every rate across two emulated hosts.
+     *
+     * @return each row's figures, in order.
+     */
+    private List<Map<String, Object>> measure(final PrintWriter out, final String tag, final List<Row> rows)
+        throws Exception
+    {
         final List<Map<String, Object>> all = new ArrayList<>();
         try (Netns netns = Netns.create(tag, 2))
         {
@@ -157,35 +211,12 @@ public final class BenchHosts implements Callable<Integer>
                 }
             }
         }
-        final Map<String, Object> result = new LinkedHashMap<>();
-        result.put("benchmark", "hosts");
-        result.put("machine", MachineInfo.describe());
-        result.put("date", ZonedDateTime.now().toString());
-        result.put("seconds", seconds);
-        result.put("rates_hz", rates);
-        result.put("size_bytes", PeerTransport.FRAME_BYTES);
-        result.put("sender", BenchRun.UNIFORM_JITTER);
-        result.put("link", "veth pair between two network namespaces, " + Netns.SUBNET + ".0/24");
-        result.put("note", BenchCompare.WARMUP_NOTE + "; latency = sender's stamp on host A -> the handler runs on " +
-            "host B; rx cpu = the receiver process, tx cpu = the sender process (with its media driver for " +
-            "aeron-udp), bridges cpu = both bridge processes, each in % of one core");
-        result.put("rows", all);
-        result.put("targets", targets(all, rates.get(0)));
-        int exit = ExitCodes.OK;
-        for (final Map<String, Object> r : all)
-        {
-            if (r.get("failure") != null)
-            {
-                spec.commandLine().getErr().println("rfmrt bench hosts: " + r.get("row") + " at " + r.get("rate_hz") +
-                    " Hz failed: " + r.get("failure"));
-                exit = ExitCodes.ERROR;
-            }
-        }
-        if (json)
-        {
-            out.println(new ObjectMapper().writeValueAsString(result));
-            return exit;
-        }
+        return all;
+    }
+
+    private void print(final PrintWriter out, final Result result)
+    {
+        final List<Map<String, Object>> all = result.rows();
         out.printf("%n%d-byte frames, uniform-jitter sender, %d s per row (%s); latency: sender's stamp on host A " +
             "-> handler runs on host B (us)%n", PeerTransport.FRAME_BYTES, seconds, BenchCompare.WARMUP_NOTE);
         out.printf("%-28s %6s %8s %8s %6s %8s %8s %8s %8s %9s %6s %6s %8s%n", "row", "rate", "sent", "frames", "lost",
@@ -212,12 +243,11 @@ public final class BenchHosts implements Callable<Integer>
                 out.printf("lost at %s Hz by %s: %s%n", r.get("rate_hz"), r.get("row"), lossLine(lost, causes));
             }
         }
-        for (final Map<String, Object> t : targets(all, rates.get(0)))
+        for (final Map<String, Object> t : result.targets())
         {
             out.printf("target: %s: %s (%s)%n", t.get("target"), t.get("met") == null ? "not measured" :
                 (Boolean)t.get("met") ? "met" : "MISSED", t.get("figures"));
         }
-        return exit;
     }
 
     /**

@@ -15,8 +15,8 @@ import io.rfmrt.cli.common.OutputFiles;
 import io.rfmrt.cli.common.PercentilePlot;
 import io.rfmrt.cli.common.UsageException;
 import io.rfmrt.rfm.SharedMemoryFile;
+import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.rfmrt.runtime.threads.RtEnvironment;
 import io.rfmrt.runtime.threads.RtSettings;
 import io.rfmrt.runtime.threads.RtThread;
@@ -173,28 +173,50 @@ public final class BenchPeers implements Callable<Integer>
             }
         }
         final boolean plotted = writePlot(all, histograms, plot);
-
-        final Map<String, Object> result = new LinkedHashMap<>();
-        result.put("benchmark", "peers");
-        result.put("machine", MachineInfo.describe());
-        result.put("date", ZonedDateTime.now().toString());
-        result.put("seconds", seconds);
-        result.put("rates_hz", rates);
-        result.put("size_bytes", PeerTransport.FRAME_BYTES);
-        result.put("sender", BenchRun.UNIFORM_JITTER);
-        result.put("aeron_threading", threading);
-        result.put("aeron_threading_probes", probes);
-        result.put("note", BenchCompare.WARMUP_NOTE + "; " + BenchCompare.CPU_NOTE + "; latency = sender's stamp " +
-            "-> the handler runs in the receiver process");
-        result.put("rows", all);
-        result.put("targets", targets(all, rates.get(0)));
-        result.put("plot", plotted ? plot.toString() : null);
+        final Result result = new Result("peers", MachineInfo.describe(), ZonedDateTime.now().toString(), seconds,
+            rates, PeerTransport.FRAME_BYTES, BenchRun.UNIFORM_JITTER, threading, probes,
+            BenchCompare.WARMUP_NOTE + "; " + BenchCompare.CPU_NOTE + "; latency = sender's stamp " +
+            "-> the handler runs in the receiver process", all, targets(all, rates.get(0)),
+            plotted ? plot.toString() : null);
         final int exit = failures(all, spec.commandLine().getErr());
         if (json)
         {
-            out.println(new ObjectMapper().writeValueAsString(result));
+            out.println(ChildResult.MAPPER.writeValueAsString(result));
             return exit;
         }
+        print(out, result);
+        return exit;
+    }
+
+    /**
+     * What {@code bench peers --json} prints.
+     *
+     * @param benchmark            "peers".
+     * @param machine              the machine it ran on.
+     * @param date                 when.
+     * @param seconds              each row's length.
+     * @param ratesHz              the rates.
+     * @param sizeBytes            the frames' size.
+     * @param sender               the sender's pacing.
+     * @param aeronThreading       the media driver's threading mode.
+     * @param aeronThreadingProbes the probes that chose it (empty when given).
+     * @param note                 how the figures are taken.
+     * @param rows                 each transport's figures at each rate.
+     * @param targets              the targets, met or missed.
+     * @param plot                 the PNG, or {@code null} when nothing was plotted.
+     */
+    record Result(String benchmark, Map<String, Object> machine, String date, int seconds, List<Integer> ratesHz,
+        int sizeBytes, String sender, String aeronThreading, List<Map<String, Object>> aeronThreadingProbes,
+        String note, List<Map<String, Object>> rows, List<Map<String, Object>> targets, String plot)
+    {
+    }
+
+    private void print(final PrintWriter out, final Result result)
+    {
+        final List<Map<String, Object>> all = result.rows();
+        final String threading = result.aeronThreading();
+        final List<Map<String, Object>> probes = result.aeronThreadingProbes();
+        final boolean plotted = result.plot() != null;
         out.printf("%n%d-byte frames, uniform-jitter sender, %d s per row (%s); latency sender's stamp -> handler " +
             "runs in the receiver process (us)%n", PeerTransport.FRAME_BYTES, seconds, BenchCompare.WARMUP_NOTE);
         out.printf("%-22s %6s %8s %8s %6s %8s %8s %8s %8s %9s %6s %7s%n", "transport", "rate", "sent", "frames",
@@ -215,7 +237,7 @@ public final class BenchPeers implements Callable<Integer>
             probes.isEmpty() ? " (as given)" : " (lowest p99 of the probes, in --json)");
         out.println(BenchCompare.CPU_NOTE + "; tx-side% = the bench process's threads other than the sender " +
             "while sending: Aeron's embedded media driver and client, and the JVM's own (JIT, GC) for every row");
-        for (final Map<String, Object> t : targets(all, rates.get(0)))
+        for (final Map<String, Object> t : result.targets())
         {
             out.printf("target: %s: %s (%s)%n", t.get("target"), t.get("met") == null ? "not measured" :
                 (Boolean)t.get("met") ? "met" : "MISSED", t.get("figures"));
@@ -224,7 +246,6 @@ public final class BenchPeers implements Callable<Integer>
         {
             out.println("plot: " + plot);
         }
-        return exit;
     }
 
     private String probeThreading(final Row row, final List<Map<String, Object>> probes, final PrintWriter out)
@@ -731,49 +752,10 @@ public final class BenchPeers implements Callable<Integer>
                 System.out.println(words.isEmpty() ? "ready" : "ready " + words);
                 System.out.flush();
 
-                final com.sun.management.OperatingSystemMXBean os =
-                    (com.sun.management.OperatingSystemMXBean)ManagementFactory.getOperatingSystemMXBean();
-                final ProcessHandle parent = ProcessHandle.current().parent().orElse(null);
-                // this thread only watches the markers: 10 ms naps keep its own CPU use out of the figures
-                while (frames.get() < warmupFrames && control.getLongAcquire(TOTAL_OFFSET) == 0 &&
-                    failure.get() == null && thread.isAlive() && alive(parent, failure))
-                {
-                    Thread.sleep(10);
-                }
-                final long cpu0 = os.getProcessCpuTime();
-                final long wall0 = System.nanoTime();
-                long total;
-                while ((total = control.getLongAcquire(TOTAL_OFFSET)) == 0 && failure.get() == null &&
-                    thread.isAlive() && alive(parent, failure))
-                {
-                    Thread.sleep(10);
-                }
-                final long cpu1 = os.getProcessCpuTime();
-                final long wall1 = System.nanoTime();
-                final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(2);
-                while (frames.get() < total && System.nanoTime() < deadline && failure.get() == null)
-                {
-                    Thread.sleep(1);
-                }
-                for (int i = 0; i < 500 && thread.isAlive(); i++)
-                {
-                    receiver.stop();
-                    thread.join(10);
-                }
-                if (thread.isAlive())
-                {
-                    failure.compareAndSet(null, "the receive thread did not stop in 5 s");
-                }
-                final Map<String, Object> r = new LinkedHashMap<>();
-                r.put("frames", frames.get());
-                r.put("mean_us", Math.round(histogram.getMean() / 100.0) / 10.0);
-                r.putAll(Histograms.summary(histogram));
-                final long wall = wall1 - wall0;
-                r.put("cpu_pct", failure.get() != null || wall < TimeUnit.MILLISECONDS.toNanos(100) ? null :
-                    Math.round(1000.0 * (cpu1 - cpu0) / wall) / 10.0);
-                r.put("failure", failure.get());
-                r.put("loss_causes", receiver.lossCauses());
-                r.put("histogram", Histograms.encode(histogram));
+                final Window sending = watch(control, frames, failure, thread, receiver);
+                final Result r = new Result(frames.get(), Math.round(histogram.getMean() / 100.0) / 10.0,
+                    Histograms.Percentiles.of(histogram), failure.get() != null ? null : sending.cpuPct(),
+                    failure.get(), receiver.lossCauses(), Histograms.encode(histogram));
                 ChildResult.write(System.out, r);
                 if (failure.get() != null)
                 {
@@ -786,6 +768,84 @@ public final class BenchPeers implements Callable<Integer>
                 map.close();
             }
             return ExitCodes.OK;
+        }
+
+        /**
+         * The receiver's result line.
+         *
+         * @param frames      frames handled.
+         * @param meanUs      mean latency after the warm-up, µs.
+         * @param percentiles its percentiles.
+         * @param cpuPct      the process's CPU while the sender sent, % of one core; {@code null} for a failed run or
+         *                    a window too short to time.
+         * @param failure     why the run failed, or {@code null}.
+         * @param lossCauses  the transport's own loss counters.
+         * @param histogram   the latency histogram ({@link Histograms#encode}).
+         */
+        record Result(long frames, double meanUs, @JsonUnwrapped Histograms.Percentiles percentiles, Double cpuPct,
+            String failure, Map<String, Long> lossCauses, String histogram)
+        {
+        }
+
+        /**
+         * Watch the markers until the sender is done (or the run fails), then stop the receive thread.
+         *
+         * @return the process's CPU time and the wall clock while the sender sent.
+         */
+        private Window watch(final UnsafeBuffer control, final AtomicLong frames,
+            final AtomicReference<String> failure, final RtThread thread, final PeerTransport.Receiver receiver)
+            throws InterruptedException
+        {
+            final com.sun.management.OperatingSystemMXBean os =
+                (com.sun.management.OperatingSystemMXBean)ManagementFactory.getOperatingSystemMXBean();
+            final ProcessHandle parent = ProcessHandle.current().parent().orElse(null);
+            // this thread only watches the markers: 10 ms naps keep its own CPU use out of the figures
+            while (frames.get() < warmupFrames && control.getLongAcquire(TOTAL_OFFSET) == 0 &&
+                failure.get() == null && thread.isAlive() && alive(parent, failure))
+            {
+                Thread.sleep(10);
+            }
+            final long cpu0 = os.getProcessCpuTime();
+            final long wall0 = System.nanoTime();
+            long total;
+            while ((total = control.getLongAcquire(TOTAL_OFFSET)) == 0 && failure.get() == null &&
+                thread.isAlive() && alive(parent, failure))
+            {
+                Thread.sleep(10);
+            }
+            final long cpu1 = os.getProcessCpuTime();
+            final long wall1 = System.nanoTime();
+            final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(2);
+            while (frames.get() < total && System.nanoTime() < deadline && failure.get() == null)
+            {
+                Thread.sleep(1);
+            }
+            for (int i = 0; i < 500 && thread.isAlive(); i++)
+            {
+                receiver.stop();
+                thread.join(10);
+            }
+            if (thread.isAlive())
+            {
+                failure.compareAndSet(null, "the receive thread did not stop in 5 s");
+            }
+            return new Window(cpu0, wall0, cpu1, wall1);
+        }
+
+        /**
+         * The process's CPU time and the wall clock at the start and at the end of the sending, ns.
+         */
+        private record Window(long cpu0, long wall0, long cpu1, long wall1)
+        {
+            /**
+             * @return the CPU used in % of one core; {@code null} for a window too short to time.
+             */
+            Double cpuPct()
+            {
+                final long wall = wall1 - wall0;
+                return wall < TimeUnit.MILLISECONDS.toNanos(100) ? null :
+                    Math.round(1000.0 * (cpu1 - cpu0) / wall) / 10.0;
+            }
         }
 
         private static boolean alive(final ProcessHandle parent, final AtomicReference<String> failure)

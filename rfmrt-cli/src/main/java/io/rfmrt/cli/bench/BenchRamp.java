@@ -1,9 +1,9 @@
 package io.rfmrt.cli.bench;
 
+import io.rfmrt.cli.common.ChildResult;
 import io.rfmrt.cli.common.Converters;
 import io.rfmrt.cli.common.OutputFiles;
 import io.rfmrt.cli.common.UsageException;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYChartBuilder;
@@ -19,7 +19,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.ZonedDateTime;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -86,48 +85,12 @@ final class BenchRamp implements Callable<Integer>
         OutputFiles.checkWritable("--plot", plot);
         final PrintWriter out = spec.commandLine().getOut();
         final double boundUs = p99BoundNanos / 1e3;
-        final List<Map<String, Object>> ramps = new ArrayList<>();
+        final List<Ramp> ramps = new ArrayList<>();
         final List<Map<String, Object>> all = new ArrayList<>();
         for (final String name : modes)
         {
-            final List<Map<String, Object>> done = new ArrayList<>();
-            int highest = 0;
-            String stop = "every step passed";
-            for (final int rate : rates)
-            {
-                if (!json)
-                {
-                    out.printf("ramp %s: %d Hz for %d s ...%n", name, rate, stepSeconds);
-                    out.flush();
-                }
-                final Map<String, Object> r = BenchRun.run(BenchRun.mode(name),
-                    BenchRun.Traffic.steady(sender, rate, stepSeconds, size));
-                r.put("rate_hz", rate);
-                done.add(r);
-                all.add(r);
-                if (r.get("failure") != null)
-                {
-                    stop = "failed at " + rate + " Hz: " + r.get("failure");
-                    break;
-                }
-                if (((Number)r.get("lost")).longValue() != 0)
-                {
-                    stop = "lost " + r.get("lost") + " frames at " + rate + " Hz";
-                    break;
-                }
-                if (((Number)r.get("p99_us")).doubleValue() > boundUs)
-                {
-                    stop = "p99 " + r.get("p99_us") + " us > " + boundUs + " us at " + rate + " Hz";
-                    break;
-                }
-                highest = rate;
-            }
-            final Map<String, Object> ramp = new LinkedHashMap<>();
-            ramp.put("mode", name);
-            ramp.put("highest_rate_hz", highest);
-            ramp.put("stopped", stop);
-            ramp.put("steps", done);
-            ramps.add(ramp);
+            ramps.add(ramp(out, name, rates, boundUs));
+            all.addAll(ramps.get(ramps.size() - 1).steps());
         }
         if (!json)
         {
@@ -136,64 +99,129 @@ final class BenchRamp implements Callable<Integer>
         }
         final Map<String, Object> floors = BenchRun.floors(Math.min(stepSeconds, 10));
         writePlot(ramps, plot);
-
-        final Map<String, Object> result = new LinkedHashMap<>();
-        result.put("benchmark", "ramp");
-        result.put("machine", MachineInfo.describe());
-        result.put("date", ZonedDateTime.now().toString());
-        result.put("step_seconds", stepSeconds);
-        result.put("size_bytes", size);
-        result.put("sender", sender);
-        result.put("p99_bound_us", boundUs);
-        result.put("note", BenchCompare.WARMUP_NOTE + "; " + BenchCompare.CPU_NOTE);
-        result.put("ramps", ramps);
-        result.put("floors", floors);
-        result.put("plot", plot.toString());
+        final Result result = new Result("ramp", MachineInfo.describe(), ZonedDateTime.now().toString(), stepSeconds,
+            size, sender, boundUs, BenchCompare.WARMUP_NOTE + "; " + BenchCompare.CPU_NOTE, ramps, floors,
+            plot.toString());
         final int exit = BenchCompare.failures(all, spec.commandLine().getErr());
         if (json)
         {
-            out.println(new ObjectMapper().writeValueAsString(result));
+            out.println(ChildResult.MAPPER.writeValueAsString(result));
             return exit;
         }
+        print(out, result);
+        return exit;
+    }
+
+    /**
+     * One mode's ramp.
+     *
+     * @param mode          the receive mode.
+     * @param highestRateHz the highest rate with no frame lost and the p99 within the bound (0: none).
+     * @param stopped       why the ramp stopped.
+     * @param steps         each step's figures ({@link BenchRun#run}), with its {@code rate_hz}.
+     */
+    record Ramp(String mode, int highestRateHz, String stopped, List<Map<String, Object>> steps)
+    {
+    }
+
+    /**
+     * What {@code bench ramp --json} prints.
+     *
+     * @param benchmark   "ramp".
+     * @param machine     the machine it ran on.
+     * @param date        when.
+     * @param stepSeconds each step's length.
+     * @param sizeBytes   the frames' payload.
+     * @param sender      the sender's pacing.
+     * @param p99BoundUs  the p99 a rate must keep, µs.
+     * @param note        how the figures are taken.
+     * @param ramps       each mode's ramp.
+     * @param floors      the timer and one-hop wake floors.
+     * @param plot        the PNG.
+     */
+    record Result(String benchmark, Map<String, Object> machine, String date, int stepSeconds, int sizeBytes,
+        String sender, double p99BoundUs, String note, List<Ramp> ramps, Map<String, Object> floors, String plot)
+    {
+    }
+
+    /**
+     * Run one mode at each rate until a step fails, loses a frame or breaks the bound.
+     */
+    private Ramp ramp(final PrintWriter out, final String name, final List<Integer> rates, final double boundUs)
+        throws Exception
+    {
+        final List<Map<String, Object>> done = new ArrayList<>();
+        int highest = 0;
+        String stop = "every step passed";
+        for (final int rate : rates)
+        {
+            if (!json)
+            {
+                out.printf("ramp %s: %d Hz for %d s ...%n", name, rate, stepSeconds);
+                out.flush();
+            }
+            final Map<String, Object> r = BenchRun.run(BenchRun.mode(name),
+                BenchRun.Traffic.steady(sender, rate, stepSeconds, size));
+            r.put("rate_hz", rate);
+            done.add(r);
+            if (r.get("failure") != null)
+            {
+                stop = "failed at " + rate + " Hz: " + r.get("failure");
+                break;
+            }
+            if (((Number)r.get("lost")).longValue() != 0)
+            {
+                stop = "lost " + r.get("lost") + " frames at " + rate + " Hz";
+                break;
+            }
+            if (((Number)r.get("p99_us")).doubleValue() > boundUs)
+            {
+                stop = "p99 " + r.get("p99_us") + " us > " + boundUs + " us at " + rate + " Hz";
+                break;
+            }
+            highest = rate;
+        }
+        return new Ramp(name, highest, stop, done);
+    }
+
+    private static void print(final PrintWriter out, final Result result)
+    {
         out.printf("%n%d-byte frames, %s sender, %d s per step, p99 bound %.0f us; latency publish -> handler end " +
-            "(us)%n", size, sender, stepSeconds, boundUs);
+            "(us)%n", result.sizeBytes(), result.sender(), result.stepSeconds(), result.p99BoundUs());
         out.printf("%-18s %8s %8s %8s %8s %8s %9s %6s %7s %6s %6s %6s%n", "mode", "rate", "sent/s", "lost", "p50",
             "p99", "p99.9", "max", "cpu%", "gaps", "torn", "dmadrop");
-        for (final Map<String, Object> ramp : ramps)
+        for (final Ramp ramp : result.ramps())
         {
-            @SuppressWarnings("unchecked")
-            final List<Map<String, Object>> done = (List<Map<String, Object>>)ramp.get("steps");
-            for (final Map<String, Object> r : done)
+            for (final Map<String, Object> r : ramp.steps())
             {
                 if (r.get("failure") != null)
                 {
-                    out.printf("%-18s %8s FAILED: %s%n", ramp.get("mode"), r.get("rate_hz"), r.get("failure"));
+                    out.printf("%-18s %8s FAILED: %s%n", ramp.mode(), r.get("rate_hz"), r.get("failure"));
                     continue;
                 }
-                out.printf("%-18s %8s %8s %8s %8s %8s %9s %6s %7s %6s %6s %6s%n", ramp.get("mode"),
+                out.printf("%-18s %8s %8s %8s %8s %8s %9s %6s %7s %6s %6s %6s%n", ramp.mode(),
                     r.get("rate_hz"), r.get("send_rate_hz"), r.get("lost"), r.get("p50_us"), r.get("p99_us"),
                     r.get("p999_us"), r.get("max_us"), r.get("cpu_pct"), r.get("gaps"), r.get("torn"),
                     r.get("dma_dropped"));
             }
         }
         out.println();
-        for (final Map<String, Object> ramp : ramps)
+        for (final Ramp ramp : result.ramps())
         {
-            out.printf("%-18s highest rate with 0 lost and p99 within the bound: %s Hz (%s)%n", ramp.get("mode"),
-                ramp.get("highest_rate_hz"), ramp.get("stopped"));
+            out.printf("%-18s highest rate with 0 lost and p99 within the bound: %s Hz (%s)%n", ramp.mode(),
+                ramp.highestRateHz(), ramp.stopped());
         }
         @SuppressWarnings("unchecked")
-        final Map<String, Object> wake = (Map<String, Object>)floors.get("wake");
+        final Map<String, Object> wake = (Map<String, Object>)result.floors().get("wake");
         @SuppressWarnings("unchecked")
-        final Map<String, Object> timer = (Map<String, Object>)floors.get("timer");
+        final Map<String, Object> timer = (Map<String, Object>)result.floors().get("timer");
         out.printf("floors: timer (cyclictest) p50 %s p99 %s max %s us; one-hop futex wake p50 %s p99 %s max %s us%n",
             timer.get("p50_us"), timer.get("p99_us"), timer.get("max_us"), wake.get("p50_us"), wake.get("p99_us"),
             wake.get("max_us"));
-        out.println("plot: " + plot);
-        return exit;
+        out.println("plot: " + result.plot());
     }
 
-    private static void writePlot(final List<Map<String, Object>> ramps, final Path plot) throws Exception
+    private static void writePlot(final List<Ramp> ramps, final Path plot) throws Exception
     {
         final XYChart chart = new XYChartBuilder().width(1000).height(550)
             .title("rfmrt bench ramp: p99 latency and receiver CPU per rate")
@@ -202,10 +230,9 @@ final class BenchRamp implements Callable<Integer>
             .setLegendPosition(Styler.LegendPosition.InsideNW);
         chart.setYAxisGroupTitle(1, "receiver CPU (% of one core), dashed");
         chart.getStyler().setYAxisGroupPosition(1, Styler.YAxisPosition.Right);
-        for (final Map<String, Object> ramp : ramps)
+        for (final Ramp ramp : ramps)
         {
-            @SuppressWarnings("unchecked")
-            final List<Map<String, Object>> done = (List<Map<String, Object>>)ramp.get("steps");
+            final List<Map<String, Object>> done = ramp.steps();
             final List<Double> x = new ArrayList<>();
             final List<Double> p99 = new ArrayList<>();
             final List<Double> cpu = new ArrayList<>();
@@ -220,8 +247,8 @@ final class BenchRamp implements Callable<Integer>
             }
             if (!x.isEmpty())
             {
-                chart.addSeries(ramp.get("mode") + " p99", x, p99);
-                final XYSeries load = chart.addSeries(ramp.get("mode") + " cpu%", x, cpu);
+                chart.addSeries(ramp.mode() + " p99", x, p99);
+                final XYSeries load = chart.addSeries(ramp.mode() + " cpu%", x, cpu);
                 load.setYAxisGroup(1);
                 load.setLineStyle(new java.awt.BasicStroke(1.5f, java.awt.BasicStroke.CAP_BUTT,
                     java.awt.BasicStroke.JOIN_MITER, 10f, new float[]{6f, 4f}, 0f));

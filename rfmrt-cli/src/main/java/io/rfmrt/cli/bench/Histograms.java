@@ -83,6 +83,30 @@ final class Histograms
     }
 
     /**
+     * A histogram's percentiles, as the bench results carry them (snake_case in JSON: {@code p50_us} ...).
+     *
+     * @param count  values recorded.
+     * @param p50Us  median, µs.
+     * @param p90Us  90th percentile, µs.
+     * @param p99Us  99th percentile, µs.
+     * @param p999Us 99.9th percentile, µs.
+     * @param maxUs  largest, µs.
+     */
+    record Percentiles(long count, double p50Us, double p90Us, double p99Us, double p999Us, double maxUs)
+    {
+        /**
+         * @param histogram nanoseconds.
+         * @return its percentiles in microseconds.
+         */
+        static Percentiles of(final Histogram histogram)
+        {
+            return new Percentiles(histogram.getTotalCount(), micros(histogram.getValueAtPercentile(50)),
+                micros(histogram.getValueAtPercentile(90)), micros(histogram.getValueAtPercentile(99)),
+                micros(histogram.getValueAtPercentile(99.9)), micros(histogram.getMaxValue()));
+        }
+    }
+
+    /**
      * @param nanos nanoseconds.
      * @return microseconds rounded to 0.1.
      */

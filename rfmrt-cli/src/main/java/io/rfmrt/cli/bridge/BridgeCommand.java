@@ -139,6 +139,24 @@ public final class BridgeCommand implements Callable<Integer>
         // the driver's own threads (SHARED, DEDICATED) have no doorbell: they back off
         final Supplier<IdleStrategy> idleStrategy = doorbellParkNs > 0 ? BackoffIdleStrategy::new : idleStrategy(idle);
         final ThreadingMode mode = threadingMode(threading);
+        final List<Bridge.Peer> parsedPeers = checkOptions();
+        final Bridge.Context ctx = context(out, mode, idleStrategy, parsedPeers);
+        out.printf("rfmrt bridge: network %s, host %d (%s), listening on %s; peers %s; media driver %s in %s, " +
+            "idle %s%n", network, hostId, ctx.hostName(), channel, String.join(",", peers), mode, ctx.aeronDir(),
+            idle);
+        out.flush();
+        return run(out, ctx, doorbellParkNs, idleStrategy);
+    }
+
+
+    /**
+     * Check what the command line says before anything is made (the network folder, its files).
+     *
+     * @return the peers.
+     * @throws UsageException naming the first option that makes no sense.
+     */
+    private List<Bridge.Peer> checkOptions()
+    {
         if (seconds < 0)
         {
             throw new UsageException("--seconds " + seconds + " is negative (0: run until a signal)");
@@ -151,7 +169,6 @@ public final class BridgeCommand implements Callable<Integer>
         {
             throw new UsageException("--size and --log-size are at most 1G and 256M");
         }
-        // everything the command line says is checked before anything is made (the network folder, its files)
         if (hostId < 1 || hostId > 255)
         {
             throw new UsageException("--host-id " + hostId + " is not 1-255");
@@ -169,6 +186,16 @@ public final class BridgeCommand implements Callable<Integer>
             throw new UsageException(ex.getMessage());
         }
         checkListenChannel(channel);
+        return parsedPeers;
+    }
+
+    /**
+     * @return the bridge's context, concluded.
+     * @throws UsageException for what only the context can check.
+     */
+    private Bridge.Context context(final PrintWriter out, final ThreadingMode mode,
+        final Supplier<IdleStrategy> idleStrategy, final List<Bridge.Peer> parsedPeers)
+    {
         final java.util.Set<String> reported = java.util.concurrent.ConcurrentHashMap.newKeySet();
         final Bridge.Context ctx = new Bridge.Context()
             .network(SimNetwork.checkedDir(network, true), network)
@@ -208,10 +235,19 @@ public final class BridgeCommand implements Callable<Integer>
         {
             throw new UsageException(ex.getMessage());
         }
-        out.printf("rfmrt bridge: network %s, host %d (%s), listening on %s; peers %s; media driver %s in %s, " +
-            "idle %s%n", network, hostId, ctx.hostName(), channel, String.join(",", peers), mode, ctx.aeronDir(),
-            idle);
-        out.flush();
+        return ctx;
+    }
+
+    /**
+     * Run the bridge on a real-time thread until a signal, {@code --seconds}, or a failure.
+     *
+     * @param doorbellParkNs the doorbell's park time (0: the duty cycle idles with {@code idleStrategy}).
+     * @param idleStrategy   the duty cycle's idle strategy without a doorbell.
+     * @return the exit code.
+     */
+    private int run(final PrintWriter out, final Bridge.Context ctx, final long doorbellParkNs,
+        final Supplier<IdleStrategy> idleStrategy) throws InterruptedException
+    {
         // the bridge is on the data path between hosts: a real-time thread, memory locked, as a node's receive path;
         // mlockall first (it can take seconds), then Aeron, whose client must be served within its time-out
         final RtEnvironment env = RtEnvironment.prepare(new RtSettings(List.of(), false, true, false, Path.of("/")),

@@ -120,10 +120,11 @@ final class DemoControllerOnly
                 out.println(interrupted.get() == null ? "summary (controller only)" :
                     "summary (controller only, interrupted by " + interrupted.get() + ")");
                 final Map<?, ?> figures = ChildResult.MAPPER.convertValue(summary, LinkedHashMap.class);
-                for (final Map.Entry<?, ?> e : figures.entrySet())
+                for (final String name : TABLE)
                 {
-                    out.printf(Locale.ROOT, "  %-26s %s%n", e.getKey(), e.getValue() instanceof Double d ?
-                        String.format(Locale.ROOT, "%.4g", d) : e.getValue());
+                    final Object value = figures.get(name);
+                    out.printf(Locale.ROOT, "  %-26s %s%n", name, value instanceof Double d ?
+                        String.format(Locale.ROOT, "%.4g", d) : value);
                 }
             }
             out.flush();
@@ -159,6 +160,13 @@ final class DemoControllerOnly
             }
         }
     }
+
+    /** The summary table's rows: every figure of {@link Summary}, by its JSON name. */
+    static final List<String> TABLE = List.of("cycles", "lost_frames", "torn_frames", "skipped_frames",
+        "deadline_misses", "deadline_us", "watchdog_trips", "watchdog_recoveries", "following_error_faults",
+        "tracking_rms", "tracking_max", "tracking_rms_all_running", "move_distance", "e2e_p50_us", "e2e_p99_us",
+        "e2e_max_us", "journal_records", "journal_drops", "journal_write_errors", "rate_hz", "interrupted",
+        "journals");
 
     /**
      * The controller's figures, named as in the demo's summary ({@link DemoSummary}): {@code DIR/summary.json}, the

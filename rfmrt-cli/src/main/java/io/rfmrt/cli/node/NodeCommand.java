@@ -59,33 +59,10 @@ public final class NodeCommand implements Callable<Integer>
     {
         final PrintWriter out = spec.commandLine().getOut();
         final PrintWriter err = spec.commandLine().getErr();
-        if (seconds < 0)
-        {
-            throw new UsageException("--seconds " + seconds + " is negative (0: run until a signal)");
-        }
-        final NodeConfig nodeConfig;
-        try
-        {
-            nodeConfig = NodeConfig.load(config);
-        }
-        catch (final ConfigException ex)
-        {
-            throw new UsageException(ex.getMessage());
-        }
+        final NodeConfig nodeConfig = load();
         if (checkConfig)
         {
-            try
-            {
-                // the start's own check (RfmNode.Context.check): what the start would refuse, this refuses
-                nodeConfig.context().check();
-            }
-            catch (final ConfigException ex)
-            {
-                throw new UsageException(ex.getMessage());
-            }
-            out.println("rfmrt node: " + config + " is valid (device " + nodeConfig.device() + ")" +
-                (nodeConfig.app().instance() == null ? "" : ", app " + nodeConfig.app().name()));
-            return ExitCodes.OK;
+            return check(out, nodeConfig);
         }
         final Consumer<String> console = line ->
         {
@@ -102,16 +79,7 @@ public final class NodeCommand implements Callable<Integer>
                 err.flush();
             }
         };
-        final CountDownLatch stop = new CountDownLatch(1);
-        if (child)
-        {
-            ChildJvm.onParentGoneOrSignal(stop::countDown);
-        }
-        else
-        {
-            Signal.handle(new Signal("TERM"), signal -> stop.countDown());
-            Signal.handle(new Signal("INT"), signal -> stop.countDown());
-        }
+        final CountDownLatch stop = stopLatch();
         final RfmNode.Context ctx = nodeConfig.context()
             .out(nodeLines)
             .appOut(console)
@@ -158,6 +126,59 @@ public final class NodeCommand implements Callable<Integer>
         {
             LogManager.shutdown();
         }
+        return ending(out, err, node, app, failure);
+    }
+
+    /**
+     * @return the configuration file, bound.
+     * @throws UsageException for a bad {@code --seconds} or a file that does not bind.
+     */
+    private NodeConfig load()
+    {
+        if (seconds < 0)
+        {
+            throw new UsageException("--seconds " + seconds + " is negative (0: run until a signal)");
+        }
+        try
+        {
+            return NodeConfig.load(config);
+        }
+        catch (final ConfigException ex)
+        {
+            throw new UsageException(ex.getMessage());
+        }
+    }
+
+    /**
+     * {@code --check-config}: check the configuration as the start does, print one line, start nothing.
+     *
+     * @return the exit code.
+     */
+    private int check(final PrintWriter out, final NodeConfig nodeConfig)
+    {
+        try
+        {
+            // the start's own check (RfmNode.Context.check): what the start would refuse, this refuses
+            nodeConfig.context().check();
+        }
+        catch (final ConfigException ex)
+        {
+            throw new UsageException(ex.getMessage());
+        }
+        out.println("rfmrt node: " + config + " is valid (device " + nodeConfig.device() + ")" +
+            (nodeConfig.app().instance() == null ? "" : ", app " + nodeConfig.app().name()));
+        return ExitCodes.OK;
+    }
+
+    /**
+     * Say how the node's run ended: a failed shutdown step, the app's result line, the exit code.
+     *
+     * @param failure the thread failure that stopped the node, or {@code null}.
+     * @return the exit code.
+     */
+    private int ending(final PrintWriter out, final PrintWriter err, final RfmNode node, final NodeApp app,
+        final String failure)
+    {
         final String closeFailure = node.closeFailure();
         if (closeFailure != null)
         {
@@ -194,5 +215,23 @@ public final class NodeCommand implements Callable<Integer>
             out.println("stopped");
         }
         return ExitCodes.OK;
+    }
+
+    /**
+     * @return a latch counted down by SIGTERM or SIGINT, or for a child, also when its parent goes away.
+     */
+    private CountDownLatch stopLatch()
+    {
+        final CountDownLatch stop = new CountDownLatch(1);
+        if (child)
+        {
+            ChildJvm.onParentGoneOrSignal(stop::countDown);
+        }
+        else
+        {
+            Signal.handle(new Signal("TERM"), signal -> stop.countDown());
+            Signal.handle(new Signal("INT"), signal -> stop.countDown());
+        }
+        return stop;
     }
 }
