@@ -1,9 +1,9 @@
 package io.rfmrt.cli;
 
-import io.rfmrt.cli.bench.BenchCommand;
 import io.rfmrt.cli.bench.BenchCompare;
+import io.rfmrt.cli.bench.BenchEventsPeer;
 import io.rfmrt.cli.bench.BenchHosts;
-import io.rfmrt.cli.bench.BenchPeers;
+import io.rfmrt.cli.bench.BenchPeersReceiver;
 import io.rfmrt.cli.common.ChildJvm;
 import picocli.CommandLine.Command;
 
@@ -13,7 +13,7 @@ import picocli.CommandLine.Command;
  */
 @Command(name = ChildJvm.INTERNAL, hidden = true, mixinStandardHelpOptions = true,
     description = "Child processes of the other commands.",
-    subcommands = {BenchCommand.Peer.class, BenchCompare.Receiver.class, BenchPeers.Receiver.class,
+    subcommands = {BenchEventsPeer.class, BenchCompare.Receiver.class, BenchPeersReceiver.class,
         BenchHosts.Sender.class})
 final class InternalCommand
 {

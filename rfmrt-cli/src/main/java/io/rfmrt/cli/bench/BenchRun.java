@@ -336,7 +336,7 @@ final class BenchRun
         final String network = "bench-" + ProcessHandle.current().pid() + "-floor";
         try (SimNetwork net = SimNetwork.create(network, 1 << 20))
         {
-            final BenchCommand.Events events = new BenchCommand.Events();
+            final BenchEvents events = new BenchEvents();
             events.count = Math.max(1_000, Math.min(20_000, seconds * 1_000));
             events.rate = 1_000;
             final Histogram futex = events.runFutex(network, net.dir());

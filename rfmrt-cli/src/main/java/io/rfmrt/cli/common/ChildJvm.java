@@ -1,6 +1,5 @@
 package io.rfmrt.cli.common;
 
-import io.rfmrt.cli.Main;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
@@ -13,6 +12,12 @@ import java.util.List;
  */
 public final class ChildJvm
 {
+    /**
+     * The {@code rfmrt} command line's main class, which a child runs. Named, not imported: the command families
+     * sit below {@code Main}, which names them (ChildJvmTest holds the name to the class).
+     */
+    public static final String MAIN_CLASS = "io.rfmrt.cli.Main";
+
     /** The family of the hidden child commands: {@code rfmrt internal NAME ARGS}. */
     public static final String INTERNAL = "internal";
 
@@ -39,7 +44,7 @@ public final class ChildJvm
         }
         command.add("-cp");
         command.add(System.getProperty("java.class.path"));
-        command.add(Main.class.getName());
+        command.add(MAIN_CLASS);
         command.addAll(List.of(args));
         return new ProcessBuilder(command);
     }

@@ -105,10 +105,6 @@ public final class DemoCommand implements Callable<Integer>
             "60 %% of peak torque or more, the default with the realistic plant).")
     String profileName;
 
-    /** Exit code of a run stopped by SIGINT (128 + 2). */
-    static final int EXIT_SIGINT = 130;
-    /** Exit code of a run stopped by SIGTERM (128 + 15). */
-    static final int EXIT_SIGTERM = 143;
     /** The realistic plant's transport delay (its default): the rate is checked with it. */
     static final int REALISTIC_DELAY_PERIODS = 1;
 
@@ -360,7 +356,7 @@ public final class DemoCommand implements Callable<Integer>
         {
             console.printf("rfmrt demo: interrupted by %s after %s cycles; the summary above covers them%n",
                 run.interrupted(), summary.cycles());
-            return "SIGTERM".equals(run.interrupted()) ? EXIT_SIGTERM : EXIT_SIGINT;
+            return ExitCodes.stoppedBy(run.interrupted());
         }
         return ExitCodes.OK;
     }

@@ -130,7 +130,7 @@ final class DemoControllerOnly
             out.flush();
             if (interrupted.get() != null)
             {
-                return "SIGTERM".equals(interrupted.get()) ? DemoCommand.EXIT_SIGTERM : DemoCommand.EXIT_SIGINT;
+                return ExitCodes.stoppedBy(interrupted.get());
             }
             return c.followingErrorFaults() > 0 ? ExitCodes.ERROR : ExitCodes.OK;
         }

@@ -30,11 +30,6 @@ import java.util.concurrent.atomic.AtomicReference;
  */
 final class ReplayPlay
 {
-    /** Exit code of a playback stopped by SIGINT (128 + 2). */
-    static final int EXIT_SIGINT = 130;
-    /** Exit code of a playback stopped by SIGTERM (128 + 15). */
-    static final int EXIT_SIGTERM = 143;
-
     private final Path dir;
     private final TimeBound from;
     private final TimeBound to;
@@ -233,7 +228,7 @@ final class ReplayPlay
             }
             if (interrupted.get() != null)
             {
-                return "SIGTERM".equals(interrupted.get()) ? EXIT_SIGTERM : EXIT_SIGINT;
+                return ExitCodes.stoppedBy(interrupted.get());
             }
             return ExitCodes.OK;
         }

@@ -5,7 +5,6 @@ import io.rfmrt.cli.common.ExitCodes;
 import io.rfmrt.cli.common.UsageException;
 import io.rfmrt.rfm.EventInfo;
 import io.rfmrt.rfm.EventType;
-import io.rfmrt.rfm.RfmCounter;
 import io.rfmrt.rfm.RfmDevice;
 import io.rfmrt.rfm.RfmDevices;
 import io.rfmrt.rfm.RfmException;
@@ -21,8 +20,6 @@ import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
 import java.io.PrintWriter;
-import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 
