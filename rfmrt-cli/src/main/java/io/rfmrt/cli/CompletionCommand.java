@@ -1,5 +1,6 @@
 package io.rfmrt.cli;
 
+import io.rfmrt.cli.common.ExitCodes;
 import picocli.AutoComplete;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -41,6 +42,6 @@ final class CompletionCommand implements Callable<Integer>
         final CommandLine root = spec.commandLine().getParent();
         spec.commandLine().getOut().print(AutoComplete.bash(root.getCommandName(), root));
         spec.commandLine().getOut().flush();
-        return Main.EXIT_OK;
+        return ExitCodes.OK;
     }
 }

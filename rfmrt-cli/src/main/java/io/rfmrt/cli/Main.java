@@ -1,21 +1,27 @@
 package io.rfmrt.cli;
 
-import io.rfmrt.rfm.RfmException;
-import io.rfmrt.rfm.channel.LayoutException;
+import io.rfmrt.cli.bench.BenchCommand;
+import io.rfmrt.cli.bridge.BridgeCommand;
+import io.rfmrt.cli.common.ExitCodes;
+import io.rfmrt.cli.common.Failures;
+import io.rfmrt.cli.common.UsageException;
+import io.rfmrt.cli.demo.DemoCommand;
+import io.rfmrt.cli.node.CheckCommand;
+import io.rfmrt.cli.node.NodeCommand;
+import io.rfmrt.cli.node.StatCommand;
+import io.rfmrt.cli.replay.ReplayBench;
+import io.rfmrt.cli.replay.ReplayCommand;
+import io.rfmrt.cli.rfm.RfmCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 import java.io.PrintWriter;
-import java.nio.file.Files;
-import java.nio.file.LinkOption;
-import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 
 /**
  * The {@code rfmrt} command line.
  * <p>
- * Exit codes: 0 ok, 1 error, 2 usage, 3 time-out, 4 a node whose app found its run unsound. Every failure is one
- * line on stderr naming the problem; set {@code RFMRT_DEBUG=1} to get stack traces instead.
+ * Exit codes ({@link ExitCodes}): 0 ok, 1 error, 2 usage, 3 time-out, 4 a node whose app found its run unsound. Every
+ * failure is one line on stderr naming the problem; set {@code RFMRT_DEBUG=1} to get stack traces instead.
  */
 @Command(
     name = "rfmrt",
@@ -23,24 +29,10 @@ import java.nio.file.StandardOpenOption;
     versionProvider = Main.Version.class,
     description = "Real-time runtime for reflective-memory networks.",
     subcommands = {RfmCommand.class, BridgeCommand.class, DemoCommand.class, NodeCommand.class, StatCommand.class,
-        ReplayCommand.class,
-        BenchCommand.class,
-        CheckCommand.class, CompletionCommand.class, ReplayBench.class,
-        BenchCommand.Peer.class, BenchCompare.Receiver.class, BenchPeers.Receiver.class, BenchHosts.Sender.class,
-        CommandLine.HelpCommand.class})
+        ReplayCommand.class, BenchCommand.class, CheckCommand.class, CompletionCommand.class, ReplayBench.class,
+        InternalCommand.class, CommandLine.HelpCommand.class})
 public final class Main
 {
-    /** Success. */
-    public static final int EXIT_OK = 0;
-    /** The operation failed. */
-    public static final int EXIT_ERROR = 1;
-    /** The command line was wrong. */
-    public static final int EXIT_USAGE = 2;
-    /** A wait ran out of time. */
-    public static final int EXIT_TIMEOUT = 3;
-    /** A node ran, but its app says the run was not sound (a plant whose controller never came or went away). */
-    public static final int EXIT_APP = 4;
-
     private Main()
     {
     }
@@ -63,8 +55,8 @@ public final class Main
                 ex.printStackTrace();
             }
             System.err.println("rfmrt: " + ex.getClass().getSimpleName() +
-                (ex.getMessage() == null ? "" : ": " + firstLine(ex.getMessage())));
-            code = EXIT_ERROR;
+                (ex.getMessage() == null ? "" : ": " + Failures.firstLine(ex.getMessage())));
+            code = ExitCodes.ERROR;
         }
         System.exit(code);
     }
@@ -87,7 +79,7 @@ public final class Main
         {
             err.println("rfmrt: " + ex.getMessage().replace(System.lineSeparator(), " ") + " (see '" +
                 qualifiedName(ex.getCommandLine()) + " --help')");
-            return EXIT_USAGE;
+            return ExitCodes.USAGE;
         });
         cli.setExecutionExceptionHandler((ex, commandLine, parseResult) ->
         {
@@ -95,8 +87,8 @@ public final class Main
             {
                 ex.printStackTrace(err);
             }
-            err.println("rfmrt: " + describe(ex));
-            return ex instanceof UsageException ? EXIT_USAGE : EXIT_ERROR;
+            err.println("rfmrt: " + Failures.describe(ex));
+            return ex instanceof UsageException ? ExitCodes.USAGE : ExitCodes.ERROR;
         });
         return cli.execute(args);
     }
@@ -109,102 +101,6 @@ public final class Main
             name.insert(0, parent.getCommandName() + " ");
         }
         return name.toString();
-    }
-
-    /**
-     * @param ex a failure.
-     * @return one line for the user.
-     */
-    static String describe(final Throwable ex)
-    {
-        if (ex instanceof RfmException || ex instanceof LayoutException || ex instanceof UsageException ||
-            ex instanceof IllegalArgumentException || ex instanceof IllegalStateException ||
-            ex instanceof RuntimeException && ex.getClass().getName().startsWith("io.rfmrt.") && ex.getMessage() != null)
-        {
-            return firstLine(ex.getMessage());
-        }
-        if (ex instanceof java.nio.file.FileSystemException fs)
-        {
-            final String why = fs instanceof java.nio.file.NoSuchFileException ? "no such file or folder" :
-                fs instanceof java.nio.file.NotDirectoryException ? "not a folder" :
-                fs instanceof java.nio.file.AccessDeniedException ? "permission denied" :
-                fs instanceof java.nio.file.FileAlreadyExistsException ? "already exists" :
-                fs.getReason() != null ? fs.getReason() : fs.getClass().getSimpleName();
-            return fs.getFile() + ": " + why;
-        }
-        if (ex instanceof java.io.UncheckedIOException u)
-        {
-            return describe(u.getCause());
-        }
-        if (ex instanceof java.io.IOException)
-        {
-            return "I/O error: " + firstLine(String.valueOf(ex.getMessage()));
-        }
-        return "internal error: " + firstLine(ex.toString()) + " (RFMRT_DEBUG=1 shows where)";
-    }
-
-    /**
-     * Refuse an output file that cannot be written, before any work is done: a folder, an existing file that cannot be
-     * opened for writing, or a path whose nearest existing folder takes no new file. Leaves nothing behind: the probe
-     * file it writes is removed, and missing folders are not made here (the writer makes them).
-     *
-     * @param option the option that named the file, for the message.
-     * @param file   the output file.
-     * @throws UsageException naming the option, the file and why.
-     */
-    static void checkOutputFile(final String option, final Path file)
-    {
-        final Path absolute = file.toAbsolutePath().normalize();
-        if (Files.isDirectory(absolute))
-        {
-            throw new UsageException(option + " " + file + ": is a folder; give a file name");
-        }
-        try
-        {
-            if (Files.exists(absolute, LinkOption.NOFOLLOW_LINKS))
-            {
-                if (!Files.isRegularFile(absolute))
-                {
-                    throw new UsageException(option + " " + file + ": not a regular file");
-                }
-                Files.newOutputStream(absolute, StandardOpenOption.WRITE, StandardOpenOption.APPEND).close();
-                return;
-            }
-            Path folder = absolute.getParent();
-            while (folder != null && !Files.exists(folder))
-            {
-                folder = folder.getParent();
-            }
-            if (folder == null || !Files.isDirectory(folder))
-            {
-                throw new UsageException(option + " " + file + ": " + folder + " is not a folder");
-            }
-            Files.delete(Files.createTempFile(folder, ".rfmrt-write-check-", ".tmp"));
-        }
-        catch (final java.io.IOException ex)
-        {
-            throw new UsageException(option + " " + file + ": cannot be written (" + describe(ex) + ")");
-        }
-    }
-
-    private static String firstLine(final String text)
-    {
-        final String t = text == null ? "" : text;
-        final int nl = t.indexOf('\n');
-        return nl < 0 ? t : t.substring(0, nl);
-    }
-
-    /**
-     * A command line that parsed but makes no sense; exit code 2.
-     */
-    static final class UsageException extends RuntimeException
-    {
-        private static final long serialVersionUID = 1L;
-
-        UsageException(final String message)
-        {
-            super(message);
-        }
     }
 
     /**

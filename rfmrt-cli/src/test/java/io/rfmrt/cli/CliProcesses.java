@@ -14,7 +14,7 @@ import java.util.stream.Stream;
 /**
  * Test helpers: the {@code rfmrt} command line in a child JVM on the test classpath, and folder clean-up.
  */
-final class CliProcesses
+public final class CliProcesses
 {
     private CliProcesses()
     {
@@ -26,7 +26,7 @@ final class CliProcesses
      * @param args     rfmrt arguments.
      * @return the started child; its stdout is piped.
      */
-    static Process start(final Path simRoot, final ProcessBuilder.Redirect stderr, final String... args)
+    public static Process start(final Path simRoot, final ProcessBuilder.Redirect stderr, final String... args)
         throws IOException
     {
         return startMain(simRoot, stderr, Main.class, args);
@@ -39,7 +39,7 @@ final class CliProcesses
      * @param args     its arguments.
      * @return the started child; its stdout is piped.
      */
-    static Process startMain(final Path simRoot, final ProcessBuilder.Redirect stderr, final Class<?> main,
+    public static Process startMain(final Path simRoot, final ProcessBuilder.Redirect stderr, final Class<?> main,
         final String... args) throws IOException
     {
         final List<String> command = new ArrayList<>();
@@ -63,7 +63,7 @@ final class CliProcesses
     /**
      * @param dir a folder to remove with everything in it; absent is fine.
      */
-    static void removeTree(final Path dir) throws IOException
+    public static void removeTree(final Path dir) throws IOException
     {
         if (!Files.exists(dir))
         {

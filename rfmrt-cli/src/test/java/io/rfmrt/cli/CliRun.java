@@ -10,13 +10,13 @@ import java.io.StringWriter;
  * @param out  standard output.
  * @param err  standard error.
  */
-record CliRun(int exit, String out, String err)
+public record CliRun(int exit, String out, String err)
 {
     /**
      * @param args rfmrt arguments.
      * @return what the command line did.
      */
-    static CliRun of(final String... args)
+    public static CliRun of(final String... args)
     {
         final StringWriter out = new StringWriter();
         final StringWriter err = new StringWriter();

@@ -1,5 +1,6 @@
 package io.rfmrt.cli;
 
+import io.rfmrt.cli.common.ExitCodes;
 import io.rfmrt.rfm.sim.SimNetwork;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -80,14 +81,14 @@ class DeviceUriExitCodeTest
     {
         final CliRun run = CliRun.of("rfm", "peek", "--device", "bridge:lab?node=2", "--offset", "100");
 
-        assertThat(run.exit()).as(run.err()).isEqualTo(Main.EXIT_ERROR);
+        assertThat(run.exit()).as(run.err()).isEqualTo(ExitCodes.ERROR);
         assertThat(run.err()).startsWith("rfmrt: device URI 'bridge:lab?node=2': network 'lab' is not bridged")
             .doesNotContain("Exception");
     }
 
     private static void assertUsage(final CliRun run, final String message)
     {
-        assertThat(run.exit()).as(run.err()).isEqualTo(Main.EXIT_USAGE);
+        assertThat(run.exit()).as(run.err()).isEqualTo(ExitCodes.USAGE);
         assertThat(run.err()).contains(message).startsWith("rfmrt: ").doesNotContain("Exception");
         assertThat(run.err().lines().count()).as(run.err()).isEqualTo(1);
         assertThat(run.out()).isEmpty();

@@ -1,5 +1,7 @@
 package io.rfmrt.cli;
 
+import io.rfmrt.cli.bench.BenchHosts;
+import io.rfmrt.cli.common.Netns;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import org.junit.jupiter.api.AfterEach;

@@ -1,0 +1,23 @@
+package io.rfmrt.cli;
+
+import io.rfmrt.cli.bench.BenchCompare;
+import io.rfmrt.cli.bench.BenchEventsPeer;
+import io.rfmrt.cli.bench.BenchHosts;
+import io.rfmrt.cli.bench.BenchPeersReceiver;
+import io.rfmrt.cli.common.ChildJvm;
+import picocli.CommandLine.Command;
+
+/**
+ * {@code rfmrt internal}: the processes other commands start ({@link ChildJvm#startInternal}), never typed by a
+ * user; hidden from the help, and each driven by positional arguments alone.
+ */
+@Command(name = ChildJvm.INTERNAL, hidden = true, mixinStandardHelpOptions = true,
+    description = "Child processes of the other commands.",
+    subcommands = {BenchEventsPeer.class, BenchCompare.Receiver.class, BenchPeersReceiver.class,
+        BenchHosts.Sender.class})
+final class InternalCommand
+{
+    private InternalCommand()
+    {
+    }
+}

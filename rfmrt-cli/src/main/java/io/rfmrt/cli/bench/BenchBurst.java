@@ -1,0 +1,108 @@
+package io.rfmrt.cli.bench;
+
+import io.rfmrt.cli.common.Converters;
+import io.rfmrt.cli.common.UsageException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+import java.io.PrintWriter;
+import java.time.ZonedDateTime;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+
+/**
+ * {@code rfmrt bench burst}: bursts of frames sent back to back (far more than the card's 127-entry event FIFO),
+ * then silence, repeated, through each mode: every frame must arrive, because each wake drains the ring.
+ */
+@Command(name = "burst", mixinStandardHelpOptions = true,
+    description = "Bursts of frames back to back, then silence, repeated: frames lost per mode.")
+final class BenchBurst implements Callable<Integer>
+{
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--frames", defaultValue = "2000", description = "Frames per burst, 1..16288 " +
+        "(default ${DEFAULT-VALUE}).")
+    int frames;
+
+    @Option(names = "--bursts", defaultValue = "20", description = "Bursts (default ${DEFAULT-VALUE}); the first " +
+        "one is warm-up for the latency figures, not for the count of lost frames.")
+    int bursts;
+
+    @Option(names = "--gap", defaultValue = "100ms", converter = Converters.Duration.class, paramLabel = "TIME",
+        description = "Silence after each burst (default ${DEFAULT-VALUE}).")
+    long gapNanos;
+
+    @Option(names = "--modes", split = ",", paramLabel = "MODE",
+        defaultValue = "interrupt,interrupt-inline,spin-then-block",
+        description = "Modes to run (default ${DEFAULT-VALUE}); the names of bench compare.")
+    List<String> modes;
+
+    @Option(names = "--size", defaultValue = "64", description = "Payload bytes (default ${DEFAULT-VALUE}).")
+    int size;
+
+    @Option(names = "--json", description = "Print one JSON object instead of the table.")
+    boolean json;
+
+    @Override
+    public Integer call() throws Exception
+    {
+        if (frames < 1 || frames > BenchRun.CHANNEL.slots() - 96 || bursts < 2 || bursts > 10_000 || gapNanos < 0 ||
+            gapNanos > 10_000_000_000L || size < 8 || size > BenchRun.CHANNEL.maxPayload())
+        {
+            throw new UsageException("--frames 1.." + (BenchRun.CHANNEL.slots() - 96) +
+                ", --bursts 2..10000, --gap 0..10s, --size 8.." + BenchRun.CHANNEL.maxPayload());
+        }
+        BenchRun.checkModes(modes);
+        final PrintWriter out = spec.commandLine().getOut();
+        final List<Map<String, Object>> results = new ArrayList<>();
+        for (final String name : modes)
+        {
+            if (!json)
+            {
+                out.printf("burst %s: %d x %d frames ...%n", name, bursts, frames);
+                out.flush();
+            }
+            results.add(BenchRun.run(BenchRun.mode(name), BenchRun.Traffic.burst(frames, bursts, gapNanos, size)));
+        }
+        final Map<String, Object> result = new LinkedHashMap<>();
+        result.put("benchmark", "burst");
+        result.put("machine", MachineInfo.describe());
+        result.put("date", ZonedDateTime.now().toString());
+        result.put("frames_per_burst", frames);
+        result.put("bursts", bursts);
+        result.put("gap_ms", gapNanos / 1e6);
+        result.put("size_bytes", size);
+        result.put("modes", results);
+        final int exit = BenchCompare.failures(results, spec.commandLine().getErr());
+        if (json)
+        {
+            out.println(new ObjectMapper().writeValueAsString(result));
+            return exit;
+        }
+        out.printf("%n%d bursts of %d back-to-back %d-byte frames, %.0f ms apart; latency publish -> handler end " +
+            "(us, first burst left out)%n", bursts, frames, size, gapNanos / 1e6);
+        out.printf("%-18s %8s %8s %6s %8s %8s %9s %9s %8s %6s%n", "mode", "sent", "frames", "lost", "p50", "p99",
+            "max", "fifo-ovf", "events", "cpu%");
+        for (final Map<String, Object> m : results)
+        {
+            if (m.get("failure") != null)
+            {
+                out.printf("%-18s FAILED: %s%n", m.get("mode"), m.get("failure"));
+                continue;
+            }
+            out.printf("%-18s %8s %8s %6s %8s %8s %9s %9s %8s %6s%n", m.get("mode"), m.get("sent"), m.get("frames"),
+                m.get("lost"), m.get("p50_us"), m.get("p99_us"), m.get("max_us"), m.get("fifo_overflows"),
+                m.get("events"), m.get("cpu_pct"));
+        }
+        out.println("fifo-ovf = events the card's 127-entry FIFO could not hold (their frames are still drained); " +
+            "events = doorbells taken by the ISR-wake thread");
+        return exit;
+    }
+}

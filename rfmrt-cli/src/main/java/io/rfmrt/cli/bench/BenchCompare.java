@@ -1,0 +1,420 @@
+package io.rfmrt.cli.bench;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonUnwrapped;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.rfmrt.cli.common.ChildJvm;
+import io.rfmrt.cli.common.ChildResult;
+import io.rfmrt.cli.common.ExitCodes;
+import io.rfmrt.cli.common.Folders;
+import io.rfmrt.cli.common.UsageException;
+import io.rfmrt.rfm.EventType;
+import io.rfmrt.rfm.RfmDevice;
+import io.rfmrt.rfm.RfmDevices;
+import io.rfmrt.rfm.channel.FrameCounter;
+import io.rfmrt.runtime.FrameHandler;
+import io.rfmrt.runtime.ReceivePath;
+import io.rfmrt.runtime.RuntimeCounter;
+import io.rfmrt.runtime.Stage;
+import io.rfmrt.runtime.ThreadNotStoppedException;
+import io.rfmrt.runtime.WaitStrategy;
+import io.rfmrt.runtime.journal.Journal;
+import io.rfmrt.runtime.journal.JournalConfig;
+import io.rfmrt.runtime.threads.RtEnvironment;
+import io.rfmrt.runtime.threads.RtSettings;
+import io.rfmrt.runtime.threads.RtThread;
+import io.rfmrt.runtime.threads.ThreadStats;
+import org.HdrHistogram.Histogram;
+import org.agrona.concurrent.SystemNanoClock;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+import java.io.PrintWriter;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.ZonedDateTime;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * {@code rfmrt bench compare}: the same traffic, a sender process and a receiver process on a fresh emulated
+ * network, through each receive mode in turn — interrupt (blocking consumer), interrupt with the handler inline on
+ * the ISR-wake thread, interrupt with the journal on, spin-then-block, busy-spin, and the article's polling baseline
+ * at 1 kHz and 10 kHz — and, measured in the same run, the machine's timer floor (cyclictest) and one-hop wake floor
+ * (a plain cross-process futex wake). A receiver whose thread died makes the run fail (exit 1, the mode named).
+ */
+@Command(name = "compare", mixinStandardHelpOptions = true,
+    description = "Interrupt vs inline vs spin vs polling receive, side by side, with the timer and wake floors.")
+public final class BenchCompare implements Callable<Integer>
+{
+    /** Each mode runs --seconds after one second of warm-up, which is left out of the latency and CPU figures. */
+    static final String WARMUP_NOTE = "each after 1 s of warm-up, left out of latency and CPU";
+    /** What the CPU figure is. */
+    static final String CPU_NOTE = "cpu% = receiver process CPU time / wall time of the measured part, " +
+        "percent of one core";
+
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--seconds", defaultValue = "5", description = "Seconds per mode (default ${DEFAULT-VALUE}).")
+    int seconds;
+
+    @Option(names = "--rate", defaultValue = "1000", description = "Frames per second, 1..1000000 " +
+        "(default ${DEFAULT-VALUE}).")
+    int rate;
+
+    @Option(names = "--size", defaultValue = "64", description = "Payload bytes (default ${DEFAULT-VALUE}).")
+    int size;
+
+    @Option(names = "--json", description = "Print one JSON object instead of the table.")
+    boolean json;
+
+    @Option(names = "--sender", defaultValue = BenchRun.UNIFORM_JITTER, paramLabel = "KIND",
+        description = "uniform-jitter (default: each send time moved by a uniform random offset within half a " +
+            "period either way) or fixed-period (exact multiples of the period).")
+    String sender;
+
+    @Option(names = "--modes", split = ",", paramLabel = "MODE",
+        description = "Modes to run (default: all): interrupt, interrupt-inline, interrupt-journal, " +
+            "spin-then-block, busy-spin, poll-1khz, poll-10khz.")
+    List<String> only;
+
+    @Override
+    public Integer call() throws Exception
+    {
+        if (seconds < 1 || seconds > 600 || rate < 1 || rate > 1_000_000 || size < 8 ||
+            size > BenchRun.CHANNEL.maxPayload())
+        {
+            throw new UsageException("--seconds 1..600, --rate 1..1000000, --size 8.." +
+                BenchRun.CHANNEL.maxPayload());
+        }
+        checkSender(sender);
+        final PrintWriter out = spec.commandLine().getOut();
+        if (only != null)
+        {
+            BenchRun.checkModes(only);
+        }
+        final List<Map<String, Object>> modes = new ArrayList<>();
+        for (final String[] mode : BenchRun.MODES)
+        {
+            if (only != null && !only.contains(mode[0]))
+            {
+                continue;
+            }
+            if (!json)
+            {
+                out.printf("running %s for %d s ...%n", mode[0], seconds);
+                out.flush();
+            }
+            modes.add(BenchRun.run(mode, BenchRun.Traffic.steady(sender, rate, seconds, size)));
+        }
+        if (!json)
+        {
+            out.printf("measuring the floors (cyclictest %d s, futex wake) ...%n", seconds);
+            out.flush();
+        }
+        final Map<String, Object> floors = BenchRun.floors(seconds);
+
+        final Map<String, Object> result = new LinkedHashMap<>();
+        result.put("machine", MachineInfo.describe());
+        result.put("date", ZonedDateTime.now().toString());
+        result.put("seconds", seconds);
+        result.put("rate_hz", rate);
+        result.put("size_bytes", size);
+        result.put("sender", sender);
+        result.put("note", WARMUP_NOTE + "; " + CPU_NOTE);
+        result.put("modes", modes);
+        result.put("floors", floors);
+        final int exit = failures(modes, spec.commandLine().getErr());
+        if (json)
+        {
+            out.println(new ObjectMapper().writeValueAsString(result));
+            return exit;
+        }
+        out.printf("%n%d-byte frames at %d Hz, %s sender, %d s per mode (%s); latency publish -> handler end (us)%n",
+            size, rate, sender, seconds, WARMUP_NOTE);
+        table(out, modes, floors);
+        out.println(CPU_NOTE);
+        return exit;
+    }
+
+    static void checkSender(final String sender)
+    {
+        if (!BenchRun.UNIFORM_JITTER.equals(sender) && !BenchRun.FIXED_PERIOD.equals(sender))
+        {
+            throw new UsageException("--sender '" + sender + "' is not uniform-jitter or fixed-period");
+        }
+    }
+
+    /**
+     * @return exit code: 1 when a mode's receiver failed, each one named on {@code err}.
+     */
+    static int failures(final List<Map<String, Object>> modes, final PrintWriter err)
+    {
+        int exit = ExitCodes.OK;
+        for (final Map<String, Object> m : modes)
+        {
+            if (m.get("failure") != null)
+            {
+                err.println("rfmrt bench: mode " + m.get("mode") + " failed: " + m.get("failure"));
+                exit = ExitCodes.ERROR;
+            }
+        }
+        err.flush();
+        return exit;
+    }
+
+    static void table(final PrintWriter out, final List<Map<String, Object>> modes, final Map<String, Object> floors)
+    {
+        @SuppressWarnings("unchecked")
+        final Map<String, Object> wake = (Map<String, Object>)floors.get("wake");
+        @SuppressWarnings("unchecked")
+        final Map<String, Object> timer = (Map<String, Object>)floors.get("timer");
+        final double wakeP50 = ((Number)wake.get("p50_us")).doubleValue();
+        out.printf("%-18s %8s %6s %8s %8s %8s %8s %8s %9s %6s %6s   stages p50: transfer isr handoff handler%n",
+            "mode", "frames", "lost", "mean", "p50", "p90", "p99", "p99.9", "max", "cpu%", "p50/w");
+        for (final Map<String, Object> m : modes)
+        {
+            if (m.get("failure") != null)
+            {
+                out.printf("%-18s FAILED: %s%n", m.get("mode"), m.get("failure"));
+                continue;
+            }
+            @SuppressWarnings("unchecked")
+            final Map<String, Object> stages = (Map<String, Object>)m.get("stages_p50_us");
+            out.printf("%-18s %8s %6s %8s %8s %8s %8s %8s %9s %6s %6.2f   %s %s %s %s%n", m.get("mode"),
+                m.get("frames"), m.get("lost"), m.get("mean_us"), m.get("p50_us"), m.get("p90_us"), m.get("p99_us"),
+                m.get("p999_us"), m.get("max_us"), m.get("cpu_pct"),
+                ((Number)m.get("p50_us")).doubleValue() / Math.max(0.1, wakeP50), stages.get("transfer"),
+                stages.get("isr"), stages.get("handoff"), stages.get("handler"));
+        }
+        out.printf("%-18s %8s %6s %8s %8s %8s %8s %8s %9s%n", "floor: timer", timer.get("count"), "-",
+            timer.get("mean_us"), timer.get("p50_us"), timer.get("p90_us"), timer.get("p99_us"), timer.get("p999_us"),
+            timer.get("max_us"));
+        out.printf("%-18s %8s %6s %8s %8s %8s %8s %8s %9s%n", "floor: futex wake", wake.get("count"), "-",
+            wake.get("mean_us"), wake.get("p50_us"), wake.get("p90_us"), wake.get("p99_us"), wake.get("p999_us"),
+            wake.get("max_us"));
+        out.println("p50/w = the mode's p50 over the one-hop wake floor's p50; lost frames by cause in --json " +
+            "(gaps, torn, dma_dropped, fifo_overflows); RT thread faults and preemptions after warm-up in --json");
+    }
+
+    /**
+     * The receiving process of one mode.
+     */
+    @Command(name = "bench-receiver", hidden = true)
+    public static final class Receiver implements Callable<Integer>
+    {
+        @Parameters(index = "0")
+        String network;
+
+        @Parameters(index = "1")
+        String mode;
+
+        @Parameters(index = "2")
+        String wait;
+
+        @Parameters(index = "3")
+        String journalOn;
+
+        @Parameters(index = "4")
+        int consumerPriority;
+
+        @Parameters(index = "5")
+        long warmupFrames;
+
+        @Override
+        public Integer call() throws Exception
+        {
+            ChildJvm.haltWhenParentGone("bench-receiver");
+            final WaitStrategy strategy = WaitStrategy.parse(wait);
+            final boolean withJournal = "on".equals(journalOn);
+            final String dma = strategy.kind() == WaitStrategy.Kind.POLLING ? "on-demand" : "auto";
+            final Path journalDir = withJournal ? Files.createTempDirectory("rfmrt-bench-journal") : null;
+            try (RfmDevice device = RfmDevices.open("sim:" + network + "?node=2&dmaSlots=" + BenchRun.DMA_SLOTS +
+                "&dmaSlotSize=256&dma=" + dma);
+                RtEnvironment env = RtEnvironment.prepare(new RtSettings(List.of(), false, true, true, Path.of("/")),
+                    warning -> System.err.println("bench-receiver: " + warning));
+                Journal journal = withJournal ? Journal.start(JournalConfig.of(journalDir, 2)) : null)
+            {
+                final long[] sum = {0};
+                final FrameHandler handler = (frame, stamps) -> sum[0] += frame.buffer().getLong(frame.payloadOffset());
+                final ReceivePath path = new ReceivePath(device, List.of(BenchRun.CHANNEL), EventType.INTR1, strategy,
+                    handler,
+                    journal == null ? null : journal.newWriter("isr"),
+                    journal == null ? null : journal.newWriter("consumer"), SystemNanoClock.INSTANCE);
+                final int cpu = env.rtCpus().isEmpty() ? -1 : env.rtCpus().get(0);
+                ReceivePath.warmUp(device, List.of(BenchRun.CHANNEL), EventType.INTR1, strategy,
+                    ReceivePath.WARMUP_FRAMES_DEFAULT, handler);
+                path.start(env, cpu, 80, cpu, consumerPriority);
+                System.out.println("ready");
+                System.out.flush();
+
+                final Window window = watch(path, device);
+                final List<ThreadStats> end = path.threadStats();
+                final List<RtThread> threads = path.threads();
+                try
+                {
+                    path.close();
+                }
+                catch (final ThreadNotStoppedException ex)
+                {
+                    // the thread still runs over the device's memory: end the process with it mapped (closing the
+                    // device would unmap it under the thread and crash the JVM)
+                    System.err.println("bench-receiver: " + ex.getMessage());
+                    System.err.flush();
+                    Runtime.getRuntime().halt(ExitCodes.ERROR);
+                }
+                path.latencies().sample();
+                final Result r = result(path, device, window, threads, end, journal);
+                final String failure = r.failure();
+                ChildResult.write(System.out, r);
+                if (failure != null)
+                {
+                    System.err.println("bench-receiver: " + failure);
+                    return ExitCodes.ERROR;
+                }
+            }
+            finally
+            {
+                if (journalDir != null)
+                {
+                    Folders.deleteTree(journalDir);
+                }
+            }
+            return ExitCodes.OK;
+        }
+
+        /**
+         * The receiver's result line.
+         *
+         * @param frames             frames handled.
+         * @param meanUs             mean end-to-end latency after the warm-up, µs.
+         * @param percentiles        its percentiles.
+         * @param histogram          the end-to-end histogram ({@link Histograms#encode}).
+         * @param cpuPct             the process's CPU while the sender sent, % of one core; {@code null} for a dead
+         *                           receiver or a window too short to time.
+         * @param failure            why the receive path failed, or {@code null}.
+         * @param gaps               frames lost to gaps.
+         * @param gapsInWarmup       of them, in the warm-up.
+         * @param dmaDroppedInWarmup DMA drops in the warm-up.
+         * @param torn               torn frames.
+         * @param dmaMissing         frames whose DMA buffer was missing.
+         * @param fifoOverflows      event FIFO overflows, all types.
+         * @param dmaDropped         DMA drops.
+         * @param handoffFull        frames the hand-off ring had no room for.
+         * @param events             events taken.
+         * @param emptyWakes         wakes that found no frame.
+         * @param boundedDrains      drains cut short by their bound.
+         * @param errors             errors counted.
+         * @param stagesP50Us        each stage's median, µs, by its label.
+         * @param threads            each receive thread's page faults and preemptions after the warm-up.
+         * @param journalRecords     records journaled, or {@code null} without a journal (left out).
+         */
+        record Result(long frames, double meanUs, @JsonUnwrapped Histograms.Percentiles percentiles, String histogram,
+            Double cpuPct, String failure, long gaps, long gapsInWarmup, long dmaDroppedInWarmup, long torn,
+            long dmaMissing, long fifoOverflows, long dmaDropped, long handoffFull, long events, long emptyWakes,
+            long boundedDrains, long errors, Map<String, Double> stagesP50Us, List<ThreadHygiene> threads,
+            @JsonInclude(JsonInclude.Include.NON_NULL) Long journalRecords)
+        {
+        }
+
+        /**
+         * @param thread              the thread's name.
+         * @param minorFaults         minor page faults after the warm-up.
+         * @param involuntarySwitches involuntary context switches after the warm-up.
+         */
+        record ThreadHygiene(String thread, long minorFaults, long involuntarySwitches)
+        {
+        }
+
+        /**
+         * What the receiver saw while it watched: the warm-up's losses and thread figures, and the process's CPU time
+         * and the wall clock at the start and at the end of the sending (ns).
+         */
+        private record Window(long warmGaps, long warmDropped, List<ThreadStats> warm, long cpu0, long wall0,
+            long cpu1, long wall1)
+        {
+        }
+
+        /**
+         * Watch the markers until the warm-up is over, then until the sender is done, then until the frames sent
+         * are in (2 s at most).
+         */
+        private Window watch(final ReceivePath path, final RfmDevice device) throws InterruptedException
+        {
+            final com.sun.management.OperatingSystemMXBean os =
+                (com.sun.management.OperatingSystemMXBean)ManagementFactory.getOperatingSystemMXBean();
+            // this thread only watches the markers: 10 ms naps keep its own CPU use out of the figures
+            while (path.counter(RuntimeCounter.FRAMES_HANDLED) + path.counter(FrameCounter.GAPS) < warmupFrames &&
+                device.window().getLongAcquire(BenchRun.TOTAL_OFFSET) == 0 && !path.errors().failed())
+            {
+                Thread.sleep(10);
+            }
+            path.latencies().discard();
+            final long warmGaps = path.counter(FrameCounter.GAPS);
+            final long warmDropped = device.counter(io.rfmrt.rfm.RfmCounter.DMA_DROPPED, null);
+            final List<ThreadStats> warm = path.threadStats();
+            final long cpu0 = os.getProcessCpuTime();
+            final long wall0 = System.nanoTime();
+            long total;
+            while ((total = device.window().getLongAcquire(BenchRun.TOTAL_OFFSET)) == 0 && !path.errors().failed())
+            {
+                Thread.sleep(10);
+            }
+            final long cpu1 = os.getProcessCpuTime();
+            final long wall1 = System.nanoTime();
+            final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(2);
+            while (path.counter(RuntimeCounter.FRAMES_HANDLED) + path.counter(FrameCounter.GAPS) < total &&
+                System.nanoTime() < deadline && !path.errors().failed())
+            {
+                Thread.sleep(1);
+            }
+            return new Window(warmGaps, warmDropped, warm, cpu0, wall0, cpu1, wall1);
+        }
+
+        private static Result result(final ReceivePath path, final RfmDevice device, final Window window,
+            final List<RtThread> threads, final List<ThreadStats> end, final Journal journal)
+        {
+            final Histogram e2e = path.latencies().cumulative(Stage.END_TO_END);
+            final String failure = path.failure();
+            // a dead receiver or a window too short to time has no CPU figure: the run is invalid, not 0 %
+            final long wall = window.wall1() - window.wall0();
+            final Double cpuPct = failure != null || wall < TimeUnit.MILLISECONDS.toNanos(100) ? null :
+                Math.round(1000.0 * (window.cpu1() - window.cpu0()) / wall) / 10.0;
+            long overflows = 0;
+            for (final EventType type : EventType.values())
+            {
+                overflows += device.counter(io.rfmrt.rfm.RfmCounter.FIFO_OVERFLOWS, type);
+            }
+            final Map<String, Double> stages = new LinkedHashMap<>();
+            for (final Stage stage : Stage.values())
+            {
+                stages.put(stage.label(),
+                    Histograms.micros(path.latencies().cumulative(stage).getValueAtPercentile(50)));
+            }
+            final List<ThreadHygiene> hygiene = new ArrayList<>();
+            for (int i = 0; i < threads.size(); i++)
+            {
+                final ThreadStats delta = end.get(i).minus(window.warm().get(i));
+                hygiene.add(new ThreadHygiene(threads.get(i).placement().thread(), delta.minorFaults(),
+                    delta.involuntarySwitches()));
+            }
+            return new Result(path.counter(RuntimeCounter.FRAMES_HANDLED), Math.round(e2e.getMean() / 100.0) / 10.0,
+                Histograms.Percentiles.of(e2e), Histograms.encode(e2e), cpuPct, failure,
+                path.counter(FrameCounter.GAPS), window.warmGaps(), window.warmDropped(),
+                path.counter(FrameCounter.TORN), path.counter(FrameCounter.DMA_MISSING), overflows,
+                device.counter(io.rfmrt.rfm.RfmCounter.DMA_DROPPED, null), path.counter(RuntimeCounter.HANDOFF_FULL),
+                path.counter(RuntimeCounter.EVENTS), path.counter(RuntimeCounter.EMPTY_WAKES),
+                path.counter(RuntimeCounter.DRAIN_BOUND), path.counter(RuntimeCounter.ERRORS), stages, hygiene,
+                journal == null ? null : journal.stats().recordsWritten());
+        }
+    }
+}

@@ -1,0 +1,687 @@
+package io.rfmrt.cli.bench;
+
+import io.rfmrt.cli.bench.peer.AeronPeer;
+import io.rfmrt.cli.bench.peer.AeronUdpPeer;
+import io.rfmrt.cli.bench.peer.BridgePeer;
+import io.rfmrt.cli.bench.peer.ChroniclePeer;
+import io.rfmrt.cli.bench.peer.FutexPeer;
+import io.rfmrt.cli.bench.peer.PeerTransport;
+import io.rfmrt.cli.bench.peer.UdpPeer;
+import io.rfmrt.cli.common.ChildJvm;
+import io.rfmrt.cli.common.ChildResult;
+import io.rfmrt.cli.common.ExitCodes;
+import io.rfmrt.cli.common.Folders;
+import io.rfmrt.cli.common.OutputFiles;
+import io.rfmrt.cli.common.PercentilePlot;
+import io.rfmrt.cli.common.UsageException;
+import io.rfmrt.rfm.SharedMemoryFile;
+import com.fasterxml.jackson.databind.JsonNode;
+import io.rfmrt.runtime.threads.RtEnvironment;
+import io.rfmrt.runtime.threads.RtSettings;
+import io.rfmrt.runtime.threads.RtThread;
+import org.HdrHistogram.Histogram;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.knowm.xchart.XYSeries;
+import org.knowm.xchart.style.Styler;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+import java.awt.BasicStroke;
+import java.awt.Color;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.PrintWriter;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.ZonedDateTime;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * {@code rfmrt bench peers}: rfmrt's receive path beside what a user would pick instead, in one run, on the same
+ * frames (64-byte payload), the same random-phase sender ({@link BenchRun#pace}, uniform jitter of half a period
+ * either way) and the same latency definition (the sender's stamp to the handler running in the receiver process):
+ * rfmrt (interrupt-inline, interrupt, spin-then-block), Aeron IPC (three idle strategies; the driver's threading
+ * mode measured once and the best one used), Chronicle Queue (spinning and pausing tailer), UDP over loopback
+ * (blocking receive) and the floor (a bare cross-process futex wake). Each row is a sender thread in this process
+ * (SCHED_FIFO 60 on the housekeeping cpu, as for {@code bench compare}) and a receiver process (one thread,
+ * SCHED_FIFO 80 on the first RT cpu, memory locked). Table, {@code --json}, and one PNG of the percentile
+ * distributions.
+ */
+@Command(name = "peers", mixinStandardHelpOptions = true,
+    description = "rfmrt's receive path beside Aeron IPC, Chronicle Queue, UDP and the futex floor; table, JSON, plot.")
+public final class BenchPeers implements Callable<Integer>
+{
+    /** Offset in the control file of the number of frames sent, written once at the end of the sending. */
+    static final int TOTAL_OFFSET = 0;
+    private static final int CONTROL_BYTES = 4096;
+    static final int RECEIVER_PRIORITY = 80;
+    private static final String RFMRT = "rfmrt";
+    private static final long PROTOCOL_TIMEOUT_NS = TimeUnit.SECONDS.toNanos(60);
+
+    /**
+     * One row of the comparison.
+     *
+     * @param name    what the row is called (also in {@code --transports}).
+     * @param kind    {@code rfmrt}, {@code aeron}, {@code chronicle}, {@code udp} or {@code futex}.
+     * @param variant the mode, idle strategy or pauser.
+     * @param what    one line for the docs and the JSON.
+     */
+    record Row(String name, String kind, String variant, String what)
+    {
+    }
+
+    static final List<Row> ROWS = List.of(
+        new Row("rfmrt-inline", RFMRT, "interrupt-inline", "rfmrt interrupt path, handler on the ISR-wake thread"),
+        new Row("rfmrt-interrupt", RFMRT, "interrupt", "rfmrt interrupt path, blocking consumer thread"),
+        new Row("rfmrt-spin-then-block", RFMRT, "spin-then-block", "rfmrt interrupt path, consumer spins 50 us " +
+            "then blocks"),
+        new Row("aeron-backoff", "aeron", AeronPeer.BACKOFF, "Aeron IPC, BackoffIdleStrategy (Agrona defaults)"),
+        new Row("aeron-sleep-100us", "aeron", AeronPeer.SLEEP_100US, "Aeron IPC, SleepingIdleStrategy 100 us"),
+        new Row("aeron-busy-spin", "aeron", AeronPeer.BUSY_SPIN, "Aeron IPC, BusySpinIdleStrategy"),
+        new Row("chronicle-spin", "chronicle", ChroniclePeer.SPIN, "Chronicle Queue tailer, busy spin"),
+        new Row("chronicle-pauser", "chronicle", ChroniclePeer.PAUSER, "Chronicle Queue tailer, Pauser.balanced()"),
+        new Row("udp", "udp", "blocking", "UDP over loopback, blocking DatagramChannel receive"),
+        new Row("futex-floor", "futex", "wake", "bare cross-process futex wake (the floor)"));
+
+    static final List<String> THREADING_MODES = List.of("DEDICATED", "SHARED", "INVOKER");
+
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--seconds", defaultValue = "10", paramLabel = "S",
+        description = "Measured seconds per transport and rate, after one second of warm-up, 1..600 " +
+            "(default ${DEFAULT-VALUE}).")
+    int seconds;
+
+    @Option(names = "--rates", split = ",", paramLabel = "HZ", defaultValue = "1000,10000",
+        description = "Frame rates, 1..100000 each (default ${DEFAULT-VALUE}).")
+    List<Integer> rates;
+
+    @Option(names = "--transports", split = ",", paramLabel = "NAME",
+        description = "Rows to run (default: all): rfmrt-inline, rfmrt-interrupt, rfmrt-spin-then-block, " +
+            "aeron-backoff, aeron-sleep-100us, aeron-busy-spin, chronicle-spin, chronicle-pauser, udp, futex-floor.")
+    List<String> only;
+
+    @Option(names = "--aeron-threading", defaultValue = "auto", paramLabel = "MODE",
+        description = "Aeron media driver threading mode: auto (default: DEDICATED, SHARED and INVOKER are each " +
+            "measured once at the first rate with the backoff subscriber, the lowest p99 is used), DEDICATED, " +
+            "SHARED or INVOKER.")
+    String aeronThreading;
+
+    @Option(names = "--plot", defaultValue = "bench-peers.png", paramLabel = "FILE",
+        description = "Where the PNG of the percentile distributions goes (default ./${DEFAULT-VALUE}).")
+    Path plot;
+
+    @Option(names = "--json", description = "Print one JSON object instead of the table.")
+    boolean json;
+
+    @Override
+    public Integer call() throws Exception
+    {
+        checkSecondsAndRates(seconds, rates);
+        final List<Row> rows = select(ROWS, only, Row::name, "--transports: unknown transport");
+        OutputFiles.checkWritable("--plot", plot);
+        if (!"auto".equals(aeronThreading) && AeronPeer.threadingMode(aeronThreading) == null)
+        {
+            throw new UsageException("--aeron-threading '" + aeronThreading + "' is not auto, DEDICATED, " +
+                "SHARED or INVOKER");
+        }
+        final PrintWriter out = spec.commandLine().getOut();
+        final List<Map<String, Object>> all = new ArrayList<>();
+        final List<Map<String, Object>> probes = new ArrayList<>();
+        String threading = aeronThreading;
+        if ("auto".equals(threading))
+        {
+            threading = "SHARED";
+            if (rows.stream().anyMatch(r -> "aeron".equals(r.kind())))
+            {
+                threading = probeThreading(rows.stream().filter(r -> "aeron".equals(r.kind())).findFirst().get(),
+                    probes, out);
+            }
+        }
+        final List<Histogram> histograms = new ArrayList<>();
+        for (final int rate : rates)
+        {
+            for (final Row row : rows)
+            {
+                if (!json)
+                {
+                    out.printf("%s at %d Hz for %d s ...%n", row.name(), rate, seconds);
+                    out.flush();
+                }
+                final Map<String, Object> r = run(row, BenchRun.Traffic.steady(BenchRun.UNIFORM_JITTER, rate, seconds,
+                    PeerTransport.FRAME_BYTES), threading);
+                histograms.add(takeHistogram(r));
+                all.add(r);
+            }
+        }
+        final boolean plotted = writePlot(all, histograms, plot);
+        final Result result = new Result("peers", MachineInfo.describe(), ZonedDateTime.now().toString(), seconds,
+            rates, PeerTransport.FRAME_BYTES, BenchRun.UNIFORM_JITTER, threading, probes,
+            BenchCompare.WARMUP_NOTE + "; " + BenchCompare.CPU_NOTE + "; latency = sender's stamp " +
+            "-> the handler runs in the receiver process", all, targets(all, rates.get(0)),
+            plotted ? plot.toString() : null);
+        final int exit = failures(all, spec.commandLine().getErr());
+        if (json)
+        {
+            out.println(ChildResult.MAPPER.writeValueAsString(result));
+            return exit;
+        }
+        print(out, result);
+        return exit;
+    }
+
+    /**
+     * What {@code bench peers --json} prints.
+     *
+     * @param benchmark            "peers".
+     * @param machine              the machine it ran on.
+     * @param date                 when.
+     * @param seconds              each row's length.
+     * @param ratesHz              the rates.
+     * @param sizeBytes            the frames' size.
+     * @param sender               the sender's pacing.
+     * @param aeronThreading       the media driver's threading mode.
+     * @param aeronThreadingProbes the probes that chose it (empty when given).
+     * @param note                 how the figures are taken.
+     * @param rows                 each transport's figures at each rate.
+     * @param targets              the targets, met or missed.
+     * @param plot                 the PNG, or {@code null} when nothing was plotted.
+     */
+    record Result(String benchmark, Map<String, Object> machine, String date, int seconds, List<Integer> ratesHz,
+        int sizeBytes, String sender, String aeronThreading, List<Map<String, Object>> aeronThreadingProbes,
+        String note, List<Map<String, Object>> rows, List<Map<String, Object>> targets, String plot)
+    {
+    }
+
+    private void print(final PrintWriter out, final Result result)
+    {
+        final List<Map<String, Object>> all = result.rows();
+        final String threading = result.aeronThreading();
+        final List<Map<String, Object>> probes = result.aeronThreadingProbes();
+        final boolean plotted = result.plot() != null;
+        out.printf("%n%d-byte frames, uniform-jitter sender, %d s per row (%s); latency sender's stamp -> handler " +
+            "runs in the receiver process (us)%n", PeerTransport.FRAME_BYTES, seconds, BenchCompare.WARMUP_NOTE);
+        out.printf("%-22s %6s %8s %8s %6s %8s %8s %8s %8s %9s %6s %7s%n", "transport", "rate", "sent", "frames",
+            "lost", "p50", "p90", "p99", "p99.9", "max", "cpu%", "tx-side%");
+        for (final Map<String, Object> r : all)
+        {
+            if (r.get("failure") != null)
+            {
+                out.printf("%-22s %6s FAILED: %s%n", r.get("transport"), r.get("rate_hz"), r.get("failure"));
+                continue;
+            }
+            out.printf("%-22s %6s %8s %8s %6s %8s %8s %8s %8s %9s %6s %7s%n", r.get("transport"), r.get("rate_hz"),
+                r.get("sent"), r.get("frames"), r.get("lost"), r.get("p50_us"), r.get("p90_us"), r.get("p99_us"),
+                r.get("p999_us"), r.get("max_us"), r.get("cpu_pct"),
+                r.get("bench_side_cpu_pct") == null ? "-" : r.get("bench_side_cpu_pct"));
+        }
+        out.printf("Aeron media driver threading mode: %s%s%n", threading,
+            probes.isEmpty() ? " (as given)" : " (lowest p99 of the probes, in --json)");
+        out.println(BenchCompare.CPU_NOTE + "; tx-side% = the bench process's threads other than the sender " +
+            "while sending: Aeron's embedded media driver and client, and the JVM's own (JIT, GC) for every row");
+        for (final Map<String, Object> t : result.targets())
+        {
+            out.printf("target: %s: %s (%s)%n", t.get("target"), t.get("met") == null ? "not measured" :
+                (Boolean)t.get("met") ? "met" : "MISSED", t.get("figures"));
+        }
+        if (plotted)
+        {
+            out.println("plot: " + plot);
+        }
+    }
+
+    private String probeThreading(final Row row, final List<Map<String, Object>> probes, final PrintWriter out)
+        throws Exception
+    {
+        final int probeSeconds = Math.min(3, seconds);
+        String best = null;
+        double bestP99 = Double.MAX_VALUE;
+        for (final String mode : THREADING_MODES)
+        {
+            if (!json)
+            {
+                out.printf("probing the Aeron driver in %s mode (%s, %d Hz, %d s) ...%n", mode, row.name(),
+                    rates.get(0), probeSeconds);
+                out.flush();
+            }
+            final Map<String, Object> r = run(row, BenchRun.Traffic.steady(BenchRun.UNIFORM_JITTER, rates.get(0),
+                probeSeconds, PeerTransport.FRAME_BYTES), mode);
+            takeHistogram(r);
+            r.put("threading", mode);
+            probes.add(r);
+            if (r.get("failure") == null && ((Number)r.get("frames")).longValue() > 0)
+            {
+                final double p99 = ((Number)r.get("p99_us")).doubleValue();
+                if (p99 < bestP99)
+                {
+                    bestP99 = p99;
+                    best = mode;
+                }
+            }
+        }
+        if (best == null)
+        {
+            throw new IllegalStateException("the Aeron driver ran in none of " + THREADING_MODES + ": " +
+                probes.get(0).get("failure"));
+        }
+        return best;
+    }
+
+    private static Histogram takeHistogram(final Map<String, Object> r)
+    {
+        final Object encoded = r.remove("histogram");
+        return encoded == null ? null : Histograms.decode(encoded.toString());
+    }
+
+    static int failures(final List<Map<String, Object>> rows, final PrintWriter err)
+    {
+        int exit = ExitCodes.OK;
+        for (final Map<String, Object> r : rows)
+        {
+            if (r.get("failure") != null)
+            {
+                err.println("rfmrt bench peers: " + r.get("transport") + " at " + r.get("rate_hz") + " Hz failed: " +
+                    r.get("failure"));
+                exit = ExitCodes.ERROR;
+            }
+        }
+        err.flush();
+        return exit;
+    }
+
+    /**
+     * The comparison's targets at the first rate, computed from the rows of this run.
+     */
+    static List<Map<String, Object>> targets(final List<Map<String, Object>> rows, final int rate)
+    {
+        final List<Map<String, Object>> targets = new ArrayList<>();
+        final Map<String, Object> floor = find(rows, "futex-floor", rate);
+        for (final String rfmrt : List.of("rfmrt-inline", "rfmrt-interrupt", "rfmrt-spin-then-block"))
+        {
+            final Map<String, Object> r = find(rows, rfmrt, rate);
+            for (final String peer : List.of("aeron-backoff", "udp"))
+            {
+                final Map<String, Object> p = find(rows, peer, rate);
+                final Map<String, Object> t = new LinkedHashMap<>();
+                t.put("target", rfmrt + " p50, p99 and cpu% <= " + peer + " at " + rate + " Hz");
+                if (r == null || p == null)
+                {
+                    t.put("met", null);
+                    t.put("figures", "a row is missing or failed");
+                }
+                else
+                {
+                    t.put("met", number(r, "p50_us") < number(p, "p50_us") &&
+                        number(r, "p99_us") < number(p, "p99_us") && number(r, "cpu_pct") <= number(p, "cpu_pct"));
+                    t.put("figures", String.format("p50 %s vs %s, p99 %s vs %s, cpu %s vs %s %%", r.get("p50_us"),
+                        p.get("p50_us"), r.get("p99_us"), p.get("p99_us"), r.get("cpu_pct"), p.get("cpu_pct")));
+                }
+                targets.add(t);
+            }
+            final Map<String, Object> t = new LinkedHashMap<>();
+            t.put("target", rfmrt + " p50 within 1.5x of the futex floor at " + rate + " Hz");
+            if (r == null || floor == null)
+            {
+                t.put("met", null);
+                t.put("figures", "a row is missing or failed");
+            }
+            else
+            {
+                final double ratio = number(r, "p50_us") / Math.max(0.1, number(floor, "p50_us"));
+                t.put("met", ratio <= 1.5);
+                t.put("figures", String.format("p50 %s vs %s us, ratio %.2f", r.get("p50_us"), floor.get("p50_us"),
+                    ratio));
+            }
+            targets.add(t);
+        }
+        return targets;
+    }
+
+    private static Map<String, Object> find(final List<Map<String, Object>> rows, final String name, final int rate)
+    {
+        for (final Map<String, Object> r : rows)
+        {
+            if (name.equals(r.get("transport")) && Integer.valueOf(rate).equals(r.get("rate_hz")) &&
+                r.get("failure") == null && r.get("cpu_pct") != null)
+            {
+                return r;
+            }
+        }
+        return null;
+    }
+
+    private static double number(final Map<String, Object> r, final String key)
+    {
+        return ((Number)r.get(key)).doubleValue();
+    }
+
+    /**
+     * Run one row at one traffic shape.
+     *
+     * @return the row's figures ({@code histogram}: the latency histogram, encoded, for the plot).
+     */
+    static Map<String, Object> run(final Row row, final BenchRun.Traffic traffic, final String threading)
+        throws Exception
+    {
+        final Map<String, Object> m;
+        if (RFMRT.equals(row.kind()))
+        {
+            m = BenchRun.run(BenchRun.mode(row.variant()), traffic);
+            m.remove("mode");
+            m.put("bench_side_cpu_pct", null);
+        }
+        else
+        {
+            Map<String, Object> peer;
+            try
+            {
+                peer = runPeer(row, traffic, threading);
+            }
+            catch (final RuntimeException ex)
+            {
+                // the sending side could not be set up or connected (a driver that did not start, ...)
+                peer = new LinkedHashMap<>();
+                peer.put("failure", "the sending side failed: " + ex);
+                peer.put("valid", false);
+            }
+            m = peer;
+        }
+        final Map<String, Object> r = new LinkedHashMap<>();
+        r.put("transport", row.name());
+        r.put("what", row.what());
+        r.put("rate_hz", traffic.rate());
+        if ("aeron".equals(row.kind()))
+        {
+            r.put("aeron_threading", threading);
+        }
+        r.putAll(m);
+        return r;
+    }
+
+    static PeerTransport transport(final String kind)
+    {
+        switch (kind)
+        {
+            case "aeron":
+                return new AeronPeer();
+            case "chronicle":
+                return new ChroniclePeer();
+            case "udp":
+                return new UdpPeer();
+            case "futex":
+                return new FutexPeer();
+            case "bridge":
+                return new BridgePeer();
+            case "aeron-udp":
+                return new AeronUdpPeer();
+            default:
+                return null;
+        }
+    }
+
+    private static Map<String, Object> runPeer(final Row row, final BenchRun.Traffic traffic, final String threading)
+        throws Exception
+    {
+        final Path dir = Path.of("/dev/shm", "rfmrt-peers-" + ProcessHandle.current().pid() + "-" + row.name());
+        Folders.deleteTree(dir);
+        SharedMemoryFile.createFolders(dir);
+        final Map<String, Object> m = new LinkedHashMap<>();
+        m.put("sender", traffic.sender());
+        Process receiver = null;
+        try
+        {
+            final Path controlFile = dir.resolve("control");
+            final SharedMemoryFile map = SharedMemoryFile.create(controlFile, CONTROL_BYTES, "bench control file");
+            final UnsafeBuffer control = map.buffer();
+            try (PeerTransport.Sender sender = transport(row.kind()).sender(dir, row.variant(), threading))
+            {
+                receiver = ChildJvm.startInternal("bench-peer-receiver", row.kind(), row.variant(), dir.toString(),
+                    Long.toString(traffic.warmupFrames()));
+                final BufferedReader lines = new BufferedReader(new InputStreamReader(receiver.getInputStream(),
+                    StandardCharsets.UTF_8));
+                final String ready = protocolLine(lines, "ready", receiver);
+                if (ready == null)
+                {
+                    m.put("failure", "the receiver process was not ready in 60 s (exit " + exit(receiver) + ")");
+                    m.put("valid", false);
+                    return m;
+                }
+                sender.connect(ready.substring("ready".length()).trim());
+                final long[] sent = new long[4];
+                final AtomicReference<String> senderFailure = new AtomicReference<>();
+                try (RtEnvironment env = RtEnvironment.prepare(new RtSettings(List.of(), false, false, false,
+                    Path.of("/")), warning -> { }))
+                {
+                    final RtThread thread = env.start("rfmrt-bench-sender", env.housekeepingCpu(), 60,
+                        () -> send(sender, traffic, control, sent, senderFailure));
+                    thread.join(TimeUnit.SECONDS.toMillis(traffic.seconds() + 600L));
+                }
+                final String line = protocolLine(lines, ChildResult.PREFIX, receiver);
+                final boolean ended = receiver.waitFor(60, TimeUnit.SECONDS);
+                m.put("sent", sent[0]);
+                m.put("send_rate_hz", sent[1] <= 0 ? 0 : Math.round(sent[0] * 1e9 / sent[1]));
+                m.put("refused_by_sender", sent[2]);
+                m.put("bench_side_cpu_pct", sent[1] <= 0 ? null : Math.round(1000.0 * sent[3] / sent[1]) / 10.0);
+                if (line == null)
+                {
+                    m.put("failure", "the receiver process ended without a result (exit " +
+                        (ended ? Integer.toString(receiver.exitValue()) : "none: killed") + ")");
+                    m.put("valid", false);
+                    return m;
+                }
+                final JsonNode r = ChildResult.tree(line);
+                BenchRun.putFigures(m, r, sent[0]);
+                String failure = r.get("failure").isNull() ? senderFailure.get() : r.get("failure").asText();
+                if (failure == null && ended && receiver.exitValue() != 0)
+                {
+                    failure = "the receiver process exited " + receiver.exitValue();
+                }
+                m.put("failure", failure);
+                m.put("valid", failure == null && m.get("cpu_pct") != null);
+                return m;
+            }
+            finally
+            {
+                map.close();
+            }
+        }
+        finally
+        {
+            if (receiver != null && receiver.isAlive())
+            {
+                receiver.destroyForcibly();
+            }
+            Folders.deleteTree(dir);
+        }
+    }
+
+    static void send(final PeerTransport.Sender sender, final BenchRun.Traffic traffic,
+        final UnsafeBuffer control, final long[] sent, final AtomicReference<String> failure)
+    {
+        final UnsafeBuffer frame = new UnsafeBuffer(new byte[PeerTransport.FRAME_BYTES]);
+        final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+        final com.sun.management.OperatingSystemMXBean os =
+            (com.sun.management.OperatingSystemMXBean)ManagementFactory.getOperatingSystemMXBean();
+        final long[] count = {0, 0};
+        final long processCpu0 = os.getProcessCpuTime();
+        final long threadCpu0 = threads.getCurrentThreadCpuTime();
+        final long begin = System.nanoTime();
+        try
+        {
+            BenchRun.pace(traffic, begin, i ->
+            {
+                frame.putLong(PeerTransport.SEQ_OFFSET, i);
+                frame.putLong(PeerTransport.STAMP_OFFSET, System.nanoTime());
+                count[0] = i;
+                if (!sender.send(frame))
+                {
+                    count[1]++;
+                }
+            });
+        }
+        catch (final RuntimeException | Error ex)
+        {
+            failure.set("the sender failed after " + count[0] + " frames: " + ex);
+        }
+        finally
+        {
+            sent[1] = System.nanoTime() - begin;
+            // the driver's and client's threads: what the process spent beyond this thread
+            sent[3] = Math.max(0, os.getProcessCpuTime() - processCpu0 - (threads.getCurrentThreadCpuTime() -
+                threadCpu0));
+            sent[0] = count[0];
+            sent[2] = count[1];
+            control.putLongRelease(TOTAL_OFFSET, Math.max(1, count[0]));
+        }
+    }
+
+    /**
+     * The receiver's next line that starts with {@code prefix} (other lines are skipped), or null when the process
+     * ended or said nothing in time: a receiver that hangs never hangs the bench.
+     */
+    static String protocolLine(final BufferedReader lines, final String prefix, final Process process)
+        throws IOException, InterruptedException
+    {
+        final long deadline = System.nanoTime() + PROTOCOL_TIMEOUT_NS;
+        while (System.nanoTime() < deadline)
+        {
+            if (lines.ready())
+            {
+                final String line = lines.readLine();
+                if (line == null)
+                {
+                    return null;
+                }
+                if (line.startsWith(prefix))
+                {
+                    return line;
+                }
+            }
+            else if (!process.isAlive())
+            {
+                // what it wrote before it ended is still in the pipe
+                String line;
+                while ((line = lines.readLine()) != null)
+                {
+                    if (line.startsWith(prefix))
+                    {
+                        return line;
+                    }
+                }
+                return null;
+            }
+            else
+            {
+                Thread.sleep(5);
+            }
+        }
+        return null;
+    }
+
+    private static String exit(final Process process) throws InterruptedException
+    {
+        return process.waitFor(10, TimeUnit.SECONDS) ? Integer.toString(process.exitValue()) : "none";
+    }
+
+    private static final Color[] COLORS = {
+        new Color(0, 90, 200), new Color(0, 160, 230), new Color(100, 60, 200), new Color(220, 40, 40),
+        new Color(240, 130, 0), new Color(180, 120, 60), new Color(0, 150, 70), new Color(120, 200, 80),
+        new Color(150, 150, 150), Color.BLACK};
+
+    private static boolean writePlot(final List<Map<String, Object>> rows, final List<Histogram> histograms,
+        final Path plot) throws IOException
+    {
+        final PercentilePlot chart = new PercentilePlot("rfmrt bench peers: sender's stamp -> handler runs in " +
+            "the receiver (solid: first rate, dashed: second)", "latency (us)");
+        // twenty lines: the legend goes beside the plot, not over its left half
+        chart.chart().getStyler().setLegendPosition(Styler.LegendPosition.OutsideE);
+        final List<Object> rates = new ArrayList<>();
+        for (int i = 0; i < rows.size(); i++)
+        {
+            final Map<String, Object> r = rows.get(i);
+            if (!rates.contains(r.get("rate_hz")))
+            {
+                rates.add(r.get("rate_hz"));
+            }
+            if (r.get("failure") != null || histograms.get(i) == null)
+            {
+                continue;
+            }
+            final int rateIndex = rates.indexOf(r.get("rate_hz"));
+            final XYSeries series = chart.add(r.get("transport") + " " + r.get("rate_hz") + " Hz", histograms.get(i));
+            if (series == null)
+            {
+                continue;
+            }
+            int row = 0;
+            while (row < ROWS.size() && !ROWS.get(row).name().equals(r.get("transport")))
+            {
+                row++;
+            }
+            series.setLineColor(COLORS[row % COLORS.length]);
+            series.setLineStyle(rateIndex == 0 ? new BasicStroke(2f) : new BasicStroke(1.5f, BasicStroke.CAP_BUTT,
+                BasicStroke.JOIN_MITER, 10f, new float[]{6f, 4f}, 0f));
+        }
+        return chart.save(plot);
+    }
+
+    /**
+     * Refuse a run length or a rate outside what the peer benches measure.
+     *
+     * @param seconds per row.
+     * @param rates   frames per second, each.
+     */
+    static void checkSecondsAndRates(final int seconds, final List<Integer> rates)
+    {
+        if (seconds < 1 || seconds > 600 || rates.isEmpty() || rates.stream().anyMatch(r -> r < 1 || r > 100_000))
+        {
+            throw new UsageException("--seconds 1..600, --rates 1..100000 Hz each");
+        }
+    }
+
+    /**
+     * The rows a run measures: all of them, or those named, in their own order.
+     *
+     * @param all     every row.
+     * @param only    the names asked for, or null for all.
+     * @param name    a row's name.
+     * @param unknown the refusal's start for a name no row has (the name follows in quotes).
+     * @param <R>     the row type.
+     * @return the rows to run.
+     */
+    static <R> List<R> select(final List<R> all, final List<String> only,
+        final java.util.function.Function<R, String> name, final String unknown)
+    {
+        if (only != null)
+        {
+            for (final String n : only)
+            {
+                if (all.stream().noneMatch(r -> name.apply(r).equals(n)))
+                {
+                    throw new UsageException(unknown + " '" + n + "'");
+                }
+            }
+        }
+        final List<R> rows = new ArrayList<>();
+        for (final R row : all)
+        {
+            if (only == null || only.contains(name.apply(row)))
+            {
+                rows.add(row);
+            }
+        }
+        return rows;
+    }
+}

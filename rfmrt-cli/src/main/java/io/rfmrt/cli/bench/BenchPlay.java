@@ -1,0 +1,342 @@
+package io.rfmrt.cli.bench;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.rfmrt.cli.common.ChildJvm;
+import io.rfmrt.cli.common.ExitCodes;
+import io.rfmrt.cli.common.UsageException;
+import io.rfmrt.cli.demo.DemoConfigs;
+import io.rfmrt.cli.demo.DemoProcesses;
+import io.rfmrt.control.node.ControlFrames;
+import io.rfmrt.rfm.RfmDevice;
+import io.rfmrt.rfm.RfmDevices;
+import io.rfmrt.rfm.channel.FrameCounter;
+import io.rfmrt.rfm.channel.FramePublisher;
+import io.rfmrt.rfm.sim.SimNetwork;
+import io.rfmrt.runtime.CpuPlacement;
+import io.rfmrt.runtime.RuntimeConfiguration;
+import io.rfmrt.runtime.RuntimeCounter;
+import io.rfmrt.runtime.counters.CounterIds;
+import io.rfmrt.runtime.counters.CountersSnapshot;
+import io.rfmrt.runtime.counters.NodeCounters;
+import io.rfmrt.runtime.replay.Playback;
+import io.rfmrt.runtime.replay.PlaybackRecording;
+import io.rfmrt.runtime.replay.Player;
+import io.rfmrt.runtime.threads.RtEnvironment;
+import io.rfmrt.runtime.threads.RtSettings;
+import io.rfmrt.runtime.threads.RtThread;
+import org.HdrHistogram.Histogram;
+import org.agrona.concurrent.UnsafeBuffer;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.ZonedDateTime;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * {@code rfmrt bench play}: how precisely a recording is played back, and how fast. For each rate: a receiving node
+ * (a second process, {@code rfmrt node}, the demo's sensor channel and DMA ring) records frames this process publishes
+ * on a fixed period; then a fresh receiving node takes the recording played back from its journal at rate 1.0 (the
+ * timing error of every frame: publish stamp minus its place in the schedule) and at the maximum rate (frames/s with
+ * at most {@link Playback#WINDOW_MAX} frames unhandled); every frame must be handled with none lost.
+ */
+@Command(name = "play", mixinStandardHelpOptions = true,
+    description = "Playback timing error at rate 1.0 and the maximum playback rate, into a receiving node.")
+final class BenchPlay implements Callable<Integer>
+{
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--rates", split = ",", defaultValue = "1000,10000", paramLabel = "HZ",
+        description = "Rates of the recordings, Hz (default ${DEFAULT-VALUE}).")
+    List<Integer> rates;
+
+    @Option(names = "--seconds", defaultValue = "5", description = "Seconds recorded per rate (default " +
+        "${DEFAULT-VALUE}).")
+    int seconds;
+
+    @Option(names = "--json", description = "Print one JSON object instead of the table.")
+    boolean json;
+
+    @Override
+    public Integer call() throws Exception
+    {
+        if (seconds < 1 || seconds > 600 || rates.stream().anyMatch(r -> r < 1 || r > 100_000))
+        {
+            throw new UsageException("--seconds 1..600, --rates 1..100000 each");
+        }
+        final PrintWriter out = spec.commandLine().getOut();
+        final PrintWriter console = json ? spec.commandLine().getErr() : out;
+        final double loadBefore = load();
+        final List<Map<String, Object>> runs = new ArrayList<>();
+        int exit = ExitCodes.OK;
+        for (final int rate : rates)
+        {
+            final Map<String, Object> run = run(rate, console);
+            runs.add(run);
+            if ((Long)run.get("lost") != 0)
+            {
+                exit = ExitCodes.ERROR;
+            }
+        }
+        final Map<String, Object> result = new LinkedHashMap<>();
+        result.put("benchmark", "play");
+        result.put("machine", MachineInfo.describe());
+        result.put("date", ZonedDateTime.now().toString());
+        result.put("load_before", loadBefore);
+        result.put("load_after", load());
+        result.put("seconds", seconds);
+        result.put("runs", runs);
+        if (json)
+        {
+            out.println(new ObjectMapper().writeValueAsString(result));
+            return exit;
+        }
+        out.printf(Locale.ROOT, "%nplayback into a receiving node (load %.1f -> %.1f); timing error = publish stamp " +
+            "- schedule, us%n", loadBefore, load());
+        out.printf(Locale.ROOT, "%-10s %-9s %9s %10s %12s %9s %9s %9s %9s %6s%n", "recorded", "played", "frames",
+            "duration", "frames/s", "p50", "p99", "max", "handled", "lost");
+        for (final Map<String, Object> run : runs)
+        {
+            for (final String mode : List.of("rate_1", "rate_max"))
+            {
+                @SuppressWarnings("unchecked")
+                final Map<String, Object> m = (Map<String, Object>)run.get(mode);
+                final boolean timed = m.containsKey("timing_error_p50_us");
+                out.printf(Locale.ROOT, "%-10s %-9s %,9d %8.3f s %,12.1f %9s %9s %9s %,9d %6d%n",
+                    run.get("rate_hz") + " Hz", "rate_1".equals(mode) ? "1.0" : "max", (Long)m.get("frames"),
+                    (Double)m.get("duration_s"), (Double)m.get("frames_per_s"),
+                    timed ? String.format(Locale.ROOT, "%.1f", (Double)m.get("timing_error_p50_us")) : "-",
+                    timed ? String.format(Locale.ROOT, "%.1f", (Double)m.get("timing_error_p99_us")) : "-",
+                    timed ? String.format(Locale.ROOT, "%.1f", (Double)m.get("timing_error_max_us")) : "-",
+                    (Long)m.get("handled"), (Long)m.get("lost"));
+            }
+        }
+        return exit;
+    }
+
+    private Map<String, Object> run(final int rate, final PrintWriter console) throws Exception
+    {
+        final String network = "bench-play-" + ProcessHandle.current().pid();
+        final Path dir = Files.createTempDirectory("rfmrt-bench-play");
+        final long frames = (long)rate * seconds;
+        final Map<String, Object> run = new LinkedHashMap<>();
+        run.put("rate_hz", rate);
+        try
+        {
+            SimNetwork.create(network, ControlFrames.LAYOUT.memorySize()).close();
+            Files.writeString(dir.resolve(DemoConfigs.LAYOUT_CONFIG), ControlFrames.layoutText());
+            console.printf(Locale.ROOT, "recording %,d frames at %d Hz ...%n", frames, rate);
+            console.flush();
+            final Process recorder = receiver(network, dir, "recorder", true);
+            try
+            {
+                publish(network, rate, frames);
+                awaitHandled(network, frames, 0);
+            }
+            finally
+            {
+                stop(recorder);
+            }
+            final PlaybackRecording recording = PlaybackRecording.load(dir.resolve("recorder"), null, null,
+                Set.of(ControlFrames.PLANT_NODE));
+            run.put("frames_recorded", (long)recording.frames());
+            run.put("recorded_span_s", recording.spanNanos() / 1e9);
+            console.printf(Locale.ROOT, "playing them back at rate 1.0 and at the maximum rate ...%n");
+            console.flush();
+            final Process player = receiver(network, dir, "player", false);
+            long lost = 0;
+            try
+            {
+                System.gc();
+                final Map<String, Object> one = play(network, recording, 1.0, 0);
+                final Map<String, Object> max = play(network, recording, Player.RATE_MAX, recording.frames());
+                run.put("rate_1", one);
+                run.put("rate_max", max);
+                lost = (Long)one.get("lost") + (Long)max.get("lost");
+            }
+            finally
+            {
+                stop(player);
+            }
+            run.put("lost", lost);
+            return run;
+        }
+        finally
+        {
+            if (SimNetwork.exists(network))
+            {
+                SimNetwork.destroy(network, true);
+            }
+            removeTree(dir);
+        }
+    }
+
+    /** Play the recording into the running receiver; what the player and the receiver saw. */
+    private static Map<String, Object> play(final String network, final PlaybackRecording recording, final double rate,
+        final long handledBefore) throws Exception
+    {
+        final Map<String, Object> m = new LinkedHashMap<>();
+        try (Playback playback = Playback.start(recording, Playback.Options.of(network).withRate(rate), line -> { }))
+        {
+            final Histogram timing = new Histogram(1, Player.HIGHEST_ERROR_NS, 3);
+            Histogram interval = null;
+            while (!playback.awaitDone(100, TimeUnit.MILLISECONDS))
+            {
+                interval = playback.timing(interval);
+                timing.add(interval);
+            }
+            timing.add(playback.timing(interval));
+            if (playback.failure() != null)
+            {
+                throw new IllegalStateException("the player failed: " + playback.failure());
+            }
+            final Player player = playback.player();
+            final long duration = player.endNanos() - player.startNanos();
+            final long handled = awaitHandled(network, recording.frames(), handledBefore) - handledBefore;
+            m.put("frames", player.framesSent());
+            m.put("duration_s", duration / 1e9);
+            m.put("frames_per_s", duration > 0 ? (player.framesSent() - 1) / (duration / 1e9) : 0.0);
+            if (rate != Player.RATE_MAX)
+            {
+                m.put("timing_error_p50_us", timing.getValueAtPercentile(50) / 1e3);
+                m.put("timing_error_p99_us", timing.getValueAtPercentile(99) / 1e3);
+                m.put("timing_error_p999_us", timing.getValueAtPercentile(99.9) / 1e3);
+                m.put("timing_error_max_us", timing.getMaxValue() / 1e3);
+            }
+            else
+            {
+                m.put("receiver_waits", player.creditWaits());
+                m.put("stalled", player.stalled());
+            }
+            final CountersSnapshot counters = CountersSnapshot.read(counters(network));
+            m.put("handled", handled);
+            m.put("gaps", counters.value(CounterIds.frame(0, FrameCounter.GAPS)));
+            m.put("lost", player.framesSent() - handled + counters.value(CounterIds.frame(0, FrameCounter.GAPS)));
+            m.put("placement", playback.placementTable().lines().skip(1).findFirst().orElse(""));
+        }
+        return m;
+    }
+
+    /** A receiving node in a second process: the demo's sensor channel, its DMA ring, journal on or off. */
+    private static Process receiver(final String network, final Path dir, final String name, final boolean journal)
+        throws Exception
+    {
+        final Path config = dir.resolve(name + ".yaml");
+        DemoConfigs.write(config, "rfmrt bench play: a receiving node on the demo's sensor channel",
+            new DemoConfigs.NodeFile(ControlFrames.deviceUri(network, ControlFrames.CONTROLLER_NODE),
+                DemoConfigs.LAYOUT_CONFIG, new DemoConfigs.Receive(List.of(ControlFrames.SENSOR.name()), "BLOCKING"),
+                DemoConfigs.THREADS, false, 0, new DemoConfigs.Journal(journal, name), null));
+        final Process process = ChildJvm.builder("node", "--config", config.toString())
+            .redirectOutput(ProcessBuilder.Redirect.DISCARD).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+        DemoProcesses.awaitReady(network, process);
+        // the counters file is made before the receive path starts
+        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (!Files.exists(counters(network)) && System.nanoTime() < deadline)
+        {
+            Thread.sleep(10);
+        }
+        return process;
+    }
+
+    private static Path counters(final String network)
+    {
+        return NodeCounters.fileFor("sim:" + network, ControlFrames.CONTROLLER_NODE);
+    }
+
+    private static long awaitHandled(final String network, final long frames, final long before)
+        throws InterruptedException
+    {
+        final int handled = CounterIds.runtime(RuntimeCounter.FRAMES_HANDLED);
+        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        long value = CountersSnapshot.read(counters(network)).value(handled);
+        while (value < before + frames && System.nanoTime() < deadline)
+        {
+            Thread.sleep(10);
+            value = CountersSnapshot.read(counters(network)).value(handled);
+        }
+        return value;
+    }
+
+    private static void stop(final Process process) throws InterruptedException
+    {
+        process.toHandle().destroy();
+        if (!process.waitFor(30, TimeUnit.SECONDS))
+        {
+            process.destroyForcibly();
+        }
+    }
+
+    /**
+     * The source of the recording: this process publishes the sensor channel as node 1 on a fixed period (parked,
+     * then spun for the last 50 us), on an RT thread placed as the node's publisher.
+     */
+    private static void publish(final String network, final int rate, final long frames) throws Exception
+    {
+        try (RfmDevice device = RfmDevices.open(ControlFrames.deviceUri(network, ControlFrames.PLANT_NODE));
+            RtEnvironment env = RtEnvironment.prepare(new RtSettings(List.of(), false, true, false, Path.of("/")),
+                warning -> { }))
+        {
+            final FramePublisher publisher = new FramePublisher(device, ControlFrames.SENSOR);
+            final UnsafeBuffer payload = new UnsafeBuffer(new byte[ControlFrames.SENSOR_LENGTH]);
+            final long period = TimeUnit.SECONDS.toNanos(1) / rate;
+            final int cpu = env.rtCpus().isEmpty() ? CpuPlacement.CPU_NONE : env.rtCpus().get(0);
+            final RtThread thread = env.start("rfmrt-bench-src", cpu, RuntimeConfiguration.publisherPriority(), () ->
+            {
+                final long start = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(100);
+                for (long i = 0; i < frames; i++)
+                {
+                    final long due = start + i * period;
+                    long left = due - System.nanoTime();
+                    if (left > Player.SPIN_NS)
+                    {
+                        LockSupport.parkNanos(left - Player.SPIN_NS);
+                    }
+                    while (System.nanoTime() - due < 0)
+                    {
+                        Thread.onSpinWait();
+                    }
+                    payload.putLong(ControlFrames.SENSOR_CYCLE_OFFSET, i + 1);
+                    payload.putInt(ControlFrames.SENSOR_VERSION_OFFSET, ControlFrames.PAYLOAD_VERSION);
+                    publisher.publish(payload, 0, payload.capacity(), 0);
+                }
+            });
+            thread.thread().join();
+        }
+    }
+
+    private static void removeTree(final Path dir) throws java.io.IOException
+    {
+        try (java.util.stream.Stream<Path> paths = Files.walk(dir))
+        {
+            for (final Path p : paths.sorted(java.util.Comparator.reverseOrder()).toList())
+            {
+                Files.deleteIfExists(p);
+            }
+        }
+    }
+
+    private static double load()
+    {
+        try
+        {
+            return Double.parseDouble(Files.readString(Path.of("/proc/loadavg")).split(" ")[0]);
+        }
+        catch (final java.io.IOException | RuntimeException ex)
+        {
+            return -1;
+        }
+    }
+}

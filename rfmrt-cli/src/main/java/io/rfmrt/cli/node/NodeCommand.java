@@ -1,0 +1,237 @@
+package io.rfmrt.cli.node;
+
+import io.rfmrt.cli.common.ChildJvm;
+import io.rfmrt.cli.common.ChildResult;
+import io.rfmrt.cli.common.ExitCodes;
+import io.rfmrt.cli.common.UsageException;
+import io.rfmrt.runtime.NodeApp;
+import io.rfmrt.runtime.RfmNode;
+import io.rfmrt.runtime.config.ConfigException;
+import io.rfmrt.runtime.config.NodeConfig;
+import org.apache.logging.log4j.LogManager;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+import sun.misc.Signal;
+
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.function.Consumer;
+
+/**
+ * {@code rfmrt node --config FILE}: run one node until SIGTERM or SIGINT (or until its app is done, e.g. the plant
+ * after its cycles), then stop its threads, flush its journal, release its node id and exit 0; an app's figures go
+ * out as one {@code result <json>} line ({@link ChildResult}), a failed run's too. When one of its threads fails, the
+ * node stops in the same order, names the thread on stderr and exits 1 (the systemd unit restarts it); when its app
+ * says the run was not sound ({@link NodeApp#problem()}: a plant whose controller never came), it says why on stderr
+ * and exits 4. What the systemd unit runs, and
+ * what {@code rfmrt demo} starts twice.
+ */
+@Command(name = "node", mixinStandardHelpOptions = true,
+    description = "Run one node from a configuration file until SIGTERM/SIGINT.")
+public final class NodeCommand implements Callable<Integer>
+{
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--config", required = true, paramLabel = "FILE", description = "Node configuration (YAML).")
+    Path config;
+
+    @Option(names = "--seconds", defaultValue = "0", paramLabel = "S",
+        description = "Stop by itself after S seconds (0: run until a signal).")
+    int seconds;
+
+    @Option(names = "--check-config",
+        description = "Check the configuration as the start does (its layout, the network it joins, cpus, journal " +
+            "folder), print one line, exit 0; make and start nothing.")
+    boolean checkConfig;
+
+    @Option(names = "--child",
+        description = "Run as another rfmrt process's child: stop when its stdin closes (the parent went away), " +
+            "print only the app's own lines and its result line on stdout, warnings on stderr.")
+    boolean child;
+
+    @Override
+    public Integer call() throws Exception
+    {
+        final PrintWriter out = spec.commandLine().getOut();
+        final PrintWriter err = spec.commandLine().getErr();
+        final NodeConfig nodeConfig = load();
+        if (checkConfig)
+        {
+            return check(out, nodeConfig);
+        }
+        final Consumer<String> console = line ->
+        {
+            out.println(line);
+            out.flush();
+        };
+        final String name = nodeConfig.app().name();
+        // a child's parent shows its own start-up lines: only warnings, on stderr, named by the app
+        final Consumer<String> nodeLines = !child ? console : line ->
+        {
+            if (line.startsWith("warning: "))
+            {
+                err.println(name + ": " + line);
+                err.flush();
+            }
+        };
+        final CountDownLatch stop = stopLatch();
+        final RfmNode.Context ctx = nodeConfig.context()
+            .out(nodeLines)
+            .appOut(console)
+            .onFailure(stop::countDown)
+            .terminationHook(stop::countDown);
+        final String failure;
+        final NodeApp app = ctx.app();
+        final RfmNode node = new RfmNode(ctx);
+        try (node)
+        {
+            try
+            {
+                node.start();
+            }
+            catch (final ConfigException ex)
+            {
+                // the configuration does not fit the network it joined: nothing was started
+                throw new UsageException(ex.getMessage());
+            }
+            if (seconds > 0)
+            {
+                stop.await(seconds, java.util.concurrent.TimeUnit.SECONDS);
+            }
+            else
+            {
+                stop.await();
+            }
+            failure = node.failure();
+            if (failure != null)
+            {
+                // one line: what failed, and what the error path could not record (the damaged file itself)
+                final String unrecorded = node.errors().recordFailure();
+                err.println("rfmrt node: " + failure + (unrecorded == null ? "" : "; not recorded: " + unrecorded) +
+                    "; stopping the node");
+                err.flush();
+            }
+            if (!child)
+            {
+                out.println("stopping: closing threads, flushing the journal, releasing the node");
+                out.flush();
+            }
+        }
+        finally
+        {
+            LogManager.shutdown();
+        }
+        return ending(out, err, node, app, failure);
+    }
+
+    /**
+     * @return the configuration file, bound.
+     * @throws UsageException for a bad {@code --seconds} or a file that does not bind.
+     */
+    private NodeConfig load()
+    {
+        if (seconds < 0)
+        {
+            throw new UsageException("--seconds " + seconds + " is negative (0: run until a signal)");
+        }
+        try
+        {
+            return NodeConfig.load(config);
+        }
+        catch (final ConfigException ex)
+        {
+            throw new UsageException(ex.getMessage());
+        }
+    }
+
+    /**
+     * {@code --check-config}: check the configuration as the start does, print one line, start nothing.
+     *
+     * @return the exit code.
+     */
+    private int check(final PrintWriter out, final NodeConfig nodeConfig)
+    {
+        try
+        {
+            // the start's own check (RfmNode.Context.check): what the start would refuse, this refuses
+            nodeConfig.context().check();
+        }
+        catch (final ConfigException ex)
+        {
+            throw new UsageException(ex.getMessage());
+        }
+        out.println("rfmrt node: " + config + " is valid (device " + nodeConfig.device() + ")" +
+            (nodeConfig.app().instance() == null ? "" : ", app " + nodeConfig.app().name()));
+        return ExitCodes.OK;
+    }
+
+    /**
+     * Say how the node's run ended: a failed shutdown step, the app's result line, the exit code.
+     *
+     * @param failure the thread failure that stopped the node, or {@code null}.
+     * @return the exit code.
+     */
+    private int ending(final PrintWriter out, final PrintWriter err, final RfmNode node, final NodeApp app,
+        final String failure)
+    {
+        final String closeFailure = node.closeFailure();
+        if (closeFailure != null)
+        {
+            // the rest of the shutdown ran: the journal is flushed, and the claim released unless that was the step
+            err.println("rfmrt node: stopping: " + closeFailure);
+            err.flush();
+        }
+        // the figures of what ran, a failed run's too (the app's onStop ran in the same order)
+        if (app != null && app.result() != null)
+        {
+            ChildResult.write(out, app.result());
+        }
+        if (failure != null || closeFailure != null)
+        {
+            if (!child)
+            {
+                out.println(failure != null ? "stopped after a thread failed" : "stopped after a failed shutdown step");
+            }
+            return ExitCodes.ERROR;
+        }
+        final String problem = app == null ? null : app.problem();
+        if (problem != null)
+        {
+            err.println("rfmrt node: " + problem);
+            err.flush();
+            if (!child)
+            {
+                out.println("stopped; the run was not sound");
+            }
+            return ExitCodes.APP;
+        }
+        if (!child)
+        {
+            out.println("stopped");
+        }
+        return ExitCodes.OK;
+    }
+
+    /**
+     * @return a latch counted down by SIGTERM or SIGINT, or for a child, also when its parent goes away.
+     */
+    private CountDownLatch stopLatch()
+    {
+        final CountDownLatch stop = new CountDownLatch(1);
+        if (child)
+        {
+            ChildJvm.onParentGoneOrSignal(stop::countDown);
+        }
+        else
+        {
+            Signal.handle(new Signal("TERM"), signal -> stop.countDown());
+            Signal.handle(new Signal("INT"), signal -> stop.countDown());
+        }
+        return stop;
+    }
+}

@@ -1,0 +1,240 @@
+package io.rfmrt.cli.node;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.rfmrt.cli.common.Converters;
+import io.rfmrt.cli.common.ExitCodes;
+import io.rfmrt.cli.common.UsageException;
+import io.rfmrt.cli.rfm.RfmCommand;
+import io.rfmrt.rfm.sim.SimNetwork;
+import io.rfmrt.runtime.counters.CountersFileException;
+import io.rfmrt.runtime.counters.CountersSnapshot;
+import io.rfmrt.runtime.counters.NodeCounters;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+/**
+ * {@code rfmrt stat}: the counters and distinct errors of running nodes, read from their counters files by another
+ * process, as Aeron's {@code AeronStat} reads a media driver's. A node's file that is missing or fails validation is
+ * refused in one line.
+ */
+@Command(name = "stat", mixinStandardHelpOptions = true,
+    description = "Show the counters and errors of running nodes, from their counters files.")
+public final class StatCommand extends RfmCommand.RootCommand
+{
+    @Option(names = "--network", paramLabel = "NAME", converter = Converters.NetworkName.class,
+        description = "Network (or card folder, e.g. rfm2g0) whose nodes to show (default: every one with counters).")
+    String network;
+
+    @Option(names = "--node", paramLabel = "N", converter = Converters.Node.class,
+        description = "Show only this node; needs --network.")
+    Integer node;
+
+    @Option(names = "--watch", paramLabel = "DURATION", converter = Converters.Duration.class,
+        description = "Read again at this interval until stopped, e.g. 1s.")
+    Long watchNanos;
+
+    @Option(names = "--json", description = "One JSON object per reading.")
+    boolean json;
+
+    @Override
+    public Integer call() throws Exception
+    {
+        if (node != null && network == null)
+        {
+            throw new UsageException("--node needs --network");
+        }
+        if (watchNanos != null && (watchNanos <= 0 || watchNanos == io.rfmrt.rfm.RfmDevice.INFINITE_TIMEOUT))
+        {
+            throw new UsageException("--watch needs a finite interval above zero, e.g. 1s");
+        }
+        final PrintWriter out = out();
+        while (true)
+        {
+            final List<CountersSnapshot> nodes = new ArrayList<>();
+            final List<String> unreadable = new ArrayList<>();
+            read(nodes, unreadable);
+            out.print(json ? json(nodes, unreadable) + "\n" : text(nodes));
+            out.flush();
+            for (final String problem : unreadable)
+            {
+                spec.commandLine().getErr().println("rfmrt: " + problem);
+            }
+            spec.commandLine().getErr().flush();
+            if (watchNanos == null)
+            {
+                return unreadable.isEmpty() ? ExitCodes.OK : ExitCodes.ERROR;
+            }
+            TimeUnit.NANOSECONDS.sleep(watchNanos);
+            if (!json)
+            {
+                out.println();
+            }
+        }
+    }
+
+    /**
+     * Read the counters files asked for: every readable one into {@code nodes}, one line for each other one (its
+     * name and what is wrong) into {@code unreadable}. Only a single file asked for by {@code --node} that cannot be
+     * read, or no file at all, is an error.
+     */
+    private void read(final List<CountersSnapshot> nodes, final List<String> unreadable) throws IOException
+    {
+        final List<Path> files = new ArrayList<>();
+        if (node != null)
+        {
+            files.add(SimNetwork.checkedDir(network, false).resolve(NodeCounters.fileName(node)));
+        }
+        else if (network != null)
+        {
+            final Path dir = SimNetwork.checkedDir(network, false);
+            if (!Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS))
+            {
+                throw new CountersFileException("network '" + network + "' does not exist (no " + dir + ")");
+            }
+            files.addAll(CountersSnapshot.files(dir));
+            if (files.isEmpty())
+            {
+                throw new CountersFileException("network '" + network + "' has no counters files in " + dir +
+                    " (no node runs)");
+            }
+        }
+        else
+        {
+            final Path root = SimNetwork.root();
+            if (Files.isDirectory(root, LinkOption.NOFOLLOW_LINKS))
+            {
+                try (Stream<Path> dirs = Files.list(root))
+                {
+                    for (final Path dir : dirs.sorted().toList())
+                    {
+                        if (Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS))
+                        {
+                            files.addAll(CountersSnapshot.files(dir));
+                        }
+                    }
+                }
+            }
+            if (files.isEmpty())
+            {
+                throw new CountersFileException("no counters files under " + root + " (no node runs)");
+            }
+        }
+        if (node != null)
+        {
+            nodes.add(CountersSnapshot.read(files.get(0)));
+            return;
+        }
+        for (final Path file : files)
+        {
+            try
+            {
+                nodes.add(CountersSnapshot.read(file));
+            }
+            catch (final CountersFileException ex)
+            {
+                unreadable.add(ex.getMessage());
+            }
+        }
+    }
+
+    /**
+     * @param nodes readings.
+     * @return them as text: a line per node, its counters by id, its distinct errors.
+     */
+    static String text(final List<CountersSnapshot> nodes)
+    {
+        final StringBuilder text = new StringBuilder();
+        for (final CountersSnapshot s : nodes)
+        {
+            text.append(String.format("node %d of %s: pid %d %s, %s, started %s, %d input channel(s)%n", s.node(),
+                s.file().getParent().getFileName(), s.pid(), s.alive() ? "running" : "not running (left by a crash)",
+                s.device().isEmpty() ? "-" : s.device(), Instant.ofEpochMilli(s.startMs()), s.channels()));
+            int width = 1;
+            for (final CountersSnapshot.Counter c : s.counters())
+            {
+                width = Math.max(width, Long.toString(c.value()).length());
+            }
+            for (final CountersSnapshot.Counter c : s.counters())
+            {
+                text.append(String.format("  %3d: %" + width + "d - %s%n", c.id(), c.value(), c.label()));
+            }
+            text.append("  errors: ").append(s.errors().isEmpty() ? "none" : s.errors().size() + " distinct")
+                .append(System.lineSeparator());
+            for (final CountersSnapshot.DistinctError e : s.errors())
+            {
+                text.append(String.format("  %d observation(s), first %s, last %s:%n", e.count(),
+                    Instant.ofEpochMilli(e.firstMs()), Instant.ofEpochMilli(e.lastMs())));
+                for (final String line : e.text().split("\\R"))
+                {
+                    text.append("    ").append(line).append(System.lineSeparator());
+                }
+            }
+        }
+        return text.toString();
+    }
+
+    /**
+     * @param nodes      readings.
+     * @param unreadable one line for each counters file that could not be read.
+     * @return them as one JSON object.
+     * @throws JsonProcessingException never, for these values.
+     */
+    static String json(final List<CountersSnapshot> nodes, final List<String> unreadable)
+        throws JsonProcessingException
+    {
+        final List<Map<String, Object>> list = new ArrayList<>();
+        for (final CountersSnapshot s : nodes)
+        {
+            final Map<String, Object> n = new LinkedHashMap<>();
+            n.put("network", s.file().getParent().getFileName().toString());
+            n.put("node", s.node());
+            n.put("pid", s.pid());
+            n.put("alive", s.alive());
+            n.put("device", s.device());
+            n.put("start_ms", s.startMs());
+            n.put("channels", s.channels());
+            final List<Map<String, Object>> counters = new ArrayList<>();
+            for (final CountersSnapshot.Counter c : s.counters())
+            {
+                final Map<String, Object> m = new LinkedHashMap<>();
+                m.put("id", c.id());
+                m.put("type", c.typeId());
+                m.put("label", c.label());
+                m.put("value", c.value());
+                counters.add(m);
+            }
+            n.put("counters", counters);
+            final List<Map<String, Object>> errors = new ArrayList<>();
+            for (final CountersSnapshot.DistinctError e : s.errors())
+            {
+                final Map<String, Object> m = new LinkedHashMap<>();
+                m.put("count", e.count());
+                m.put("first_ms", e.firstMs());
+                m.put("last_ms", e.lastMs());
+                m.put("text", e.text());
+                errors.add(m);
+            }
+            n.put("errors", errors);
+            list.add(n);
+        }
+        final Map<String, Object> all = new LinkedHashMap<>();
+        all.put("time_ms", System.currentTimeMillis());
+        all.put("nodes", list);
+        all.put("unreadable", unreadable);
+        return new ObjectMapper().writeValueAsString(all);
+    }
+}

@@ -1,0 +1,485 @@
+package io.rfmrt.cli.replay;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import io.rfmrt.cli.common.ExitCodes;
+import io.rfmrt.cli.common.Failures;
+import io.rfmrt.cli.common.UsageException;
+import io.rfmrt.control.AxisParameters;
+import io.rfmrt.control.ControllerGains;
+import io.rfmrt.control.journal.ControlJournal;
+import io.rfmrt.control.replay.ControlAnalysis;
+import io.rfmrt.control.replay.ControlRerun;
+import io.rfmrt.control.replay.GainsFile;
+import io.rfmrt.runtime.replay.NodeAnalysis;
+import io.rfmrt.runtime.replay.Replay;
+import io.rfmrt.runtime.replay.ReplayException;
+import io.rfmrt.runtime.replay.ReplayExports;
+import io.rfmrt.runtime.replay.ReplayFilter;
+import io.rfmrt.runtime.replay.ReplayFollow;
+import io.rfmrt.runtime.replay.ReplayListener;
+import io.rfmrt.runtime.replay.ReplaySummary;
+import io.rfmrt.runtime.replay.ReplayVocabulary;
+import io.rfmrt.runtime.replay.TimeBound;
+import org.HdrHistogram.Histogram;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * {@code rfmrt replay DIR}: reads every journal under DIR and reports; exports CSV and {@code .hgrm}, draws PNG
+ * plots, re-runs the controller over the recorded control cycles, or tails live journals. With {@code --play} it
+ * publishes the recorded frames again onto a network in time ({@link ReplayPlay}); with two folders and
+ * {@code --compare} it compares two controller runs cycle by cycle ({@link ReplayCompare}). Exit 0 when at least one
+ * journal was read, 1 when none could be (one line on stderr), 2 for a bad command line. See docs/replay.md.
+ */
+@Command(name = "replay", mixinStandardHelpOptions = true,
+    description = "Summarise, export, plot and re-run journals (one node's, or every node journal under DIR); play " +
+        "a recording back onto a network; compare two controller runs.")
+public final class ReplayCommand implements Callable<Integer>
+{
+    @Spec
+    CommandSpec spec;
+
+    @Parameters(arity = "1..2", paramLabel = "DIR", description = "A journal folder, or a folder with journals " +
+        "below; with --compare, two (the recording, then the run to compare with it).")
+    List<Path> dirs;
+
+    Path dir;
+
+    @Option(names = "--play", description = "Publish the recorded frames again onto --network, in time.")
+    boolean play;
+
+    @Option(names = "--network", paramLabel = "NET", description = "With --play: the emulated network to play onto.")
+    String network;
+
+    @Option(names = "--node", paramLabel = "N",
+        description = "With --play: publish as node N (default: the recorded source's node id).")
+    Integer node;
+
+    @Option(names = "--rate", paramLabel = "R",
+        description = "With --play: speed, 1.0 = as recorded (default), 2.0 = twice as fast, or max (as fast as " +
+            "the receiving nodes keep up, none lost).")
+    String rate;
+
+    @Option(names = "--loop", paramLabel = "N",
+        description = "With --play: play the recording N times (default 1), or forever.")
+    String loop;
+
+    @Option(names = "--start-paused", description = "With --play: wait for SIGUSR1 before the first frame.")
+    boolean startPaused;
+
+    @Option(names = "--renumber",
+        description = "With --play: number the frames 1, 2, ... per source, on across loops (default: as recorded).")
+    boolean renumber;
+
+    @Option(names = "--compare", description = "Compare the controller journals of the two DIRs cycle by cycle.")
+    boolean compare;
+
+    @Option(names = "--from", paramLabel = "T",
+        description = "Earliest record: seconds from the journal start (+2.5s, 500ms) or an ISO-8601 instant.")
+    String from;
+
+    @Option(names = "--to", paramLabel = "T", description = "Latest record, as --from.")
+    String to;
+
+    @Option(names = "--source", paramLabel = "N",
+        description = "Only frames (and frame faults) from this node; with --play, the sources to play (1,3).")
+    String source;
+
+    @Option(names = "--json", description = "The summary as one JSON object on stdout.")
+    boolean json;
+
+    @Option(names = "--csv", paramLabel = "FILE",
+        description = "One row per frame, every stamp; with --compare, one row per cycle in both runs.")
+    Path csv;
+
+    @Option(names = "--hgrm", paramLabel = "FILE", description = "HdrHistogram percentile distributions per stage.")
+    Path hgrm;
+
+    @Option(names = "--plots", paramLabel = "DIR", description = "PNG plots: latency, percentiles, tracking.")
+    Path plots;
+
+    @Option(names = "--rerun", description = "Re-run the controller over the recorded cycles, compare bit for bit.")
+    boolean rerun;
+
+    @Option(names = "--gains", paramLabel = "FILE", description = "With --rerun: what-if gains (YAML).")
+    Path gains;
+
+    @Option(names = "--recorded-gains", paramLabel = "FILE",
+        description = "With --rerun: the gains the node ran with (YAML; default: the standard tune).")
+    Path recordedGains;
+
+    @Option(names = "--follow", description = "Tail journals still being written; a line per second.")
+    boolean follow;
+
+    @Option(names = "--seconds", paramLabel = "S", description = "With --follow: stop after S seconds.")
+    Double seconds;
+
+    @Override
+    public Integer call()
+    {
+        final PrintWriter out = spec.commandLine().getOut();
+        final PrintWriter err = spec.commandLine().getErr();
+        System.setProperty("java.awt.headless", "true");
+        try
+        {
+            return run(out, err);
+        }
+        catch (final ReplayException | IllegalArgumentException | java.io.UncheckedIOException ex)
+        {
+            err.println("rfmrt: " + ex.getMessage());
+            return ExitCodes.ERROR;
+        }
+        catch (final InterruptedException ex)
+        {
+            Thread.currentThread().interrupt();
+            err.println("rfmrt: replay " + dir + ": interrupted");
+            return ExitCodes.ERROR;
+        }
+        catch (final UsageException ex)
+        {
+            throw ex;
+        }
+        catch (final Exception ex)
+        {
+            // never a stack trace: Chronicle can throw undeclared checked exceptions
+            err.println("rfmrt: replay " + dir + ": " + Failures.describe(ex));
+            return ExitCodes.ERROR;
+        }
+    }
+
+    private int run(final PrintWriter out, final PrintWriter err) throws InterruptedException
+    {
+        dir = dirs.get(0);
+        if (dirs.size() > 1 && !compare)
+        {
+            throw new UsageException("two folders are for --compare; replay reads one DIR");
+        }
+        if (!play && (network != null || node != null || rate != null || loop != null || startPaused || renumber))
+        {
+            throw new UsageException("--network, --node, --rate, --loop, --start-paused and --renumber need " +
+                "--play");
+        }
+        if (play)
+        {
+            return play(out, err);
+        }
+        if (compare)
+        {
+            return compare(out);
+        }
+        if (seconds != null && (seconds.isNaN() || seconds < 0))
+        {
+            throw new UsageException("--seconds " + seconds + " is not a positive number of seconds");
+        }
+        if (gains != null && !rerun)
+        {
+            throw new UsageException("--gains needs --rerun");
+        }
+        final java.util.Set<Integer> sources = ReplayPlay.sources(source);
+        if (sources.size() > 1)
+        {
+            throw new UsageException("--source " + source + ": the summary takes one source node (several " +
+                "are for --play)");
+        }
+        final TimeBound[] bounds = bounds();
+        final ReplayFilter filter = new ReplayFilter(bounds[0], bounds[1],
+            sources.isEmpty() ? ReplayFilter.ALL_SOURCES : sources.iterator().next());
+        final ControllerGains recorded = recordedGains == null ? ControllerGains.standard() :
+            GainsFile.load(recordedGains, ControllerGains.standard());
+        final ControllerGains whatIf = gains == null ? null : GainsFile.load(gains, recorded);
+        final ReplayVocabulary vocabulary = ControlJournal.vocabulary();
+        final ControlAnalysis analysis = new ControlAnalysis();
+        final List<ReplayListener> listeners = new ArrayList<>();
+        listeners.add(analysis);
+        final ReplayExports.Csv csvOut = csv == null ? null : new ReplayExports.Csv(csv);
+        if (csvOut != null)
+        {
+            listeners.add(csvOut);
+        }
+        final ControlRerun control = rerun || plots != null ? new ControlRerun() : null;
+        if (control != null)
+        {
+            listeners.add(control);
+        }
+        final ReplayPlots.Latency latency = plots == null ? null : new ReplayPlots.Latency();
+        if (latency != null)
+        {
+            listeners.add(latency);
+        }
+        final ReplaySummary summary;
+        try
+        {
+            if (follow)
+            {
+                final AtomicBoolean stop = new AtomicBoolean();
+                // --seconds counts from the first poll, once the journals are open (opening them can take longer
+                // than a short --seconds on a loaded machine)
+                final long[] end = {0};
+                final Thread main = Thread.currentThread();
+                final Thread hook = new Thread(() ->
+                {
+                    stop.set(true);
+                    try
+                    {
+                        main.join(2000);
+                    }
+                    catch (final InterruptedException ex)
+                    {
+                        Thread.currentThread().interrupt();
+                    }
+                });
+                Runtime.getRuntime().addShutdownHook(hook);
+                try
+                {
+                    final ReplayFollow.Progress progress = new ReplayFollow.Progress()
+                    {
+                        @Override
+                        public void unreadable(final String message)
+                        {
+                            out.println(message);
+                        }
+
+                        @Override
+                        public void second(final double s, final long frames, final Histogram e2e,
+                            final List<NodeAnalysis> nodes)
+                        {
+                            out.println(ReplayFormatter.followLine(s, frames, e2e, nodes, analysis));
+                            out.flush();
+                        }
+                    };
+                    summary = ReplayFollow.follow(dir, filter, vocabulary, listeners, progress, () ->
+                    {
+                        if (end[0] == 0)
+                        {
+                            end[0] = seconds == null ? Long.MAX_VALUE : System.nanoTime() + (long)(seconds * 1e9);
+                        }
+                        return stop.get() || System.nanoTime() > end[0];
+                    });
+                }
+                finally
+                {
+                    try
+                    {
+                        Runtime.getRuntime().removeShutdownHook(hook);
+                    }
+                    catch (final IllegalStateException ex)
+                    {
+                        // shutting down already
+                    }
+                }
+            }
+            else
+            {
+                summary = Replay.run(dir, filter, vocabulary, listeners);
+            }
+        }
+        finally
+        {
+            if (csvOut != null)
+            {
+                csvOut.close();
+            }
+        }
+        if (!summary.anythingRead())
+        {
+            summary.nodes().forEach(node -> err.println("rfmrt: " + node.problem()));
+            return ExitCodes.ERROR;
+        }
+        final Map<String, Object> map = json ? ReplayFormatter.toMap(summary, analysis) : null;
+        if (!json)
+        {
+            out.print(ReplayFormatter.text(summary, analysis));
+        }
+        if (csvOut != null && !json)
+        {
+            out.printf("csv: %,d frames written to %s%n", csvOut.rows(), csv);
+        }
+        if (hgrm != null)
+        {
+            ReplayExports.writeHgrm(summary, hgrm);
+            if (!json)
+            {
+                out.printf("hgrm: %d stages written to %s%n", ReplaySummary.STAGE_ORDER.size(), hgrm);
+            }
+        }
+        if (plots != null)
+        {
+            final List<Path> files = ReplayPlots.write(plots, summary, latency, control);
+            if (!json)
+            {
+                out.printf("plots: %s%n", files);
+            }
+        }
+        if (rerun)
+        {
+            final Map<String, Object> result = rerun(control, recorded, whatIf);
+            if (json)
+            {
+                map.put("rerun", result);
+            }
+            else
+            {
+                printRerun(out, result, filter);
+            }
+        }
+        if (json)
+        {
+            try
+            {
+                out.println(new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(map));
+            }
+            catch (final com.fasterxml.jackson.core.JsonProcessingException ex)
+            {
+                throw new IllegalStateException("cannot write JSON: " + ex.getMessage(), ex);
+            }
+        }
+        out.flush();
+        return ExitCodes.OK;
+    }
+
+    private int play(final PrintWriter out, final PrintWriter err) throws InterruptedException
+    {
+        if (network == null)
+        {
+            throw new UsageException("--play needs --network NET (the emulated network to play onto)");
+        }
+        if (rerun || follow || compare || gains != null || recordedGains != null || csv != null || hgrm != null ||
+            plots != null || seconds != null)
+        {
+            throw new UsageException("--play takes --network, --node, --source, --rate, --loop, --from, --to, " +
+                "--start-paused, --renumber and --json only");
+        }
+        if (node != null && (node < 0 || node > 255))
+        {
+            throw new UsageException("--node " + node + " is not a node id 0-255");
+        }
+        final io.rfmrt.runtime.replay.Playback.Options options = io.rfmrt.runtime.replay.Playback.Options.of(network)
+            .withNode(node == null ? -1 : node)
+            .withRate(rate == null ? 1.0 : ReplayPlay.rate(rate))
+            .withLoops(loop == null ? 1 : ReplayPlay.loops(loop))
+            .withRenumber(renumber)
+            .withStartPaused(startPaused);
+        final TimeBound[] bounds = bounds();
+        return new ReplayPlay(dir, bounds[0], bounds[1], ReplayPlay.sources(source), options, json).run(out, err);
+    }
+
+    private int compare(final PrintWriter out)
+    {
+        if (dirs.size() != 2)
+        {
+            throw new UsageException("--compare needs two folders: the recording and the run to compare with it");
+        }
+        if (rerun || follow || gains != null || recordedGains != null || hgrm != null || plots != null ||
+            seconds != null || from != null || to != null || source != null)
+        {
+            throw new UsageException("--compare takes --csv and --json only");
+        }
+        return ReplayCompare.run(dirs.get(0), dirs.get(1), csv, json, out);
+    }
+
+    /** A bad time bound is a bad command line (exit 2), not a failed replay. */
+    /**
+     * @return {@code --from} and {@code --to}, either null when not given.
+     * @throws UsageException when one is not a time, or {@code --from} is later than {@code --to} (of the same
+     *                             kind: two times from the start, or two instants).
+     */
+    private TimeBound[] bounds()
+    {
+        final TimeBound first = bound("--from", from);
+        final TimeBound last = bound("--to", to);
+        if (first != null && last != null && first.relative() == last.relative() && first.nanos() > last.nanos())
+        {
+            throw new UsageException("--from " + from + " is later than --to " + to + "; nothing lies between " +
+                "them");
+        }
+        return new TimeBound[] {first, last};
+    }
+
+    private static TimeBound bound(final String option, final String text)
+    {
+        if (text == null)
+        {
+            return null;
+        }
+        try
+        {
+            return TimeBound.parse(text);
+        }
+        catch (final ReplayException ex)
+        {
+            throw new UsageException(option + ": " + ex.getMessage());
+        }
+    }
+
+    static Map<String, Object> rerun(final ControlRerun control, final ControllerGains recorded,
+        final ControllerGains whatIf)
+    {
+        final Map<String, Object> result = new LinkedHashMap<>();
+        final ControllerGains used = whatIf == null ? recorded : whatIf;
+        final ControlRerun.Comparison c = control.compare(used);
+        result.put("gains", whatIf == null ? "recorded" : "what-if");
+        result.put("cycles", c.cycles());
+        result.put("compared", c.compared());
+        result.put("running", c.running());
+        result.put("divergences", c.divergences());
+        if (c.divergences() > 0)
+        {
+            result.put("first_divergence_cycle", c.firstCycle());
+            result.put("first_divergence_recorded", c.firstRecorded());
+            result.put("first_divergence_rerun", c.firstRerun());
+        }
+        if (whatIf != null)
+        {
+            final ControlRerun.Tracking a = control.closedLoop(recorded, AxisParameters.standard());
+            final ControlRerun.Tracking b = control.closedLoop(whatIf, AxisParameters.standard());
+            result.put("recorded_gains_tracking_rms", a.rmsRad());
+            result.put("recorded_gains_tracking_max", a.maxRad());
+            result.put("new_gains_tracking_rms", b.rmsRad());
+            result.put("new_gains_tracking_max", b.maxRad());
+        }
+        return result;
+    }
+
+    private static void printRerun(final PrintWriter out, final Map<String, Object> r, final ReplayFilter filter)
+    {
+        if ((Long)r.get("cycles") == 0)
+        {
+            out.println(filter.from() != null || filter.to() != null ?
+                "rerun: no control cycles between" + (filter.from() == null ? " the start" : " " +
+                    filter.from().text()) + " and" + (filter.to() == null ? " the end" : " " + filter.to().text()) +
+                    " (the filter removed every CONTROL_INPUT sample; the spans above show where each journal lies)" :
+                "rerun: no CONTROL_INPUT samples in the journals (not a controller node's journal)");
+            return;
+        }
+        out.printf(Locale.ROOT, "rerun (%s gains): %,d cycles, %,d compared (%,d RUNNING), %,d divergences%n",
+            r.get("gains"), (Long)r.get("cycles"), (Long)r.get("compared"), (Long)r.get("running"),
+            (Long)r.get("divergences"));
+        if (r.containsKey("first_divergence_cycle"))
+        {
+            out.printf(Locale.ROOT, "  first divergence: cycle %d, recorded %s N·m, re-run %s N·m%n",
+                r.get("first_divergence_cycle"), r.get("first_divergence_recorded"), r.get("first_divergence_rerun"));
+        }
+        if (r.containsKey("new_gains_tracking_rms"))
+        {
+            out.printf(Locale.ROOT, "  what-if, closed loop on the simulated axis with the recorded setpoints:%n");
+            out.printf(Locale.ROOT, "    recorded gains: tracking rms %.4e rad, max %.4e rad%n",
+                r.get("recorded_gains_tracking_rms"), r.get("recorded_gains_tracking_max"));
+            out.printf(Locale.ROOT, "    new gains:      tracking rms %.4e rad, max %.4e rad%n",
+                r.get("new_gains_tracking_rms"), r.get("new_gains_tracking_max"));
+        }
+    }
+}

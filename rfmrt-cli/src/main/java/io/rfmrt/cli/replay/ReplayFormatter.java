@@ -1,0 +1,342 @@
+package io.rfmrt.cli.replay;
+
+import io.rfmrt.cli.common.ChildResult;
+import io.rfmrt.control.CycleStatistics;
+import io.rfmrt.control.replay.ControlAnalysis;
+import io.rfmrt.runtime.Stage;
+import io.rfmrt.runtime.journal.RecordKind;
+import io.rfmrt.runtime.replay.FrameMatcher;
+import io.rfmrt.runtime.replay.NodeAnalysis;
+import io.rfmrt.runtime.replay.ReplayFilter;
+import io.rfmrt.runtime.replay.ReplaySummary;
+import io.rfmrt.runtime.replay.ReplayVocabulary;
+import io.rfmrt.runtime.replay.SourceStats;
+import io.rfmrt.runtime.replay.WorstFrames;
+import org.HdrHistogram.Histogram;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Renders a replay for {@code rfmrt replay}: the report for a terminal, the nested maps of {@code --json} and the
+ * line per second of {@code --follow}, from the generic {@link ReplaySummary} and the control loop's
+ * {@link ControlAnalysis} of the same pass. See docs/replay.md.
+ */
+final class ReplayFormatter
+{
+    private ReplayFormatter()
+    {
+    }
+
+    /**
+     * @param summary the replay.
+     * @param control the control figures of the same pass.
+     * @return the report for a terminal, lines ending in '\n'.
+     */
+    static String text(final ReplaySummary summary, final ControlAnalysis control)
+    {
+        final Path dir = summary.dir();
+        final List<NodeAnalysis> nodes = summary.nodes();
+        final ReplayFilter filter = summary.filter();
+        final FrameMatcher matcher = summary.matcher();
+        final StringBuilder out = new StringBuilder(4096);
+        line(out, "replay %s: %d journal%s, %,d records read%s", dir, nodes.size(), nodes.size() == 1 ? "" : "s",
+            summary.recordsRead(), filter.any() ? describe(filter) : "");
+        for (final NodeAnalysis node : nodes)
+        {
+            node(out, node, summary.vocabulary(), control.of(node));
+        }
+        final List<WorstFrames.Frame> worst = summary.worstFrames();
+        if (!worst.isEmpty())
+        {
+            line(out, "worst %d frames by e2e (µs):", worst.size());
+            line(out, "  %-18s %6s %12s %10s %10s %10s %10s %10s", "journal", "source", "seq", "e2e", "transfer",
+                "isr", "handoff", "handler");
+            for (final WorstFrames.Frame f : worst)
+            {
+                line(out, "  %-18s %6d %12d %10.1f %10.1f %10.1f %10.1f %10.1f", f.node(), f.source(), f.seq(),
+                    us(f.e2eNanos()), us(f.transferNanos()), us(f.isrNanos()), us(f.handoffNanos()),
+                    us(f.handlerNanos()));
+            }
+        }
+        if (matcher != null)
+        {
+            final Map<Integer, Map<String, Object>> match = matcher.result();
+            if (match.isEmpty())
+            {
+                line(out, "across journals: no source reached more than one journal");
+            }
+            match.forEach((source, row) -> line(out, "across journals, source %d: %,d frames, %,d seen by all, " +
+                "missed by %s", source, (Long)row.get("frames"), (Long)row.get("seen_by_all"), row.get("missed_by")));
+            final Histogram spread = matcher.spread();
+            if (spread.getTotalCount() > 0)
+            {
+                line(out, "  handler-end spread between journals (µs): p50 %.1f p99 %.1f max %.1f",
+                    us(spread.getValueAtPercentile(50)), us(spread.getValueAtPercentile(99)), us(spread.getMaxValue()));
+            }
+        }
+        return out.toString();
+    }
+
+    private static void node(final StringBuilder out, final NodeAnalysis node, final ReplayVocabulary vocabulary,
+        final ControlAnalysis.ControlFigures control)
+    {
+        if (!node.opened())
+        {
+            line(out, "%s: not read: %s", node.name(), node.problem());
+            return;
+        }
+        final StringBuilder kinds = new StringBuilder();
+        for (final RecordKind kind : RecordKind.values())
+        {
+            if (node.count(kind) > 0)
+            {
+                kinds.append(kinds.length() == 0 ? "" : ", ").append(kind).append(' ')
+                    .append(String.format(Locale.ROOT, "%,d", node.count(kind)));
+            }
+        }
+        line(out, "%s (node %d): %,d records%s", node.name(), node.nodeId(), node.recordsKept(),
+            kinds.length() == 0 ? "" : ": " + kinds);
+        if (node.recordsKept() > 0)
+        {
+            final double span = node.spanSeconds();
+            final String from = node.clock() == null ? "" : " from " + node.clock().toInstant(node.firstNanos());
+            line(out, "  span %.3f s%s (+%.3f s after journal start), %.1f records/s", span, from,
+                (node.firstNanos() - node.startNanos()) / 1e9, span > 0 ? (node.recordsKept() - 1) / span : 0.0);
+        }
+        long missing = 0;
+        for (final SourceStats source : node.sources())
+        {
+            missing += source.missing();
+            line(out, "  source %d: %,d frames (%.1f/s), seq %d..%d, %d missing in %d gaps, %d out of order%s",
+                source.source(), source.frames(), source.rate(), source.firstSeq(), source.lastSeq(),
+                source.missing(), source.holes(), source.outOfOrder(),
+                source.negativeStamps() > 0 ? ", " + source.negativeStamps() + " negative stage values" : "");
+            line(out, "    %-9s %10s %10s %10s %10s %10s", "stage µs", "p50", "p90", "p99", "p99.9", "max");
+            for (final Stage stage : ReplaySummary.STAGE_ORDER)
+            {
+                final Histogram h = source.histogram(stage);
+                line(out, "    %-9s %10.1f %10.1f %10.1f %10.1f %10.1f", stage.label(), us(h.getValueAtPercentile(50)),
+                    us(h.getValueAtPercentile(90)), us(h.getValueAtPercentile(99)),
+                    us(h.getValueAtPercentile(99.9)), us(h.getMaxValue()));
+            }
+        }
+        line(out, "  losses: gaps %d, torn %d, CRC %d, FIFO overflows %s, journal drops %s,%n" +
+            "          deadline misses %d%s, watchdog trips %d (recoveries %d)", missing, node.faults(1), node.faults(2), na(node.fifoOverflows()),
+            na(node.journalDrops()), control.deadlineMisses(), control.deadlineMisses() > 0 ?
+            String.format(Locale.ROOT, " (worst %.1f µs late)", us(control.maxLatenessNanos())) : "", control.trips(),
+            control.recoveries());
+        if (!node.faults().isEmpty())
+        {
+            final StringBuilder faults = new StringBuilder();
+            node.faults().forEach((code, n) -> faults.append(faults.length() == 0 ? "" : ", ")
+                .append(vocabulary.faultName(code)).append(' ').append(n));
+            line(out, "  faults: %s", faults);
+        }
+        if (!node.transitions().isEmpty())
+        {
+            // by name, as "FROM -> TO", in name order
+            final Map<String, Long> states = new TreeMap<>();
+            node.transitions().forEach((t, n) -> states.merge(vocabulary.stateName(t.from()) + " -> " +
+                vocabulary.stateName(t.to()), n, Long::sum));
+            line(out, "  states: %s", states);
+        }
+        if (control.controlCycles() > 0)
+        {
+            line(out, "  control: %,d cycles, tracking rms %.3e rad, max %.3e rad, cycle latency max %.1f µs",
+                control.controlCycles(), control.trackingRms(), control.trackingMax(),
+                control.maxCycleLatencyMicros());
+        }
+        final CycleStatistics.Figures loop = control.loop();
+        if (loop.cycles() > 0)
+        {
+            line(out, "  loop: %,d cycles, period p50 %.1f p99 %.1f max %.1f min %.1f µs, jitter p99 %.1f max %.1f µs",
+                loop.cycles(), loop.periodP50Us(), loop.periodP99Us(), loop.periodMaxUs(), loop.periodMinUs(),
+                loop.jitterP99Us(), loop.jitterMaxUs());
+            line(out, "        execution (thread CPU) p50 %.1f p99 %.1f max %.1f µs, overruns %d, skipped frames %d, " +
+                "late commands %d, missed ticks %d, drive faults %d", loop.executionP50Us(), loop.executionP99Us(),
+                loop.executionMaxUs(), loop.overruns(), control.skippedFrames(), control.lateCommands(),
+                control.missedTicks(), control.driveFaults());
+        }
+        if (node.problem() != null)
+        {
+            line(out, "  problem: %s", node.problem());
+        }
+        if (node.damageCount() > 0)
+        {
+            line(out, "  damaged: %d region%s skipped%s", node.damageCount(), node.damageCount() == 1 ? "" : "s",
+                node.damageCount() > node.damage().size() ? " (the first " + node.damage().size() + " below)" : "");
+            node.damage().forEach(d -> line(out, "    %s", d));
+        }
+    }
+
+    /**
+     * @param summary the replay.
+     * @param control the control figures of the same pass.
+     * @return the summary as nested maps and lists of numbers and strings, for JSON; times in µs.
+     */
+    static Map<String, Object> toMap(final ReplaySummary summary, final ControlAnalysis control)
+    {
+        final Map<String, Object> map = new LinkedHashMap<>();
+        map.put("dir", summary.dir().toString());
+        map.put("records_read", summary.recordsRead());
+        map.put("frames", summary.frames());
+        final List<Object> list = new ArrayList<>();
+        for (final NodeAnalysis node : summary.nodes())
+        {
+            final ControlAnalysis.ControlFigures c = control.of(node);
+            final Map<String, Object> n = new LinkedHashMap<>();
+            n.put("journal", node.name());
+            n.put("read", node.opened());
+            n.put("node_id", node.nodeId());
+            n.put("records", node.recordsKept());
+            final Map<String, Object> kinds = new LinkedHashMap<>();
+            for (final RecordKind kind : RecordKind.values())
+            {
+                kinds.put(kind.name(), node.count(kind));
+            }
+            n.put("by_kind", kinds);
+            n.put("span_s", node.spanSeconds());
+            final List<Object> sources = new ArrayList<>();
+            for (final SourceStats source : node.sources())
+            {
+                final Map<String, Object> s = new LinkedHashMap<>();
+                s.put("source", source.source());
+                s.put("frames", source.frames());
+                s.put("rate_per_s", source.rate());
+                s.put("first_seq", source.firstSeq());
+                s.put("last_seq", source.lastSeq());
+                s.put("missing", source.missing());
+                s.put("gaps", source.holes());
+                s.put("out_of_order", source.outOfOrder());
+                final Map<String, Object> stages = new LinkedHashMap<>();
+                for (final Stage stage : ReplaySummary.STAGE_ORDER)
+                {
+                    stages.put(stage.label(), percentiles(source.histogram(stage)));
+                }
+                s.put("stages_us", stages);
+                sources.add(s);
+            }
+            n.put("sources", sources);
+            final Map<String, Object> faults = new LinkedHashMap<>();
+            node.faults().forEach((code, count) -> faults.put(summary.vocabulary().faultName(code), count));
+            n.put("faults", faults);
+            n.put("gaps", node.sources().stream().mapToLong(SourceStats::missing).sum());
+            n.put("torn", node.faults(1));
+            n.put("crc_errors", node.faults(2));
+            n.put("fifo_overflows", node.fifoOverflows() < 0 ? "n/a" : node.fifoOverflows());
+            n.put("journal_drops", node.journalDrops() < 0 ? "n/a" : node.journalDrops());
+            n.put("deadline_misses", c.deadlineMisses());
+            n.put("command_stale", c.commandStale());
+            n.put("watchdog_trips", c.trips());
+            n.put("recoveries", c.recoveries());
+            n.put("control_cycles", c.controlCycles());
+            n.put("tracking_rms", c.trackingRms());
+            n.put("tracking_max", c.trackingMax());
+            n.put("loop", c.loop().cycles() == 0 ? null : ChildResult.MAPPER.convertValue(c.loop(), Map.class));
+            n.put("skipped_frames", c.skippedFrames());
+            n.put("late_commands", c.lateCommands());
+            n.put("missed_ticks", c.missedTicks());
+            n.put("drive_faults", c.driveFaults());
+            n.put("problem", node.problem());
+            n.put("damaged_regions", node.damageCount());
+            n.put("damaged", node.damage());
+            list.add(n);
+        }
+        map.put("journals", list);
+        final List<Object> worst = new ArrayList<>();
+        for (final WorstFrames.Frame f : summary.worstFrames())
+        {
+            final Map<String, Object> w = new LinkedHashMap<>();
+            w.put("journal", f.node());
+            w.put("source", f.source());
+            w.put("seq", f.seq());
+            w.put("e2e_us", us(f.e2eNanos()));
+            w.put("transfer_us", us(f.transferNanos()));
+            w.put("isr_us", us(f.isrNanos()));
+            w.put("handoff_us", us(f.handoffNanos()));
+            w.put("handler_us", us(f.handlerNanos()));
+            worst.add(w);
+        }
+        map.put("worst_frames", worst);
+        if (summary.matcher() != null)
+        {
+            final Map<String, Object> match = new LinkedHashMap<>();
+            summary.matcher().result().forEach((source, row) -> match.put(String.valueOf(source), row));
+            map.put("across_journals", match);
+        }
+        return map;
+    }
+
+    private static Map<String, Object> percentiles(final Histogram h)
+    {
+        final Map<String, Object> p = new LinkedHashMap<>();
+        p.put("count", h.getTotalCount());
+        p.put("p50", us(h.getValueAtPercentile(50)));
+        p.put("p90", us(h.getValueAtPercentile(90)));
+        p.put("p99", us(h.getValueAtPercentile(99)));
+        p.put("p99.9", us(h.getValueAtPercentile(99.9)));
+        p.put("max", us(h.getMaxValue()));
+        return p;
+    }
+
+    private static String describe(final ReplayFilter filter)
+    {
+        return " (filter:" + (filter.from() == null ? "" : " from " + filter.from().text()) +
+            (filter.to() == null ? "" : " to " + filter.to().text()) +
+            (filter.source() == ReplayFilter.ALL_SOURCES ? "" : " source " + filter.source()) + ")";
+    }
+
+    private static String na(final long value)
+    {
+        return value < 0 ? "n/a" : Long.toString(value);
+    }
+
+    private static double us(final long nanos)
+    {
+        return nanos / 1000.0;
+    }
+
+    private static void line(final StringBuilder out, final String format, final Object... args)
+    {
+        out.append(String.format(Locale.ROOT, format, args)).append('\n');
+    }
+
+    /**
+     * The line {@code --follow} prints each second.
+     *
+     * @param seconds since the tail started.
+     * @param frames  FRAME records in that second.
+     * @param e2e     their end-to-end latency, ns.
+     * @param nodes   the analyses so far.
+     * @param control the control figures so far.
+     * @return the line, without its end.
+     */
+    static String followLine(final double seconds, final long frames, final Histogram e2e,
+        final List<NodeAnalysis> nodes, final ControlAnalysis control)
+    {
+        long total = 0;
+        long gaps = 0;
+        long faults = 0;
+        long misses = 0;
+        long trips = 0;
+        for (final NodeAnalysis node : nodes)
+        {
+            total += node.count(RecordKind.FRAME);
+            gaps += node.sources().stream().mapToLong(SourceStats::missing).sum();
+            faults += node.count(RecordKind.FAULT);
+            final ControlAnalysis.ControlFigures c = control.of(node);
+            misses += c.deadlineMisses();
+            trips += c.trips();
+        }
+        return String.format(Locale.ROOT, "%6.1f s  %,8d frames/s (%,d total)  %s p50 %.1f p99 %.1f max %.1f µs" +
+            "  gaps %d  faults %d  misses %d  trips %d", seconds, frames, total, Stage.END_TO_END.label(),
+            e2e.getValueAtPercentile(50) / 1e3, e2e.getValueAtPercentile(99) / 1e3, e2e.getMaxValue() / 1e3, gaps,
+            faults, misses, trips);
+    }
+}

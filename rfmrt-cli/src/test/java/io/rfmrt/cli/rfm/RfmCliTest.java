@@ -1,0 +1,201 @@
+package io.rfmrt.cli.rfm;
+
+import io.rfmrt.cli.CliProcesses;
+import io.rfmrt.cli.Main;
+import io.rfmrt.rfm.RfmDevice;
+import io.rfmrt.rfm.RfmDevices;
+import io.rfmrt.rfm.sim.SimNetwork;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class RfmCliTest
+{
+    private Path root;
+
+    @BeforeEach
+    void setUp()
+    {
+        root = Path.of("/dev/shm", "rfmrt-cli-test-" + UUID.randomUUID());
+        System.setProperty(SimNetwork.ROOT_PROPERTY, root.toString());
+    }
+
+    @AfterEach
+    void tearDown() throws IOException
+    {
+        CliProcesses.removeTree(root);
+    }
+
+    private record Result(int exit, String out, String err)
+    {
+    }
+
+    private static Result run(final String... args)
+    {
+        final StringWriter out = new StringWriter();
+        final StringWriter err = new StringWriter();
+        final int exit = Main.run(args, new PrintWriter(out, true), new PrintWriter(err, true));
+        return new Result(exit, out.toString(), err.toString());
+    }
+
+    private static void assertOneLineError(final Result result, final int exit, final String message)
+    {
+        assertThat(result.exit()).as(result.err()).isEqualTo(exit);
+        assertThat(result.err()).isEqualTo("rfmrt: " + message + System.lineSeparator());
+    }
+
+    @Test
+    void shouldCreateShowAndDestroyANetwork()
+    {
+        assertThat(run("rfm", "create", "--network", "lab", "--size", "1M").exit()).isZero();
+        final Result status = run("rfm", "status", "--network", "lab");
+        assertThat(status.exit()).isZero();
+        assertThat(status.out()).startsWith("network lab  memory 1048576 bytes  link up");
+        assertThat(status.out()).contains("(no cards)");
+        assertOneLineError(run("rfm", "create", "--network", "lab"), 1,
+            "network 'lab' already exists in " + root.resolve("lab") +
+            " with 1,048,576 bytes of memory, not the 16,777,216 asked for");
+        assertThat(run("rfm", "destroy", "--network", "lab").exit()).isZero();
+        assertThat(root.resolve("lab")).doesNotExist();
+    }
+
+    @Test
+    void shouldRefuseAdministrationOfAMissingNetwork()
+    {
+        final String missing = "network 'nope' does not exist (no " + root.resolve("nope").resolve("control") + ")";
+        assertOneLineError(run("rfm", "status", "--network", "nope"), 1, missing);
+        assertOneLineError(run("rfm", "link", "--network", "nope", "--down"), 1, missing);
+        assertOneLineError(run("rfm", "reset", "--network", "nope"), 1, missing);
+        assertOneLineError(run("rfm", "destroy", "--network", "nope"), 1, missing);
+        assertThat(root.resolve("nope")).doesNotExist();
+    }
+
+    @Test
+    void shouldPokeAndPeekEveryWidthAndCreateTheNetworkOnFirstUse()
+    {
+        assertThat(run("rfm", "poke", "--network", "lab", "--node", "1", "--offset", "0x100", "--value", "0xcafe")
+            .exit()).isZero();
+        assertThat(root.resolve("lab").resolve("control")).exists();
+        assertThat(run("rfm", "peek", "--network", "lab", "--node", "2", "--offset", "100").out())
+            .isEqualTo("0x00000100: 0x0000cafe" + System.lineSeparator());
+        run("rfm", "poke", "--network", "lab", "--node", "1", "--offset", "108", "--value", "1122334455667788",
+            "--width", "64");
+        run("rfm", "poke", "--network", "lab", "--node", "1", "--offset", "104", "--value", "ab", "--width", "8");
+        run("rfm", "poke", "--network", "lab", "--node", "1", "--offset", "106", "--value", "beef", "--width", "16");
+        assertThat(run("rfm", "peek", "--network", "lab", "--node", "2", "--offset", "108", "--width", "64").out())
+            .isEqualTo("0x00000108: 0x1122334455667788" + System.lineSeparator());
+        assertThat(run("rfm", "peek", "--network", "lab", "--node", "2", "--offset", "104", "--width", "8",
+            "--count", "4").out().lines().toList())
+            .containsExactly("0x00000104: 0xab", "0x00000105: 0x00", "0x00000106: 0xef", "0x00000107: 0xbe");
+    }
+
+    @Test
+    void shouldRejectBadOffsetsWithoutCreatingAnything()
+    {
+        assertOneLineError(run("rfm", "poke", "--network", "lab", "--node", "1", "--offset", "0x13", "--value", "1"),
+            2, "offset 0x13 is not 4-byte aligned for a 32-bit access");
+        assertOneLineError(run("rfm", "peek", "--network", "lab", "--node", "1", "--offset", "0x1000000"), 2,
+            "offset 0x1000000 + 4 bytes is outside the 16777216-byte memory of network 'lab'");
+        assertThat(root.resolve("lab")).doesNotExist();
+        assertOneLineError(run("rfm", "peek", "--network", "lab", "--node", "300", "--offset", "0"), 2,
+            "Invalid value for option '--node': node 300 is outside 0-255 (see 'rfmrt rfm peek --help')");
+        assertOneLineError(run("rfm", "peek", "--network", "lab", "--node", "1", "--offset", "xyz"), 2,
+            "Invalid value for option '--offset': 'xyz' is not a hexadecimal number (see 'rfmrt rfm peek --help')");
+        assertOneLineError(run("rfm", "poke", "--network", "lab", "--node", "1", "--offset", "0", "--value", "1ff",
+            "--width", "8"), 2, "--value 0x1ff does not fit 8 bits");
+        assertOneLineError(run("rfm", "peek", "--network", "bad name", "--node", "1", "--offset", "0"), 2,
+            "Invalid value for option '--network': network name 'bad name' is not 1-64 letters, digits, '.', '_' " +
+            "or '-' starting with a letter or digit: it has ' ' at 4 (see 'rfmrt rfm peek --help')");
+        assertThat(root).doesNotExist();
+    }
+
+    @Test
+    void shouldRefuseANodeHeldByALiveProcess()
+    {
+        try (RfmDevice held = RfmDevices.open("sim:lab?node=7"))
+        {
+            assertOneLineError(run("rfm", "peek", "--network", "lab", "--node", "7", "--offset", "0"), 1,
+                "node 7 of network 'lab' is held by live process " + ProcessHandle.current().pid());
+            final Result status = run("rfm", "status", "--network", "lab");
+            assertThat(status.out()).containsPattern("\\s+7\\s+" + ProcessHandle.current().pid() + "\\s+live\\s+");
+            assertOneLineError(run("rfm", "destroy", "--network", "lab"), 1, "network 'lab' has live nodes [7 (pid " +
+                ProcessHandle.current().pid() + ")]; stop them or use --force");
+            assertThat(held.nodeId()).isEqualTo(7);
+        }
+    }
+
+    @Test
+    void shouldTimeOutWithExitCodeThree()
+    {
+        run("rfm", "create", "--network", "lab", "--size", "1M");
+        final Result result = run("rfm", "wait", "--network", "lab", "--node", "2", "--type", "INTR1", "--timeout",
+            "200ms");
+        assertOneLineError(result, 3, "no INTR1 event for node 2 within 200 ms (0 of 1)");
+    }
+
+    @Test
+    void shouldRefuseSendsWhileTheRingIsOpen()
+    {
+        run("rfm", "create", "--network", "lab");
+        assertThat(run("rfm", "link", "--network", "lab", "--down").out()).isEqualTo("network lab link down" +
+            System.lineSeparator());
+        assertOneLineError(run("rfm", "send", "--network", "lab", "--node", "1", "--to", "2", "--type", "INTR1"), 1,
+            "send refused: LINK_TEST_FAIL (the ring is open: rfmrt rfm link --up)");
+        assertThat(run("rfm", "status", "--network", "lab").out()).contains("link DOWN");
+        run("rfm", "link", "--network", "lab", "--up");
+        assertThat(run("rfm", "send", "--network", "lab", "--node", "1", "--to", "2", "--type", "INTR1", "--data",
+            "cafe").out()).isEqualTo("node 1 sent INTR1 to node 2 data 0x0000cafe (node 2 is not on the ring: " +
+            "nobody received it)" + System.lineSeparator());
+        assertOneLineError(run("rfm", "send", "--network", "lab", "--node", "1", "--to", "1", "--type", "INTR1"), 1,
+            "node 1 cannot send to itself");
+        assertOneLineError(run("rfm", "send", "--network", "lab", "--node", "1", "--to", "2", "--type", "SYNC_LOSS"),
+            2, "--type SYNC_LOSS cannot be sent (INTR1..INTR4 or RESET)");
+        assertThat(run("rfm", "link", "--network", "lab").exit()).isEqualTo(2);
+    }
+
+    @Test
+    void shouldWaitInOneProcessForEventsSentFromOthers() throws Exception
+    {
+        run("rfm", "create", "--network", "lab");
+        final Process waiter = cli("rfm", "wait", "--network", "lab", "--node", "2", "--type", "INTR1", "--count",
+            "2", "--timeout", "60s");
+        final BufferedReader out = new BufferedReader(new InputStreamReader(waiter.getInputStream(),
+            StandardCharsets.UTF_8));
+        try (SimNetwork net = SimNetwork.attach("lab"))
+        {
+            final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            while (net.cards().stream().noneMatch(c -> c.node() == 2 && c.ownerAlive() && c.enabledMask() != 0))
+            {
+                assertThat(System.nanoTime()).as("waiter enabled INTR1").isLessThan(deadline);
+                Thread.sleep(20);
+            }
+        }
+        assertThat(cli("rfm", "send", "--network", "lab", "--node", "1", "--to", "2", "--type", "INTR1", "--data",
+            "cafe").waitFor()).isZero();
+        assertThat(cli("rfm", "send", "--network", "lab", "--node", "3", "--to", "all", "--type", "INTR1", "--data",
+            "1").waitFor()).isZero();
+        assertThat(out.readLine()).isEqualTo("event INTR1 from node 1 data 0x0000cafe");
+        assertThat(out.readLine()).isEqualTo("event INTR1 from node 3 data 0x00000001");
+        assertThat(waiter.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(waiter.exitValue()).isZero();
+        // the waiter released its node on exit
+        assertThat(run("rfm", "status", "--network", "lab").out()).doesNotContain(" live ");
+    }
+
+    private Process cli(final String... args) throws IOException
+    {
+        return CliProcesses.start(root, ProcessBuilder.Redirect.INHERIT, args);
+    }
+}
