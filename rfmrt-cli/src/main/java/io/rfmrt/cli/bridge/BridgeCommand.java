@@ -140,8 +140,8 @@ public final class BridgeCommand implements Callable<Integer>
         // the driver's own threads (SHARED, DEDICATED) have no doorbell: they back off
         final Supplier<IdleStrategy> idleStrategy = doorbellParkNs > 0 ? BackoffIdleStrategy::new : idleStrategy(idle);
         final ThreadingMode mode = threadingMode(threading);
-        final List<Bridge.Peer> parsedPeers = checkOptions();
-        final Bridge.Context ctx = context(out, mode, idleStrategy, parsedPeers);
+        final List<BridgeContext.Peer> parsedPeers = checkOptions();
+        final BridgeContext ctx = context(out, mode, idleStrategy, parsedPeers);
         out.printf("rfmrt bridge: network %s, host %d (%s), listening on %s; peers %s; media driver %s in %s, " +
             "idle %s%n", network, hostId, ctx.hostName(), channel, String.join(",", peers), mode, ctx.aeronDir(),
             idle);
@@ -156,7 +156,7 @@ public final class BridgeCommand implements Callable<Integer>
      * @return the peers.
      * @throws UsageException naming the first option that makes no sense.
      */
-    private List<Bridge.Peer> checkOptions()
+    private List<BridgeContext.Peer> checkOptions()
     {
         if (seconds < 0)
         {
@@ -194,8 +194,8 @@ public final class BridgeCommand implements Callable<Integer>
      * @return the bridge's context, concluded.
      * @throws UsageException for what only the context can check.
      */
-    private Bridge.Context context(final PrintWriter out, final ThreadingMode mode,
-        final Supplier<IdleStrategy> idleStrategy, final List<Bridge.Peer> parsedPeers)
+    private BridgeContext context(final PrintWriter out, final ThreadingMode mode,
+        final Supplier<IdleStrategy> idleStrategy, final List<BridgeContext.Peer> parsedPeers)
     {
         final java.util.Set<String> reported = java.util.concurrent.ConcurrentHashMap.newKeySet();
         final BridgeContext ctx = new BridgeContext()
@@ -246,7 +246,7 @@ public final class BridgeCommand implements Callable<Integer>
      * @param idleStrategy   the duty cycle's idle strategy without a doorbell.
      * @return the exit code.
      */
-    private int run(final PrintWriter out, final Bridge.Context ctx, final long doorbellParkNs,
+    private int run(final PrintWriter out, final BridgeContext ctx, final long doorbellParkNs,
         final Supplier<IdleStrategy> idleStrategy) throws InterruptedException
     {
         // the bridge is on the data path between hosts: a real-time thread, memory locked, as a node's receive path;
