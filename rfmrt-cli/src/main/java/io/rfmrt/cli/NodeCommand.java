@@ -1,8 +1,9 @@
 package io.rfmrt.cli;
 
+import io.rfmrt.runtime.ConfigException;
 import io.rfmrt.runtime.NodeApp;
+import io.rfmrt.runtime.NodeContext;
 import io.rfmrt.runtime.RfmNode;
-import io.rfmrt.runtime.config.ConfigException;
 import io.rfmrt.runtime.config.NodeConfig;
 import org.apache.logging.log4j.LogManager;
 import picocli.CommandLine.Command;
@@ -59,10 +60,10 @@ final class NodeCommand implements Callable<Integer>
         {
             throw new Main.UsageException("--seconds " + seconds + " is negative (0: run until a signal)");
         }
-        final NodeConfig nodeConfig;
+        final NodeContext ctx;
         try
         {
-            nodeConfig = NodeConfig.load(config);
+            ctx = NodeConfig.load(config);
         }
         catch (final ConfigException ex)
         {
@@ -72,15 +73,15 @@ final class NodeCommand implements Callable<Integer>
         {
             try
             {
-                // the start's own check (RfmNode.Context.check): what the start would refuse, this refuses
-                nodeConfig.context().check();
+                // the start's own check (NodeContext.check): what the start would refuse, this refuses
+                ctx.check();
             }
             catch (final ConfigException ex)
             {
                 throw new Main.UsageException(ex.getMessage());
             }
-            out.println("rfmrt node: " + config + " is valid (device " + nodeConfig.device() + ")" +
-                (nodeConfig.app().instance() == null ? "" : ", app " + nodeConfig.app().name()));
+            out.println("rfmrt node: " + config + " is valid (device " + ctx.deviceUri() + ")" +
+                (ctx.app() == null ? "" : ", app " + ctx.appName()));
             return Main.EXIT_OK;
         }
         final Consumer<String> console = line ->
@@ -88,7 +89,7 @@ final class NodeCommand implements Callable<Integer>
             out.println(line);
             out.flush();
         };
-        final String name = nodeConfig.app().name();
+        final String name = ctx.appName();
         // a child's parent shows its own start-up lines: only warnings, on stderr, named by the app
         final Consumer<String> nodeLines = !child ? console : line ->
         {
@@ -108,8 +109,7 @@ final class NodeCommand implements Callable<Integer>
             Signal.handle(new Signal("TERM"), signal -> stop.countDown());
             Signal.handle(new Signal("INT"), signal -> stop.countDown());
         }
-        final RfmNode.Context ctx = nodeConfig.context()
-            .out(nodeLines)
+        ctx.out(nodeLines)
             .appOut(console)
             .onFailure(stop::countDown)
             .terminationHook(stop::countDown);

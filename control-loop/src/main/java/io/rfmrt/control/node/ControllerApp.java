@@ -33,6 +33,7 @@ import io.rfmrt.runtime.FrameHandler;
 import io.rfmrt.runtime.NodeAgent;
 import io.rfmrt.runtime.NodeApp;
 import io.rfmrt.runtime.NodeAppFactory;
+import io.rfmrt.runtime.NodeContext;
 import io.rfmrt.runtime.ReceivePath;
 import io.rfmrt.runtime.RfmNode;
 import io.rfmrt.runtime.RuntimeCounter;
@@ -328,7 +329,7 @@ public final class ControllerApp implements NodeApp
     }
 
     @Override
-    public void check(final RfmNode.Context ctx, final List<String> problems)
+    public void check(final NodeContext ctx, final List<String> problems)
     {
         if (!ctx.journalEnabled())
         {
