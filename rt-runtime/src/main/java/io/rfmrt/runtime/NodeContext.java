@@ -1015,12 +1015,11 @@ public final class NodeContext
         {
             problems.add(new Problem("publish.channel", "publish: missing 'publish.channel'"));
         }
-        publishRateHz = publishRateHz();
-        publishSize = publishSize();
         if (publishChannel != null)
         {
-            PUBLISH_RATE_HZ.check("publish.rateHz", publishRateHz, problems);
-            new Range(PUBLISH_SIZE.min(), publishChannel.maxPayload()).check("publish.size", publishSize, problems);
+            // the defaults stay unwritten: a conclude that failed and is asked again tells given from default
+            PUBLISH_RATE_HZ.check("publish.rateHz", publishRateHz(), problems);
+            new Range(PUBLISH_SIZE.min(), publishChannel.maxPayload()).check("publish.size", publishSize(), problems);
         }
     }
 
