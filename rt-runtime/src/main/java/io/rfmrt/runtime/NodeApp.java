@@ -1,6 +1,5 @@
 package io.rfmrt.runtime;
 
-import io.rfmrt.runtime.config.AppSettings;
 
 import java.util.List;
 

@@ -100,8 +100,8 @@ public final class NodeContext
     public static final String JOURNAL_ROLL_DEFAULT = JournalConfig.ROLL_CYCLE_DEFAULT;
     /** Frames the receive path runs through before the node reports it runs. */
     public static final String WARMUP_FRAMES_PROP_NAME = "rfmrt.node.warmupFrames";
-    /** Default of {@link #WARMUP_FRAMES_PROP_NAME}. */
-    public static final int WARMUP_FRAMES_DEFAULT = ReceivePath.WARMUP_FRAMES_DEFAULT;
+    /** Default of {@link #WARMUP_FRAMES_PROP_NAME}: per channel, enough for the JIT's optimising compiler. */
+    public static final int WARMUP_FRAMES_DEFAULT = 30_000;
 
     /** Frames per second the input channels are expected to carry, when not given (ring sizing only). */
     public static final int INPUT_RATE_HZ_DEFAULT = 1000;
@@ -342,7 +342,7 @@ public final class NodeContext
     /**
      * @param rateHz frames per second the input channels are expected to carry (default
      *               {@link #INPUT_RATE_HZ_DEFAULT}): the node warns at start when the ring that holds
-     *               frames through a stall covers less than {@link ReceivePath#STALL_COVER_DEFAULT_NS} at it.
+     *               frames through a stall covers less than the receive path's stall cover (100 ms) at it.
      * @return this.
      */
     public NodeContext inputRateHz(final int rateHz)

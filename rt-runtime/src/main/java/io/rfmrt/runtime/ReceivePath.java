@@ -78,7 +78,7 @@ public final class ReceivePath implements AutoCloseable
     private final ConsumerAgent consumer;
     private final PollingAgent polling;
     /** Frames per channel that {@link #warmUp} sends by default: enough for the JIT's optimising compiler. */
-    public static final int WARMUP_FRAMES_DEFAULT = 30_000;
+    public static final int WARMUP_FRAMES_DEFAULT = NodeContext.WARMUP_FRAMES_DEFAULT;
 
     /** Longest warm-up, in seconds: frames past {@code frames} go on only while the JIT is still compiling. */
     private static final int WARMUP_LIMIT_S = 20;

@@ -2,6 +2,7 @@ package io.rfmrt.runtime.config;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.rfmrt.runtime.AppSettings;
 import io.rfmrt.runtime.FrameHandler;
 import io.rfmrt.runtime.NodeApp;
 import io.rfmrt.runtime.NodeAppFactory;

@@ -1,6 +1,7 @@
 package io.rfmrt.runtime.config;
 
 import io.rfmrt.rfm.channel.ChannelLayout;
+import io.rfmrt.runtime.AppSettings;
 import io.rfmrt.runtime.ConfigException;
 import io.rfmrt.runtime.CpuPlacement;
 import io.rfmrt.runtime.FrameHandler;
