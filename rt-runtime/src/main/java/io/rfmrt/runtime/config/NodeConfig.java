@@ -4,7 +4,6 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
-import io.rfmrt.rfm.internal.TextFiles;
 import io.rfmrt.runtime.ConfigException;
 import io.rfmrt.runtime.NodeContext;
 
@@ -84,7 +83,7 @@ public final class NodeConfig
         final String text;
         try
         {
-            text = TextFiles.read(file, TextFiles.MAX_CONFIG_BYTES);
+            text = io.rfmrt.rfm.internal.TextFiles.read(file, io.rfmrt.rfm.internal.TextFiles.MAX_CONFIG_BYTES);
         }
         catch (final IllegalArgumentException ex)
         {
@@ -191,7 +190,8 @@ public final class NodeConfig
         }
         catch (final IOException ex)
         {
-            final Matcher dup = TextFiles.DUPLICATE_KEY.matcher(String.valueOf(ex.getMessage()));
+            final Matcher dup = io.rfmrt.rfm.internal.TextFiles.DUPLICATE_KEY.matcher(
+                String.valueOf(ex.getMessage()));
             if (dup.find())
             {
                 throw new ConfigException(source, List.of("duplicate key '" + dup.group(1) + "'"));
