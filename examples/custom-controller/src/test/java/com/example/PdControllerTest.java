@@ -7,10 +7,11 @@ import io.rfmrt.control.node.ControlFrames;
 import io.rfmrt.rfm.channel.FrameHeaderDescriptor;
 import io.rfmrt.rfm.channel.FrameView;
 import io.rfmrt.rfm.sim.SimNetwork;
+import io.rfmrt.runtime.AppSettings;
+import io.rfmrt.runtime.NodeContext;
 import io.rfmrt.runtime.RfmNode;
 import io.rfmrt.runtime.StageStamps;
 import io.rfmrt.runtime.ZeroAllocation;
-import io.rfmrt.runtime.config.AppSettings;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -66,7 +67,7 @@ class PdControllerTest
         app.configure(new AppSettings("app", null, problems));
         assertThat(problems).isEmpty();
         // a node with the app and no inputs: onStart opens the publisher; the test thread plays the consumer
-        try (RfmNode node = RfmNode.launch(new RfmNode.Context()
+        try (RfmNode node = RfmNode.launch(new NodeContext()
             .device(ControlFrames.deviceUri("alloc", ControlFrames.CONTROLLER_NODE))
             .layout(ControlFrames.LAYOUT)
             .journalEnabled(false)

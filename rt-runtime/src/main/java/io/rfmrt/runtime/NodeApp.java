@@ -1,6 +1,5 @@
 package io.rfmrt.runtime;
 
-import io.rfmrt.runtime.config.AppSettings;
 
 import java.util.List;
 
@@ -30,12 +29,12 @@ public interface NodeApp
 
     /**
      * Check the node this app is to run in, before anything is opened or made: at the node's start and in
-     * {@code rfmrt node --check-config} ({@link RfmNode.Context#check()}). Add one line per problem; do not throw.
+     * {@code rfmrt node --check-config} ({@link NodeContext#check()}). Add one line per problem; do not throw.
      *
      * @param ctx      the node's concluded settings (its inputs, its journal).
      * @param problems where problems go.
      */
-    default void check(final RfmNode.Context ctx, final List<String> problems)
+    default void check(final NodeContext ctx, final List<String> problems)
     {
     }
 

@@ -64,8 +64,6 @@ public final class ReceivePath implements AutoCloseable
     public static final String CONSUMER_THREAD = "rfmrt-consumer";
     /** The stall a node's rings must hold the frames of: 100 ms (docs/runtime.md, "Sizing the rings"). */
     public static final long STALL_COVER_DEFAULT_NS = 100_000_000L;
-    /** Frames per second the input channels are taken to carry when not told ({@code receive.rateHz}). */
-    public static final int INPUT_RATE_DEFAULT_HZ = 1000;
 
     private final RfmDevice device;
     private final EventType event;
@@ -80,7 +78,7 @@ public final class ReceivePath implements AutoCloseable
     private final ConsumerAgent consumer;
     private final PollingAgent polling;
     /** Frames per channel that {@link #warmUp} sends by default: enough for the JIT's optimising compiler. */
-    public static final int WARMUP_FRAMES_DEFAULT = 30_000;
+    public static final int WARMUP_FRAMES_DEFAULT = NodeContext.WARMUP_FRAMES_DEFAULT;
 
     /** Longest warm-up, in seconds: frames past {@code frames} go on only while the JIT is still compiling. */
     private static final int WARMUP_LIMIT_S = 20;
@@ -179,11 +177,6 @@ public final class ReceivePath implements AutoCloseable
         for (int i = 0; i < channels.size(); i++)
         {
             final ChannelSpec c = channels.get(i);
-            if (channelBySource[c.node()] >= 0)
-            {
-                throw new IllegalArgumentException("input channels '" + channels.get(channelBySource[c.node()]).name() +
-                    "' and '" + c.name() + "' are both published by node " + c.node());
-            }
             channelBySource[c.node()] = i;
             receivers[i] = new FrameReceiver(device, c, nodeCounters.frames(i));
         }

@@ -76,9 +76,9 @@ class NodeCountersFileTest
               dir: journal
             heartbeat: 100ms
             """);
-        final NodeConfig config = NodeConfig.load(dir.resolve("node.yaml"));
+        final NodeContext config = NodeConfig.load(dir.resolve("node.yaml"));
         final List<String> beats = new ArrayList<>();
-        final RfmNode node = new RfmNode(config, line -> { }).heartbeatSink(line ->
+        final RfmNode node = new RfmNode(config.out(line -> { })).heartbeatSink(line ->
         {
             synchronized (beats)
             {

@@ -85,10 +85,10 @@ class NodeFailureTest
               dir: journal
             heartbeat: 100ms
             """.formatted(dma, wait));
-        final NodeConfig config = NodeConfig.load(dir.resolve("node.yaml"));
+        final NodeContext config = NodeConfig.load(dir.resolve("node.yaml"));
         final List<String> out = new ArrayList<>();
         final long[] frames = {0};
-        final RfmNode node = new RfmNode(config, out::add);
+        final RfmNode node = new RfmNode(config.out(out::add));
         switch (where)
         {
             case "handler" -> node.handler((frame, stamps) ->

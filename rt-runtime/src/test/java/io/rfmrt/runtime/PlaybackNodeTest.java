@@ -62,9 +62,9 @@ class PlaybackNodeTest
     @Test
     void shouldPlayARecordingIntoAFreshNodeWithEveryFrameAndTheRecordedNumbers() throws Exception
     {
-        final NodeConfig recorder = config("recorded");
+        final NodeContext recorder = config("recorded");
         final List<Long> recorded = new ArrayList<>();
-        final RfmNode first = new RfmNode(recorder, line -> { });
+        final RfmNode first = new RfmNode(recorder.out(line -> { }));
         try (RfmDevice sender = RfmDevices.open("sim:play?node=1&size=1M"))
         {
             first.start();
@@ -98,7 +98,7 @@ class PlaybackNodeTest
         for (final double rate : new double[]{2.0, Player.RATE_MAX})
         {
             final String name = rate == Player.RATE_MAX ? "played-max" : "played";
-            final RfmNode second = new RfmNode(config(name), line -> { });
+            final RfmNode second = new RfmNode(config(name).out(line -> { }));
             second.start();
             try (Playback playback = Playback.start(recording, Playback.Options.of("play").withRate(rate)
                 .withRt(new RtSettings(List.of(), false, false, false, Path.of("/")), 0), line -> { }))
@@ -142,7 +142,7 @@ class PlaybackNodeTest
         }
     }
 
-    private NodeConfig config(final String journal) throws IOException
+    private NodeContext config(final String journal) throws IOException
     {
         final Path file = dir.resolve(journal + ".yaml");
         Files.writeString(file, """

@@ -1,6 +1,5 @@
 package io.rfmrt.runtime;
 
-import io.rfmrt.runtime.config.ConfigException;
 import io.rfmrt.runtime.config.NodeConfig;
 import io.rfmrt.runtime.journal.Journal;
 import io.rfmrt.runtime.journal.JournalConfig;
@@ -46,7 +45,7 @@ class SharedJournalFolderTest
         SimRoot.remove(root);
     }
 
-    private NodeConfig config(final String file, final String network, final int node) throws IOException
+    private NodeContext config(final String file, final String network, final int node) throws IOException
     {
         Files.writeString(dir.resolve(file), """
             device: sim:%s?node=%d&size=1M
@@ -60,14 +59,14 @@ class SharedJournalFolderTest
     @Test
     void shouldRefuseASecondNodeJournalingToTheSameFolderBeforeItMakesAnything() throws IOException
     {
-        final NodeConfig first = config("node-1.yaml", "first", 1);
-        final NodeConfig second = config("node-2.yaml", "second", 2);
-        assertThat(second.journal().dir()).as("the default folder is shared").isEqualTo(first.journal().dir());
-        final Path journal = first.journal().dir();
-        try (RfmNode one = new RfmNode(first, line -> { }))
+        final NodeContext first = config("node-1.yaml", "first", 1);
+        final NodeContext second = config("node-2.yaml", "second", 2);
+        assertThat(second.journalDir()).as("the default folder is shared").isEqualTo(first.journalDir());
+        final Path journal = first.journalDir();
+        try (RfmNode one = new RfmNode(first.out(line -> { })))
         {
             one.start();
-            assertThatThrownBy(() -> new RfmNode(second, line -> { }).start())
+            assertThatThrownBy(() -> new RfmNode(second.out(line -> { })).start())
                 .isInstanceOf(ConfigException.class)
                 .hasMessage(dir.resolve("node-2.yaml") + ": journal.dir " + journal + " is in use by another " +
                     "node's journal (pid " + ProcessHandle.current().pid() + "); give each node its own journal.dir");
@@ -78,7 +77,7 @@ class SharedJournalFolderTest
                 .hasMessageContaining("journal dir " + journal + " is in use by another node's journal (pid ");
         }
         assertThat(Journal.folderInUse(journal)).as("closed, the folder is free").isNull();
-        try (RfmNode two = new RfmNode(second, line -> { }))
+        try (RfmNode two = new RfmNode(second.out(line -> { })))
         {
             two.start();
             assertThat(Journal.folderInUse(journal)).contains("is in use by another node's journal");

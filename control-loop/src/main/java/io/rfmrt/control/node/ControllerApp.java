@@ -28,16 +28,17 @@ import io.rfmrt.rfm.channel.FrameCounter;
 import io.rfmrt.rfm.channel.FrameHeaderDescriptor;
 import io.rfmrt.rfm.channel.FramePublisher;
 import io.rfmrt.rfm.channel.FrameView;
+import io.rfmrt.runtime.AppSettings;
 import io.rfmrt.runtime.CpuPlacement;
 import io.rfmrt.runtime.FrameHandler;
 import io.rfmrt.runtime.NodeAgent;
 import io.rfmrt.runtime.NodeApp;
 import io.rfmrt.runtime.NodeAppFactory;
+import io.rfmrt.runtime.NodeContext;
 import io.rfmrt.runtime.ReceivePath;
 import io.rfmrt.runtime.RfmNode;
 import io.rfmrt.runtime.RuntimeCounter;
 import io.rfmrt.runtime.StageStamps;
-import io.rfmrt.runtime.config.AppSettings;
 import io.rfmrt.runtime.journal.Journal;
 import io.rfmrt.runtime.journal.JournalWriter;
 import io.rfmrt.runtime.threads.RtThread;
@@ -328,7 +329,7 @@ public final class ControllerApp implements NodeApp
     }
 
     @Override
-    public void check(final RfmNode.Context ctx, final List<String> problems)
+    public void check(final NodeContext ctx, final List<String> problems)
     {
         if (!ctx.journalEnabled())
         {

@@ -8,6 +8,7 @@ import io.rfmrt.rfm.channel.FrameView;
 import io.rfmrt.rfm.sim.SimNetwork;
 import io.rfmrt.runtime.FrameHandler;
 import io.rfmrt.runtime.NodeApp;
+import io.rfmrt.runtime.NodeContext;
 import io.rfmrt.runtime.RfmNode;
 import io.rfmrt.runtime.StageStamps;
 import io.rfmrt.runtime.config.NodeConfig;
@@ -282,7 +283,7 @@ class ControlRunTest
 
         private Node(final Path yaml, final NodeApp law)
         {
-            final RfmNode.Context ctx = NodeConfig.load(yaml).context().out(lines::add).appOut(lines::add)
+            final NodeContext ctx = NodeConfig.load(yaml).out(lines::add).appOut(lines::add)
                 .onFailure(stop::countDown).terminationHook(stop::countDown);
             if (law != null)
             {

@@ -13,7 +13,7 @@ import io.rfmrt.rfm.channel.FrameCounter;
 import io.rfmrt.rfm.channel.FramePublisher;
 import io.rfmrt.rfm.sim.SimNetwork;
 import io.rfmrt.runtime.CpuPlacement;
-import io.rfmrt.runtime.RuntimeConfiguration;
+import io.rfmrt.runtime.NodeContext;
 import io.rfmrt.runtime.RuntimeCounter;
 import io.rfmrt.runtime.counters.CounterIds;
 import io.rfmrt.runtime.counters.CountersSnapshot;
@@ -293,7 +293,7 @@ final class BenchPlay implements Callable<Integer>
             final UnsafeBuffer payload = new UnsafeBuffer(new byte[ControlFrames.SENSOR_LENGTH]);
             final long period = TimeUnit.SECONDS.toNanos(1) / rate;
             final int cpu = env.rtCpus().isEmpty() ? CpuPlacement.CPU_NONE : env.rtCpus().get(0);
-            final RtThread thread = env.start("rfmrt-bench-src", cpu, RuntimeConfiguration.publisherPriority(), () ->
+            final RtThread thread = env.start("rfmrt-bench-src", cpu, NodeContext.publisherPriorityDefault(), () ->
             {
                 final long start = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(100);
                 for (long i = 0; i < frames; i++)

@@ -4,9 +4,10 @@ import io.rfmrt.cli.common.ChildJvm;
 import io.rfmrt.cli.common.ChildResult;
 import io.rfmrt.cli.common.ExitCodes;
 import io.rfmrt.cli.common.UsageException;
+import io.rfmrt.runtime.ConfigException;
 import io.rfmrt.runtime.NodeApp;
+import io.rfmrt.runtime.NodeContext;
 import io.rfmrt.runtime.RfmNode;
-import io.rfmrt.runtime.config.ConfigException;
 import io.rfmrt.runtime.config.NodeConfig;
 import org.apache.logging.log4j.LogManager;
 import picocli.CommandLine.Command;
@@ -59,17 +60,17 @@ public final class NodeCommand implements Callable<Integer>
     {
         final PrintWriter out = spec.commandLine().getOut();
         final PrintWriter err = spec.commandLine().getErr();
-        final NodeConfig nodeConfig = load();
+        final NodeContext ctx = load();
         if (checkConfig)
         {
-            return check(out, nodeConfig);
+            return check(out, ctx);
         }
         final Consumer<String> console = line ->
         {
             out.println(line);
             out.flush();
         };
-        final String name = nodeConfig.app().name();
+        final String name = ctx.appName();
         // a child's parent shows its own start-up lines: only warnings, on stderr, named by the app
         final Consumer<String> nodeLines = !child ? console : line ->
         {
@@ -80,8 +81,7 @@ public final class NodeCommand implements Callable<Integer>
             }
         };
         final CountDownLatch stop = stopLatch();
-        final RfmNode.Context ctx = nodeConfig.context()
-            .out(nodeLines)
+        ctx.out(nodeLines)
             .appOut(console)
             .onFailure(stop::countDown)
             .terminationHook(stop::countDown);
@@ -130,10 +130,10 @@ public final class NodeCommand implements Callable<Integer>
     }
 
     /**
-     * @return the configuration file, bound.
+     * @return the configuration file, bound and concluded.
      * @throws UsageException for a bad {@code --seconds} or a file that does not bind.
      */
-    private NodeConfig load()
+    private NodeContext load()
     {
         if (seconds < 0)
         {
@@ -154,19 +154,19 @@ public final class NodeCommand implements Callable<Integer>
      *
      * @return the exit code.
      */
-    private int check(final PrintWriter out, final NodeConfig nodeConfig)
+    private int check(final PrintWriter out, final NodeContext ctx)
     {
         try
         {
-            // the start's own check (RfmNode.Context.check): what the start would refuse, this refuses
-            nodeConfig.context().check();
+            // the start's own check (NodeContext.check): what the start would refuse, this refuses
+            ctx.check();
         }
         catch (final ConfigException ex)
         {
             throw new UsageException(ex.getMessage());
         }
-        out.println("rfmrt node: " + config + " is valid (device " + nodeConfig.device() + ")" +
-            (nodeConfig.app().instance() == null ? "" : ", app " + nodeConfig.app().name()));
+        out.println("rfmrt node: " + config + " is valid (device " + ctx.deviceUri() + ")" +
+            (ctx.app() == null ? "" : ", app " + ctx.appName()));
         return ExitCodes.OK;
     }
 

@@ -117,6 +117,18 @@ class NodeConfigCheckTest
             "app: controller\n"), 2, "app controller takes the layout's 'axis.sensor' channel as its one input");
     }
 
+    /** Two bad keys: both named, each with its value, on the one line of the refusal; the check says the same. */
+    @Test
+    void shouldNameEveryBadKeyOfTheFileAtOnce() throws IOException
+    {
+        final String yaml = "device: sim:cfg?node=2\nlayout: layout.yaml\nstrict: maybe\nheartbeat: often\n";
+        final String both = "node.yaml: strict 'maybe' is not true or false; heartbeat 'often' is not a duration " +
+            "(e.g. 1s, 500ms, 0)";
+        assertOneLine(node(yaml), 2, both);
+        assertOneLine(run("node", "--check-config", "--config", dir.resolve("node.yaml").toString()), 2, both);
+        assertThat(simRoot).as("nothing was made").doesNotExist();
+    }
+
     @Test
     void shouldRefuseToReceiveItsOwnChannel() throws IOException
     {

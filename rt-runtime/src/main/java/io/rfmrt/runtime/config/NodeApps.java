@@ -2,9 +2,11 @@ package io.rfmrt.runtime.config;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.rfmrt.runtime.AppSettings;
 import io.rfmrt.runtime.FrameHandler;
 import io.rfmrt.runtime.NodeApp;
 import io.rfmrt.runtime.NodeAppFactory;
+import io.rfmrt.runtime.NodeContext;
 import io.rfmrt.runtime.RfmNode;
 
 import java.lang.reflect.Constructor;
@@ -29,6 +31,18 @@ public final class NodeApps
     }
 
     /**
+     * The app a node runs.
+     *
+     * @param name     {@code none}, a factory's name, or the class name.
+     * @param instance the configured app, null for none.
+     */
+    public record App(String name, NodeApp instance)
+    {
+        /** No app: frames are only journaled (today's plain node). */
+        public static final App NONE = new App(NodeContext.APP_NONE, null);
+    }
+
+    /**
      * @return the apps modules on the classpath ship, by name.
      */
     public static TreeMap<String, NodeAppFactory> factories()
@@ -44,13 +58,13 @@ public final class NodeApps
     /**
      * @param node     the {@code app:} value, or null.
      * @param problems where problems go.
-     * @return the configured app ({@link NodeConfig.App#NONE} when none or on a problem).
+     * @return the configured app ({@link App#NONE} when none or on a problem).
      */
-    public static NodeConfig.App resolve(final JsonNode node, final List<String> problems)
+    public static App resolve(final JsonNode node, final List<String> problems)
     {
         if (node == null || node.isNull() || node.isValueNode() && "none".equals(node.asText().trim()))
         {
-            return NodeConfig.App.NONE;
+            return App.NONE;
         }
         if (node.isValueNode())
         {
@@ -59,7 +73,7 @@ public final class NodeApps
         if (!node.isObject())
         {
             problems.add("app " + node + " is not none, an app's name or a mapping with 'name' or 'class'");
-            return NodeConfig.App.NONE;
+            return App.NONE;
         }
         final ObjectNode settings = ((ObjectNode)node).deepCopy();
         final JsonNode name = settings.remove("name");
@@ -68,17 +82,17 @@ public final class NodeApps
         {
             problems.add("app: give either 'name' (" + String.join(", ", factories().keySet()) + ") or 'class' " +
                 "(a FrameHandler or NodeApp class), not " + (name == null ? "neither" : "both"));
-            return NodeConfig.App.NONE;
+            return App.NONE;
         }
         if (name != null)
         {
-            return "none".equals(name.asText().trim()) && settings.isEmpty() ? NodeConfig.App.NONE :
+            return "none".equals(name.asText().trim()) && settings.isEmpty() ? App.NONE :
                 named(name.asText().trim(), settings, problems);
         }
         return ofClass(type.asText().trim(), settings, problems);
     }
 
-    private static NodeConfig.App named(final String name, final ObjectNode settings, final List<String> problems)
+    private static App named(final String name, final ObjectNode settings, final List<String> problems)
     {
         final TreeMap<String, NodeAppFactory> factories = factories();
         final NodeAppFactory factory = factories.get(name);
@@ -86,14 +100,14 @@ public final class NodeApps
         {
             problems.add("app '" + name + "' is not none" + (factories.isEmpty() ? "" : ", " +
                 String.join(", ", factories.keySet())) + " or a mapping {class: ...}");
-            return NodeConfig.App.NONE;
+            return App.NONE;
         }
         final NodeApp app = factory.create();
         app.configure(new AppSettings("app", settings, problems));
-        return new NodeConfig.App(name, app);
+        return new App(name, app);
     }
 
-    private static NodeConfig.App ofClass(final String name, final ObjectNode settings, final List<String> problems)
+    private static App ofClass(final String name, final ObjectNode settings, final List<String> problems)
     {
         final Class<?> type;
         try
@@ -104,13 +118,13 @@ public final class NodeApps
         {
             problems.add("app.class '" + name + "' is not on the node's classpath (put its jar in " + USER_LIB +
                 " of the release)" + (ex instanceof LinkageError ? ": " + ex : ""));
-            return NodeConfig.App.NONE;
+            return App.NONE;
         }
         if (!NodeApp.class.isAssignableFrom(type) && !FrameHandler.class.isAssignableFrom(type))
         {
             problems.add("app.class '" + name + "' implements neither " + NodeApp.class.getName() + " nor " +
                 FrameHandler.class.getName());
-            return NodeConfig.App.NONE;
+            return App.NONE;
         }
         final Object instance;
         try
@@ -125,16 +139,16 @@ public final class NodeApps
         catch (final NoSuchMethodException | IllegalAccessException | InstantiationException ex)
         {
             problems.add("app.class '" + name + "' is not a public class with a public no-argument constructor");
-            return NodeConfig.App.NONE;
+            return App.NONE;
         }
         catch (final InvocationTargetException ex)
         {
             problems.add("app.class '" + name + "': its constructor failed: " + ex.getCause());
-            return NodeConfig.App.NONE;
+            return App.NONE;
         }
         final NodeApp app = instance instanceof NodeApp a ? a : new HandlerApp((FrameHandler)instance);
         app.configure(new AppSettings("app", settings, problems));
-        return new NodeConfig.App(name, app);
+        return new App(name, app);
     }
 
     private static ClassLoader loader()

@@ -7,8 +7,8 @@ import io.rfmrt.rfm.channel.ChannelSpec;
 import io.rfmrt.rfm.channel.FramePublisher;
 import io.rfmrt.rfm.sim.SimNetwork;
 import io.rfmrt.runtime.CpuPlacement;
+import io.rfmrt.runtime.NodeContext;
 import io.rfmrt.runtime.RtErrorPolicy;
-import io.rfmrt.runtime.RuntimeConfiguration;
 import io.rfmrt.runtime.RuntimeCounter;
 import io.rfmrt.runtime.counters.CountersFileException;
 import io.rfmrt.runtime.counters.CountersFileView;
@@ -107,8 +107,8 @@ public final class Playback implements AutoCloseable
         public static Options of(final String network)
         {
             return new Options(network, -1, 1.0, 1, false, false, new RtSettings(List.of(),
-                RuntimeConfiguration.strict(), RuntimeConfiguration.lockMemory(), RuntimeConfiguration.cpuDmaLatency(),
-                Path.of("/")), RuntimeConfiguration.publisherPriority(), null);
+                NodeContext.strictDefault(), NodeContext.lockMemoryDefault(), NodeContext.cpuDmaLatencyDefault(),
+                Path.of("/")), NodeContext.publisherPriorityDefault(), null);
         }
 
         /**

@@ -1,11 +1,13 @@
 package io.rfmrt.runtime.config;
 
 import io.rfmrt.rfm.channel.ChannelLayout;
+import io.rfmrt.runtime.AppSettings;
+import io.rfmrt.runtime.ConfigException;
 import io.rfmrt.runtime.CpuPlacement;
 import io.rfmrt.runtime.FrameHandler;
 import io.rfmrt.runtime.NodeApp;
+import io.rfmrt.runtime.NodeContext;
 import io.rfmrt.runtime.RfmNode;
-import io.rfmrt.runtime.RuntimeConfiguration;
 import io.rfmrt.runtime.StageStamps;
 import io.rfmrt.rfm.channel.FrameView;
 import org.junit.jupiter.api.BeforeEach;
@@ -19,7 +21,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * {@code app:} in a node YAML (a user's class, its settings, the refusals) and {@link RfmNode.Context#conclude()}.
+ * {@code app:} in a node YAML (a user's class, its settings, the refusals) and {@link NodeContext#conclude()}.
  */
 class NodeAppConfigTest
 {
@@ -39,7 +41,7 @@ class NodeAppConfigTest
         Files.writeString(dir.resolve("layout.yaml"), LAYOUT);
     }
 
-    private NodeConfig parse(final String yaml)
+    private NodeContext parse(final String yaml)
     {
         return NodeConfig.parse("node.yaml", yaml, dir);
     }
@@ -96,13 +98,13 @@ class NodeAppConfigTest
     @Test
     void shouldLoadAUsersAppWithItsSettings()
     {
-        final NodeConfig config = parse(NODE + "app: {class: " + GainApp.class.getName() + ", gain: 2.5, label: x}\n");
-        assertThat(config.app().name()).isEqualTo(GainApp.class.getName());
-        assertThat(((GainApp)config.app().instance()).settings).isEqualTo(new GainApp.Settings(2.5, "x"));
-        assertThat(config.context().app()).isSameAs(config.app().instance());
-        assertThat(parse(NODE + "app: {class: " + PlainHandler.class.getName() + "}\n").app().instance()).isNotNull();
-        assertThat(parse(NODE + "app: none\n").app()).isEqualTo(NodeConfig.App.NONE);
-        assertThat(parse(NODE).app()).isEqualTo(NodeConfig.App.NONE);
+        final NodeContext config = parse(NODE + "app: {class: " + GainApp.class.getName() + ", gain: 2.5, label: x}\n");
+        assertThat(config.appName()).isEqualTo(GainApp.class.getName());
+        assertThat(((GainApp)config.app()).settings).isEqualTo(new GainApp.Settings(2.5, "x"));
+        assertThat(parse(NODE + "app: {class: " + PlainHandler.class.getName() + "}\n").app()).isNotNull();
+        assertThat(parse(NODE + "app: none\n").app()).isNull();
+        assertThat(parse(NODE + "app: none\n").appName()).isEqualTo(NodeContext.APP_NONE);
+        assertThat(parse(NODE).app()).isNull();
     }
 
     @Test
@@ -153,24 +155,24 @@ class NodeAppConfigTest
     @Test
     void shouldFillDefaultsFromTheConfigurationAndReportEveryProblemOfAContext()
     {
-        final RfmNode.Context ctx = new RfmNode.Context().device("sim:x?node=1")
+        final NodeContext ctx = new NodeContext().device("sim:x?node=1")
             .layout(ChannelLayout.parse("layout.yaml", LAYOUT)).journalEnabled(false).conclude();
-        assertThat(ctx.isrPlacement()).isEqualTo(CpuPlacement.auto(RuntimeConfiguration.ISR_PRIORITY_DEFAULT));
-        assertThat(ctx.heartbeatNanos()).isEqualTo(RuntimeConfiguration.HEARTBEAT_NS_DEFAULT);
-        assertThat(ctx.waitStrategy().toString()).isEqualTo(RuntimeConfiguration.WAIT_STRATEGY_DEFAULT);
+        assertThat(ctx.isrPlacement()).isEqualTo(CpuPlacement.auto(NodeContext.ISR_PRIORITY_DEFAULT));
+        assertThat(ctx.heartbeatNanos()).isEqualTo(NodeContext.HEARTBEAT_NS_DEFAULT);
+        assertThat(ctx.waitStrategy().toString()).isEqualTo(NodeContext.WAIT_STRATEGY_DEFAULT);
 
-        System.setProperty(RuntimeConfiguration.CONSUMER_PRIORITY_PROP_NAME, "65");
+        System.setProperty(NodeContext.CONSUMER_PRIORITY_PROP_NAME, "65");
         try
         {
-            assertThat(new RfmNode.Context().device("sim:x?node=1").layout(ctx.layout()).journalEnabled(false)
+            assertThat(new NodeContext().device("sim:x?node=1").layout(ctx.layout()).journalEnabled(false)
                 .conclude().consumerPlacement().priority()).isEqualTo(65);
         }
         finally
         {
-            System.clearProperty(RuntimeConfiguration.CONSUMER_PRIORITY_PROP_NAME);
+            System.clearProperty(NodeContext.CONSUMER_PRIORITY_PROP_NAME);
         }
 
-        assertThatThrownBy(() -> new RfmNode.Context().isrPlacement(new CpuPlacement(-7, 120)).journalRingBytes(1000)
+        assertThatThrownBy(() -> new NodeContext().isrPlacement(new CpuPlacement(-7, 120)).journalRingBytes(1000)
             .journalRoll("weekly").conclude())
             .isInstanceOf(ConfigException.class)
             .satisfies(e -> assertThat(((ConfigException)e).problems()).containsExactly(

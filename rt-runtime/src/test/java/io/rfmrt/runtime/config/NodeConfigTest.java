@@ -1,6 +1,9 @@
 package io.rfmrt.runtime.config;
 
 import io.rfmrt.rfm.EventType;
+import io.rfmrt.runtime.ConfigException;
+import io.rfmrt.runtime.CpuPlacement;
+import io.rfmrt.runtime.NodeContext;
 import io.rfmrt.runtime.WaitStrategy;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -53,7 +56,7 @@ class NodeConfigTest
         Files.writeString(dir.resolve("layout.yaml"), LAYOUT);
     }
 
-    private NodeConfig parse(final String yaml)
+    private NodeContext parse(final String yaml)
     {
         return NodeConfig.parse("node.yaml", yaml, dir);
     }
@@ -69,25 +72,25 @@ class NodeConfigTest
     void shouldLoadEverySetting() throws Exception
     {
         Files.writeString(dir.resolve("node.yaml"), NODE);
-        final NodeConfig config = NodeConfig.load(dir.resolve("node.yaml"));
-        assertThat(config.device()).isEqualTo("sim:lab1?node=2");
+        final NodeContext config = NodeConfig.load(dir.resolve("node.yaml"));
+        assertThat(config.deviceUri()).isEqualTo("sim:lab1?node=2");
         assertThat(config.inputs()).extracting(c -> c.name()).containsExactly("sensor");
         assertThat(config.event()).isEqualTo(EventType.INTR1);
         assertThat(config.waitStrategy()).isEqualTo(WaitStrategy.spinThenBlock(5000));
-        assertThat(config.publish().channel().name()).isEqualTo("command");
-        assertThat(config.publish().rateHz()).isEqualTo(500);
-        assertThat(config.publish().size()).isEqualTo(32);
-        assertThat(config.threads().cpus()).containsExactly(1);
-        assertThat(config.threads().isr()).isEqualTo(new NodeConfig.Placement(1, 81));
-        assertThat(config.threads().consumer()).isEqualTo(new NodeConfig.Placement(1, 71));
-        assertThat(config.threads().publisher()).isEqualTo(new NodeConfig.Placement(NodeConfig.CPU_AUTO, 60));
-        assertThat(config.threads().housekeeping()).isZero();
-        assertThat(config.threads().lockMemory()).isFalse();
+        assertThat(config.publishChannel().name()).isEqualTo("command");
+        assertThat(config.publishRateHz()).isEqualTo(500);
+        assertThat(config.publishSize()).isEqualTo(32);
+        assertThat(config.cpus()).containsExactly(1);
+        assertThat(config.isrPlacement()).isEqualTo(new CpuPlacement(1, 81));
+        assertThat(config.consumerPlacement()).isEqualTo(new CpuPlacement(1, 71));
+        assertThat(config.publisherPlacement()).isEqualTo(new CpuPlacement(CpuPlacement.CPU_AUTO, 60));
+        assertThat(config.housekeepingCpu()).isZero();
+        assertThat(config.lockMemory()).isFalse();
         assertThat(config.strict()).isTrue();
-        assertThat(config.journal().enabled()).isTrue();
-        assertThat(config.journal().dir()).isEqualTo(dir.resolve("journal/node-2"));
-        assertThat(config.journal().roll()).isEqualTo("MINUTELY");
-        assertThat(config.journal().ringBytes()).isEqualTo(65536);
+        assertThat(config.journalEnabled()).isTrue();
+        assertThat(config.journalDir()).isEqualTo(dir.resolve("journal/node-2"));
+        assertThat(config.journalRoll()).isEqualTo("MINUTELY");
+        assertThat(config.journalRingBytes()).isEqualTo(65536);
         assertThat(config.heartbeatNanos()).isEqualTo(500_000_000L);
     }
 
@@ -96,13 +99,13 @@ class NodeConfigTest
     {
         Files.writeString(dir.resolve("node.yaml"), NODE);
         final Path state = dir.resolve("var-lib-rfmrt");
-        final NodeConfig config = NodeConfig.load(dir.resolve("node.yaml"), state);
-        assertThat(config.journal().dir()).isEqualTo(state.resolve("journal/node-2"));
+        final NodeContext config = NodeConfig.load(dir.resolve("node.yaml"), state);
+        assertThat(config.journalDir()).isEqualTo(state.resolve("journal/node-2"));
         assertThat(config.layout()).isNotNull();
-        assertThat(NodeConfig.load(dir.resolve("node.yaml"), null).journal().dir())
+        assertThat(NodeConfig.load(dir.resolve("node.yaml"), null).journalDir())
             .isEqualTo(dir.resolve("journal/node-2"));
         Files.writeString(dir.resolve("abs.yaml"), NODE.replace("dir: journal/node-2", "dir: /srv/j/node-2"));
-        assertThat(NodeConfig.load(dir.resolve("abs.yaml"), state).journal().dir()).isEqualTo(Path.of("/srv/j/node-2"));
+        assertThat(NodeConfig.load(dir.resolve("abs.yaml"), state).journalDir()).isEqualTo(Path.of("/srv/j/node-2"));
     }
 
     @Test
@@ -118,17 +121,18 @@ class NodeConfigTest
     @Test
     void shouldUseDefaults()
     {
-        final NodeConfig config = parse("device: sim:lab1?node=2\nlayout: layout.yaml\nreceive: {channels: sensor}\n");
+        final NodeContext config = parse("device: sim:lab1?node=2\nlayout: layout.yaml\nreceive: {channels: sensor}\n");
         assertThat(config.waitStrategy()).isEqualTo(WaitStrategy.blocking());
-        assertThat(config.threads().isr()).isEqualTo(new NodeConfig.Placement(NodeConfig.CPU_AUTO, 80));
-        assertThat(config.threads().consumer()).isEqualTo(new NodeConfig.Placement(NodeConfig.CPU_AUTO, 70));
-        assertThat(config.threads().housekeeping()).isEqualTo(NodeConfig.CPU_AUTO);
-        assertThat(config.threads().lockMemory()).isTrue();
+        assertThat(config.isrPlacement()).isEqualTo(CpuPlacement.auto(80));
+        assertThat(config.consumerPlacement()).isEqualTo(CpuPlacement.auto(70));
+        assertThat(config.housekeepingCpu()).isEqualTo(CpuPlacement.CPU_AUTO);
+        assertThat(config.lockMemory()).isTrue();
         assertThat(config.strict()).isFalse();
-        assertThat(config.publish()).isNull();
-        assertThat(config.journal().roll()).isEqualTo("HOURLY");
-        assertThat(config.heartbeatNanos()).isEqualTo(NodeConfig.HEARTBEAT_DEFAULT_NS);
-        assertThat(config.inputRateHz()).isEqualTo(1000);
+        assertThat(config.publishChannel()).isNull();
+        assertThat(config.journalRoll()).isEqualTo("HOURLY");
+        assertThat(config.journalDir()).isEqualTo(dir.resolve(NodeContext.JOURNAL_DIR_DEFAULT));
+        assertThat(config.heartbeatNanos()).isEqualTo(NodeContext.HEARTBEAT_NS_DEFAULT);
+        assertThat(config.inputRateHz()).isEqualTo(NodeContext.INPUT_RATE_HZ_DEFAULT);
     }
 
     @Test
@@ -136,7 +140,6 @@ class NodeConfigTest
     {
         final String base = "device: sim:lab1?node=2\nlayout: layout.yaml\nreceive: {channels: sensor, rateHz: ";
         assertThat(parse(base + "10000}\n").inputRateHz()).isEqualTo(10_000);
-        assertThat(parse(base + "10000}\n").context().inputRateHz()).isEqualTo(10_000);
         assertThatThrownBy(() -> parse(base + "0}\n"))
             .isInstanceOf(ConfigException.class)
             .hasMessageContaining("receive.rateHz")

@@ -1,4 +1,4 @@
-package io.rfmrt.runtime.config;
+package io.rfmrt.runtime;
 
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonMappingException;

@@ -1,4 +1,4 @@
-package io.rfmrt.runtime.config;
+package io.rfmrt.runtime;
 
 import java.util.List;
 
