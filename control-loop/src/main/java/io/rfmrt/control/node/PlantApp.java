@@ -271,15 +271,7 @@ public final class PlantApp implements NodeApp
     @Override
     public void check(final RfmNode.Context ctx, final List<String> problems)
     {
-        if (!ctx.journalEnabled())
-        {
-            problems.add("app plant journals every period: journal.enabled must be true");
-        }
-        if (!ctx.inputs().equals(List.of(COMMAND)))
-        {
-            problems.add("app plant takes the layout's 'axis.command' channel as its one input " +
-                "(receive.channels: [axis.command])");
-        }
+        ControlFrames.checkApp(NAME, "every period", COMMAND, ctx, problems);
     }
 
     @Override
