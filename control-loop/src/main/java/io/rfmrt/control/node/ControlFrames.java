@@ -192,6 +192,27 @@ public final class ControlFrames
     }
 
     /**
+     * Write a sensor payload.
+     *
+     * @param payload     the buffer, {@link #SENSOR_LENGTH} bytes.
+     * @param position    the measured position, rad.
+     * @param velocity    the measured velocity, rad/s.
+     * @param cycle       the plant's cycle.
+     * @param sendNanos   the plant's stamp.
+     * @param statusWord  the drive's CiA 402 status word.
+     */
+    static void putSensor(final MutableDirectBuffer payload, final double position, final double velocity,
+        final long cycle, final long sendNanos, final int statusWord)
+    {
+        payload.putDouble(SENSOR_POSITION_OFFSET, position);
+        payload.putDouble(SENSOR_VELOCITY_OFFSET, velocity);
+        payload.putLong(SENSOR_CYCLE_OFFSET, cycle);
+        payload.putLong(SENSOR_SEND_NANOS_OFFSET, sendNanos);
+        payload.putInt(SENSOR_STATUS_WORD_OFFSET, statusWord);
+        payload.putInt(SENSOR_VERSION_OFFSET, PAYLOAD_VERSION);
+    }
+
+    /**
      * Write a command payload.
      *
      * @param payload     the buffer, {@link #COMMAND_LENGTH} bytes.
