@@ -41,7 +41,8 @@ public interface ControlLaw
      *
      * @param settings      the law's own settings by name; never null.
      * @param periodSeconds the loop period, s.
-     * @throws IllegalArgumentException one line naming every bad key or value.
+     * @throws IllegalArgumentException one line naming every bad key or value, each as {@code gains.KEY} (the node
+     *                                  reports it under its own section: {@code app.gains.KEY}).
      */
     void configure(Map<String, Object> settings, double periodSeconds);
 
@@ -49,9 +50,13 @@ public interface ControlLaw
      * The axis is about to be driven from this measured state: start with no history, so the first command does not
      * jump (bumpless).
      *
+     * A law without state does nothing (the default).
+     *
      * @param sensor the latest sensor sample.
      */
-    void activate(SensorSample sensor);
+    default void activate(final SensorSample sensor)
+    {
+    }
 
     /**
      * One control cycle.
@@ -67,9 +72,11 @@ public interface ControlLaw
 
     /**
      * The axis is no longer driven (the safety layer took over). The law keeps its state for inspection until the
-     * next {@link #activate}.
+     * next {@link #activate}. A law without state does nothing (the default).
      */
-    void deactivate();
+    default void deactivate()
+    {
+    }
 
     /**
      * @return the state this law carries into the next cycle, as one value, read before each {@link #update} and

@@ -80,6 +80,11 @@ final class DemoCommand implements Callable<Integer>
         description = "The controller's gains (YAML: ControllerGains settings; default the standard tune).")
     Path gains;
 
+    @Option(names = "--law", paramLabel = "CLASS",
+        description = "The controller's law: a ControlLaw class on the class path (RFMRT_CLASSPATH), run inside the " +
+            "built-in safety layer; --gains then holds its settings (default the shipped cascaded PID).")
+    String law;
+
     @Option(names = "--hosts",
         description = "Run the plant and the controller on two emulated hosts: network namespaces on a veth pair, " +
             "each with its own copy of the network, joined by rfmrt bridge (root; the namespaces are removed after).")
@@ -142,8 +147,9 @@ final class DemoCommand implements Callable<Integer>
                 "sensor frames are played onto)" :
                 "--network is for --controller-only (the demo makes its own network)");
         }
-        final String gainsYaml = gains == null ? null : gainsYaml(io.rfmrt.control.replay.GainsFile.load(gains,
-            io.rfmrt.control.ControllerGains.standard()));
+        // the shipped law's gains are checked here; another law's settings go to it as they are (it checks them)
+        final String gainsYaml = gains == null ? null : law != null ? ReplayLaw.settingsYaml(gains) :
+            gainsYaml(io.rfmrt.control.law.GainsFile.load(gains, io.rfmrt.control.ControllerGains.standard()));
         if (controllerOnly)
         {
             if (fault != null || hosts)
@@ -213,6 +219,11 @@ final class DemoCommand implements Callable<Integer>
             console.flush();
             final Path controllerYaml = writeConfigs(outDir, network, journals, rate, cycles, dropFrom, dropTo, wait,
                 latencyFrom, latencyNanos, plantModel, profile, stallNanos > 0 ? stallAt : 0, stallNanos, gainsYaml);
+            if (law != null)
+            {
+                Files.writeString(controllerYaml, "  law: " + yamlString(law) + "\n",
+                    java.nio.file.StandardOpenOption.APPEND);
+            }
             if (controllerStallNanos > 0)
             {
                 // the controller's app: section ends its file

@@ -7,7 +7,6 @@ import io.rfmrt.control.ControllerGains;
 import io.rfmrt.control.ControllerState;
 import io.rfmrt.control.SensorSample;
 import io.rfmrt.control.Setpoint;
-import io.rfmrt.control.replay.GainsFile;
 
 import java.util.Map;
 

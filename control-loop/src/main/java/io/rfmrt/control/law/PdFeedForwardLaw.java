@@ -81,11 +81,6 @@ public final class PdFeedForwardLaw implements ControlLaw
     }
 
     @Override
-    public void activate(final SensorSample sensor)
-    {
-    }
-
-    @Override
     public void update(final SensorSample sensor, final Setpoint setpoint, final double timeSeconds,
         final double periodSeconds, final ControlCommand command)
     {
@@ -98,11 +93,6 @@ public final class PdFeedForwardLaw implements ControlLaw
         final double torque = Math.max(-torqueLimit, Math.min(torqueLimit, unsaturated));
         command.set(sensor.cycle(), torque, unsaturated, feedForward, v, positionError, velocityError,
             torque != unsaturated);
-    }
-
-    @Override
-    public void deactivate()
-    {
     }
 
     @Override

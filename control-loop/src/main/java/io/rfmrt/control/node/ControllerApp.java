@@ -62,8 +62,11 @@ import static io.rfmrt.control.node.ControlFrames.*;
 
 /**
  * The controller ({@code app: controller}), on the interrupt path: each sensor frame wakes the ISR-wake thread, the
- * node's consumer thread runs the control law (a pure function of state and input, {@link #handler()}) and writes
- * the command frame back. A deadline monitor checks sensor send → command written against a fraction of the period;
+ * node's consumer thread runs the control law (a {@link ControlLaw}: the shipped cascaded PID, or one given by class
+ * with {@code law:}) and writes the command frame back. A cycle ({@link #handler()}) is composed of small steps, each
+ * tested alone: the drive handshake ({@link DriveHandshake}), the trajectory ({@link TrajectoryClock}), the law, the
+ * supervision ({@link Supervision}), the tracking figures ({@link TrackingStatistics}) and the journal
+ * ({@link CycleJournal}); its threads ({@link WatchdogAgent}, {@link MonitorAgent}) share {@link ControllerStatus}. A deadline monitor checks sensor send → command written against a fraction of the period;
  * a watchdog agent ({@code rfmrt-watchdog}, a timer: a missing frame cannot wake anything; {@link WatchdogTimer})
  * drives the axis to SAFE (drive disabled, brake on) when frames stop and back to RUNNING after M good frames of frame
  * time. On entering RUNNING it holds the axis where it stands until the drive reports its brake released; a drive that
