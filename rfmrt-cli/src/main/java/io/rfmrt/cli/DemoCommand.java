@@ -156,6 +156,11 @@ final class DemoCommand implements Callable<Integer>
             {
                 throw new Main.UsageException("--fault and --hosts need the plant; --controller-only runs none");
             }
+            if (law != null)
+            {
+                throw new Main.UsageException("--law runs with the demo's plant; --controller-only runs the shipped " +
+                    "law");
+            }
             return DemoControllerOnly.run(spec.commandLine().getOut(), json, outDir, network, rate, wait, profile,
                 gainsYaml);
         }

