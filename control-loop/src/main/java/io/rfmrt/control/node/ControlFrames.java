@@ -4,6 +4,10 @@ import io.rfmrt.control.Cia402Drive;
 import io.rfmrt.control.journal.ControlJournal;
 import io.rfmrt.rfm.channel.ChannelLayout;
 import io.rfmrt.rfm.channel.ChannelSpec;
+import io.rfmrt.runtime.RfmNode;
+import org.agrona.MutableDirectBuffer;
+
+import java.util.List;
 
 import static org.agrona.BitUtil.SIZE_OF_DOUBLE;
 import static org.agrona.BitUtil.SIZE_OF_INT;
@@ -162,6 +166,71 @@ public final class ControlFrames
     {
         return here + " app.rateHz " + hereHz + " differs from the " + there + "'s " + thereHz +
             " (layout word " + there + ".rateHz): give both nodes the same rate";
+    }
+
+    /**
+     * The checks a control node's app makes of its node: it journals every period, and takes its one input channel.
+     *
+     * @param app      the app's name ({@code controller}, {@code plant}).
+     * @param period   what it journals ({@code every cycle}, {@code every period}).
+     * @param input    its input channel.
+     * @param ctx      the node's context.
+     * @param problems receives one line per problem.
+     */
+    static void checkApp(final String app, final String period, final ChannelSpec input, final RfmNode.Context ctx,
+        final List<String> problems)
+    {
+        if (!ctx.journalEnabled())
+        {
+            problems.add("app " + app + " journals " + period + ": journal.enabled must be true");
+        }
+        if (!ctx.inputs().equals(List.of(input)))
+        {
+            problems.add("app " + app + " takes the layout's '" + input.name() + "' channel as its one input " +
+                "(receive.channels: [" + input.name() + "])");
+        }
+    }
+
+    /**
+     * Write a sensor payload.
+     *
+     * @param payload     the buffer, {@link #SENSOR_LENGTH} bytes.
+     * @param position    the measured position, rad.
+     * @param velocity    the measured velocity, rad/s.
+     * @param cycle       the plant's cycle.
+     * @param sendNanos   the plant's stamp.
+     * @param statusWord  the drive's CiA 402 status word.
+     */
+    static void putSensor(final MutableDirectBuffer payload, final double position, final double velocity,
+        final long cycle, final long sendNanos, final int statusWord)
+    {
+        payload.putDouble(SENSOR_POSITION_OFFSET, position);
+        payload.putDouble(SENSOR_VELOCITY_OFFSET, velocity);
+        payload.putLong(SENSOR_CYCLE_OFFSET, cycle);
+        payload.putLong(SENSOR_SEND_NANOS_OFFSET, sendNanos);
+        payload.putInt(SENSOR_STATUS_WORD_OFFSET, statusWord);
+        payload.putInt(SENSOR_VERSION_OFFSET, PAYLOAD_VERSION);
+    }
+
+    /**
+     * Write a command payload.
+     *
+     * @param payload     the buffer, {@link #COMMAND_LENGTH} bytes.
+     * @param torque      the torque, N·m.
+     * @param cycle       the sensor cycle it answers.
+     * @param setpoint    the setpoint position, rad.
+     * @param state       the axis state id.
+     * @param controlWord the CiA 402 control word.
+     */
+    static void putCommand(final MutableDirectBuffer payload, final double torque, final long cycle,
+        final double setpoint, final int state, final int controlWord)
+    {
+        payload.putDouble(COMMAND_TORQUE_OFFSET, torque);
+        payload.putLong(COMMAND_CYCLE_OFFSET, cycle);
+        payload.putDouble(COMMAND_SETPOINT_OFFSET, setpoint);
+        payload.putLong(COMMAND_STATE_OFFSET, state);
+        payload.putInt(COMMAND_CONTROL_WORD_OFFSET, controlWord);
+        payload.putInt(COMMAND_VERSION_OFFSET, PAYLOAD_VERSION);
     }
 
     /**

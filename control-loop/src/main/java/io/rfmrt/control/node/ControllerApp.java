@@ -3,26 +3,25 @@ package io.rfmrt.control.node;
 import io.rfmrt.control.AxisController;
 import io.rfmrt.control.AxisState;
 import io.rfmrt.control.ControlCommand;
+import io.rfmrt.control.ControlLaw;
 import io.rfmrt.control.ControllerGains;
-import io.rfmrt.control.ControllerState;
 import io.rfmrt.control.CycleStatistics;
 import io.rfmrt.control.DeadlineMonitor;
 import io.rfmrt.control.DemoProfile;
 import io.rfmrt.control.FollowingError;
 import io.rfmrt.control.RateCheck;
 import io.rfmrt.control.SensorSample;
-import io.rfmrt.control.TrajectoryRejoin;
 import io.rfmrt.control.Setpoint;
 import io.rfmrt.control.WakeLateness;
 import io.rfmrt.control.Watchdog;
 import io.rfmrt.control.WatchdogConfig;
 import io.rfmrt.control.journal.ControlJournal;
+import io.rfmrt.control.law.CascadedPidLaw;
+import io.rfmrt.control.law.ControlLaws;
 import io.rfmrt.control.node.NodeResults.ControllerResult;
 import io.rfmrt.control.node.NodeResults.Lateness;
 import io.rfmrt.control.node.NodeResults.LossCauses;
 import io.rfmrt.control.node.NodeResults.ThreadHygiene;
-import io.rfmrt.control.replay.GainsFile;
-import io.rfmrt.rfm.RfmDevice;
 import io.rfmrt.rfm.RfmWindow;
 import io.rfmrt.rfm.channel.FrameCounter;
 import io.rfmrt.rfm.channel.FrameHeaderDescriptor;
@@ -46,27 +45,29 @@ import io.rfmrt.runtime.threads.ThreadStats;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.SingleWriterRecorder;
 import org.agrona.DirectBuffer;
-import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.NoOpIdleStrategy;
 import org.agrona.concurrent.SleepingMillisIdleStrategy;
 import org.agrona.concurrent.UnsafeBuffer;
 
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
-import java.util.function.Consumer;
 
 import static io.rfmrt.control.node.ControlFrames.*;
 
 /**
  * The controller ({@code app: controller}), on the interrupt path: each sensor frame wakes the ISR-wake thread, the
- * node's consumer thread runs the control law (a pure function of state and input, {@link #handler()}) and writes
- * the command frame back. A deadline monitor checks sensor send → command written against a fraction of the period;
+ * node's consumer thread runs the control law (a {@link ControlLaw}: the shipped cascaded PID, or one given by class
+ * with {@code law:}) and writes the command frame back. A cycle ({@link #handler()}) is composed of small steps, each
+ * tested alone: the drive handshake ({@link DriveHandshake}), the trajectory ({@link TrajectoryClock}), the law, the
+ * supervision ({@link Supervision}), the tracking figures ({@link TrackingStatistics}) and the journal
+ * ({@link CycleJournal}); its threads ({@link WatchdogAgent}, {@link MonitorAgent}) share {@link ControllerStatus}. A deadline monitor checks sensor send → command written against a fraction of the period;
  * a watchdog agent ({@code rfmrt-watchdog}, a timer: a missing frame cannot wake anything; {@link WatchdogTimer})
  * drives the axis to SAFE (drive disabled, brake on) when frames stop and back to RUNNING after M good frames of frame
  * time. On entering RUNNING it holds the axis where it stands until the drive reports its brake released; a drive that
@@ -87,7 +88,8 @@ import static io.rfmrt.control.node.ControlFrames.*;
  *   profile: standard       # standard | fast (DemoProfile)
  *   brakeReleaseTimeoutMs: 200       # the drive must report "operation enabled, brake released" this soon
  *   encoderBits: 17         # counts per revolution = 2^bits, for the following error in counts
- *   gains: {positionGainPerS: 60}    # ControllerGains settings; those not given keep the standard tune
+ *   law: cascaded-pid       # the ControlLaw: cascaded-pid (the shipped one) or a class name on the class path
+ *   gains: {positionGainPerS: 60}    # the law's settings (cascaded-pid: ControllerGains; others keep the standard tune)
  *   stallAt: 0              # the controller-stall fault: the thread is held up once after this sensor cycle (0 = none)
  *   stallNanos: 0           # for this long
  * </pre>
@@ -125,14 +127,17 @@ public final class ControllerApp implements NodeApp
      *                              with the brake released (default 200 ms); longer is a drive trip.
      * @param encoderBits      the encoder's counts per revolution as a power of two, for reporting the following
      *                         error in counts (default 17).
-     * @param gains            {@link ControllerGains} settings by component name (default none: the standard tune).
+     * @param gains            the law's settings by name (default none); for the shipped law {@link ControllerGains}
+     *                         components (those not given keep the standard tune).
      * @param stallAt          the controller-stall fault: the sensor cycle after whose command the handler's thread is
      *                         held up once (0 = none, the default).
      * @param stallNanos       how long, ns (at most 10 s).
+     * @param law              the control law: {@value CascadedPidLaw#NAME} (the default) or a {@link ControlLaw}
+     *                         class on the class path.
      */
     public record Settings(Integer rateHz, Integer watchdogPriority, Double followingErrorRad,
         Double followingErrorAtSpeedRad, Double followingErrorFilterMs, String profile, Double brakeReleaseTimeoutMs,
-        Integer encoderBits, java.util.Map<String, Object> gains, Long stallAt, Long stallNanos)
+        Integer encoderBits, Map<String, Object> gains, Long stallAt, Long stallNanos, String law)
     {
         /** Defaults and ranges. */
         public Settings
@@ -205,119 +210,75 @@ public final class ControllerApp implements NodeApp
         }
     }
 
-    private Settings settings = new Settings(null, null, null, null, null, null, null, null, null, null, null);
-    private ControllerGains gains = ControllerGains.standard();
+    private Settings settings = new Settings(null, null, null, null, null, null, null, null, null, null, null, null);
+    private ControlLaw law = new CascadedPidLaw();
     private long periodNanos;
     private double dt;
-    private AxisController controller;
-    private DemoProfile profile = DemoProfile.standard();
-    private final ControllerState state = new ControllerState();
+    private final ControllerStatus status = new ControllerStatus();
     private final SensorSample sample = new SensorSample();
     private final Setpoint setpoint = new Setpoint();
     private final ControlCommand command = new ControlCommand();
     private final UnsafeBuffer commandPayload = new UnsafeBuffer(new byte[COMMAND_LENGTH]);
-    private DeadlineMonitor deadline;
     private final SingleWriterRecorder latency = new SingleWriterRecorder(1, HIGHEST_NS, 3);
-    private final AtomicInteger axisState = new AtomicInteger(AxisState.STARTING.id());
+    private final Histogram cumulative = new Histogram(1, HIGHEST_NS, 3);
+    private final ThreadMXBean cpuClock = ManagementFactory.getThreadMXBean();
+    private DemoProfile profile = DemoProfile.standard();
+    private DriveHandshake drive;
+    private TrajectoryClock trajectory;
+    private Supervision supervision;
+    private final TrackingStatistics tracking = new TrackingStatistics();
+    private CycleJournal cycleJournal;
     private WatchdogTimer timer;
-    private final AtomicLong lastCycle = new AtomicLong();
+    private FramePublisher publisher;
     /** The controller-stall fault's cycle until it has fired, then 0. */
     private long stallAt;
-    private final AtomicLong misses = new AtomicLong();
-    private FramePublisher publisher;
-    private JournalWriter journal;
-    private long trajectoryCycle;
-    /** Sensor cycle minus trajectory cycle while RUNNING: the trajectory clock runs on the sensor's cycle number. */
-    private long trajectoryOrigin;
-    private FollowingError followingError;
-    private TrajectoryRejoin rejoin = TrajectoryRejoin.of(profile);
-    private boolean rejoining;
-    /** Cycles after entering RUNNING before the drive must report "operation enabled" (its answer takes a period). */
-    static final int DRIVE_ENABLE_GRACE_CYCLES = 5;
-    private long runningSinceCycle;
-    private boolean driveTripPending;
-    private long driveTripSince;
-    private long rejoinStartCycle;
-    /** The sensor cycle on which the watchdog went STARTING → RUNNING (written before it publishes the state). */
-    private final AtomicLong runningFromCycle = new AtomicLong();
-    /** The first cycle of the current run of frames reporting the drive operating with its brake released, or 0. */
-    private long driveReadySince;
-    /** The cycle the axis faulted on its following error (0: not faulted); written by the handler. */
-    private final AtomicLong faultCycle = new AtomicLong();
-    private long faultNanos;
-    private final AtomicLong skippedFrames = new AtomicLong();
-    /** Entered RUNNING and waiting for the drive to report operation enabled with its brake released. */
-    private boolean awaitingDrive;
-    private boolean startingTrajectory;
-    private double holdPosition;
-    private long brakeWaitCycles;
-    private int lastWord;
-    private long driveResets;
-    private double peakTorque;
+    /** Whether the law was updated since it was last activated or deactivated. */
+    private boolean lawActive;
     private CycleStatistics cycleStatistics;
     private JournalWriter monitorJournal;
-    /** The last second's loop figures, for the heartbeat (written by the monitor). */
-    private volatile CycleStatistics.Figures lastSecond = CycleStatistics.Figures.NONE;
-    private long sensorSeqOffset;
-    private long movingCycles;
-    private double movingSumSquaredError;
-    private double movingMaxError;
-    private double restMaxError;
-    private int previousState = AxisState.STARTING.id();
-    private double sumSquaredError;
-    private double maxError;
-    private long trackedCycles;
-    private volatile double lastError;
     private WatchdogConfig watchdogConfig;
     private WakeLateness lateness;
     private WakeLateness timerLateness;
-    private final long[] missFrom = new long[MISSES_KEPT];
-    private final long[] missTo = new long[MISSES_KEPT];
-    private final long[] missWake = new long[MISSES_KEPT];
-    private final long[] missOffCpu = new long[MISSES_KEPT];
     /** The thread's CPU time and the wall time when the current cycle's handler was entered. */
     private long cycleCpuStart;
     private long cycleWallStart;
     private final long[] tripAt = new long[TRIPS_KEPT];
     private int tripsKept;
-    private final long[] transitions = new long[3];
     private RfmNode node;
     private long[] cardWarm;
-    private volatile List<ThreadStats> warm;
-    private final Histogram cumulative = new Histogram(1, HIGHEST_NS, 3);
-    private final java.lang.management.ThreadMXBean cpuClock = java.lang.management.ManagementFactory.getThreadMXBean();
     private ControllerResult result;
-    /** Why the run was refused ({@link #problem()}), set by the monitor. */
-    private volatile String refusal;
 
     @Override
     public void configure(final AppSettings given)
     {
         final Settings s = given.bind(Settings.class);
-        if (s != null)
+        if (s == null)
         {
-            settings = s;
-            stallAt = s.stallAt();
-            if (s.gains() != null)
-            {
-                try
-                {
-                    gains = GainsFile.apply(s.gains(), ControllerGains.standard(), given.key("gains"));
-                }
-                catch (final IllegalArgumentException ex)
-                {
-                    given.problem(ex.getMessage());
-                }
-            }
+            return;
+        }
+        settings = s;
+        stallAt = s.stallAt();
+        try
+        {
+            final ClassLoader loader = Thread.currentThread().getContextClassLoader();
+            law = ControlLaws.create(s.law(), loader != null ? loader : ControllerApp.class.getClassLoader());
+            law.configure(s.gains() == null ? Map.of() : s.gains(), 1.0 / s.rateHz());
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            // the law names its keys gains.KEY: under this node's section
+            final String message = String.valueOf(ex.getMessage());
+            given.problem(message.startsWith("gains") || message.startsWith("law") ? given.key(message) :
+                given.key("gains") + ": " + message);
         }
     }
 
     /**
-     * @return the gains the controller runs with (the period set from the rate at start).
+     * @return the law the controller runs (configured for the period).
      */
-    public ControllerGains gains()
+    public ControlLaw law()
     {
-        return gains;
+        return law;
     }
 
     /**
@@ -331,15 +292,7 @@ public final class ControllerApp implements NodeApp
     @Override
     public void check(final NodeContext ctx, final List<String> problems)
     {
-        if (!ctx.journalEnabled())
-        {
-            problems.add("app controller journals every cycle: journal.enabled must be true");
-        }
-        if (!ctx.inputs().equals(List.of(SENSOR)))
-        {
-            problems.add("app controller takes the layout's 'axis.sensor' channel as its one input " +
-                "(receive.channels: [axis.sensor])");
-        }
+        ControlFrames.checkApp(NAME, "every cycle", SENSOR, ctx, problems);
     }
 
     @Override
@@ -348,21 +301,15 @@ public final class ControllerApp implements NodeApp
         this.node = node;
         final Journal journals = node.journal();
         profile = DemoProfile.named(settings.profile());
-        rejoin = TrajectoryRejoin.of(profile);
         periodNanos = TimeUnit.SECONDS.toNanos(1) / settings.rateHz();
         dt = 1.0 / settings.rateHz();
-        controller = new AxisController(gains.withPeriodSeconds(dt).validate());
-        deadline = new DeadlineMonitor(periodNanos);
-        followingError = new FollowingError(new FollowingError.Limits(settings.followingErrorRad(),
-            settings.followingErrorAtSpeedRad(), profile.vMaxRadPerS(),
-            Math.max(1, (int)Math.round(settings.followingErrorFilterMs() * 1e-3 / dt))));
+        trajectory = new TrajectoryClock(profile, dt);
         watchdogConfig = WatchdogConfig.defaults(periodNanos);
-        brakeWaitCycles = Math.max(1, Math.round(settings.brakeReleaseTimeoutMs() * 1e-3 / dt));
         cycleStatistics = new CycleStatistics(periodNanos);
         monitorJournal = journals.newWriter("monitor");
         publisher = new FramePublisher(node.device(), COMMAND);
-        journal = journals.newWriter("controller");
-        final JournalWriter handlerJournal = journal;
+        final JournalWriter handlerJournal = journals.newWriter("controller");
+        cycleJournal = new CycleJournal(handlerJournal);
         lateness = new WakeLateness(periodNanos, WakeLateness.CAPACITY_DEFAULT,
             (seq, startNanos, durationNanos) -> handlerJournal.fault(FAULT_STALL, seq, durationNanos, startNanos));
         final JournalWriter stateJournal = journals.newWriter("watchdog");
@@ -373,16 +320,21 @@ public final class ControllerApp implements NodeApp
             if (from == AxisState.STARTING && to == AxisState.RUNNING)
             {
                 // the cycle of the frame that made it RUNNING (the watchdog's last), before the state is published
-                runningFromCycle.setRelease(timer.watchdog().lastCycle());
+                status.runningFromCycle.setRelease(timer.watchdog().lastCycle());
             }
-            axisState.setRelease(to.id());
+            status.axisState.setRelease(to.id());
             if (to == AxisState.SAFE && from != AxisState.SAFE && tripsKept < TRIPS_KEPT)
             {
                 tripAt[tripsKept++] = now;
             }
             stateJournal.state(from.id(), to.id(), now);
-            transitions[0]++;
         }));
+        drive = new DriveHandshake(Math.max(1, Math.round(settings.brakeReleaseTimeoutMs() * 1e-3 / dt)),
+            timer::requestDriveTrip);
+        supervision = new Supervision(new DeadlineMonitor(periodNanos), new FollowingError(new FollowingError.Limits(
+            settings.followingErrorRad(), settings.followingErrorAtSpeedRad(), profile.vMaxRadPerS(),
+            Math.max(1, (int)Math.round(settings.followingErrorFilterMs() * 1e-3 / dt)))), MISSES_KEPT,
+            timer::requestFault);
         cardWarm = NodeResults.cardCounters(node.device(), SENSOR.event());
         // this side's rate, before its first command, for the plant to check against its own
         node.device().window().putLongRelease(CONTROLLER_RATE_OFFSET, settings.rateHz());
@@ -395,7 +347,7 @@ public final class ControllerApp implements NodeApp
      */
     private long plantDone()
     {
-        return lastCycle.getAcquire() == 0 ? 0 : node.device().window().getLongAcquire(PLANT_DONE_OFFSET);
+        return status.lastCycle.getAcquire() == 0 ? 0 : node.device().window().getLongAcquire(PLANT_DONE_OFFSET);
     }
 
     @Override
@@ -408,9 +360,11 @@ public final class ControllerApp implements NodeApp
     public List<NodeAgent> agents()
     {
         return List.of(
-            new NodeAgent(new WatchdogAgent(node.device()),
+            new NodeAgent(new WatchdogAgent(timer, timerLateness, periodNanos, this::plantDone, System::nanoTime),
                 CpuPlacement.auto(settings.watchdogPriority()), new NoOpIdleStrategy()),
-            new NodeAgent(new MonitorAgent(), CpuPlacement.HOUSEKEEPING, new SleepingMillisIdleStrategy(1)));
+            new NodeAgent(new MonitorAgent(node, settings.rateHz(), status, supervision, latency, cumulative,
+                cycleStatistics, monitorJournal, this::plantDone), CpuPlacement.HOUSEKEEPING,
+                new SleepingMillisIdleStrategy(1)));
     }
 
     private void onSensor(final FrameView frame, final StageStamps stamps)
@@ -425,7 +379,7 @@ public final class ControllerApp implements NodeApp
             // the cycle's execution time as the thread's own CPU time: a pre-emption in the middle is not counted
             cycleStatistics.record(start, cpuClock.getCurrentThreadCpuTime() - cpuStart, end - start);
         }
-        if (stallAt != 0 && lastCycle.getPlain() == stallAt)
+        if (stallAt != 0 && status.lastCycle.getPlain() == stallAt)
         {
             // the controller-stall fault: this thread held up once after answering the cycle, as a pre-emption would;
             // the sensor frames published meanwhile wait in the rings, and all but the newest are skipped as backlog
@@ -435,7 +389,9 @@ public final class ControllerApp implements NodeApp
     }
 
     /**
-     * One sensor frame.
+     * One sensor frame: decode it, hand it to the watchdog, skip it if it is backlog, run the drive handshake, the
+     * trajectory and the law (or zero torque when the axis is not driven), write the command, supervise the cycle,
+     * and journal it.
      *
      * @return when the cycle ended (its command written, or the frame skipped), or 0 for a frame not read.
      */
@@ -445,376 +401,129 @@ public final class ControllerApp implements NodeApp
         final int p = frame.payloadOffset();
         if (b.getInt(p + SENSOR_VERSION_OFFSET) != PAYLOAD_VERSION)
         {
-            // another payload layout: not read (the watchdog sees the silence)
-            return 0;
+            return 0; // another payload layout: not read (the watchdog sees the silence)
         }
         final long cycle = b.getLong(p + SENSOR_CYCLE_OFFSET);
-        final double position = b.getDouble(p + SENSOR_POSITION_OFFSET);
-        final double velocity = b.getDouble(p + SENSOR_VELOCITY_OFFSET);
-        final int status = b.getInt(p + SENSOR_STATUS_WORD_OFFSET);
+        final int statusWord = b.getInt(p + SENSOR_STATUS_WORD_OFFSET);
         final long sendNanos = frame.sendNanos();
-        // since when the frames report the drive ready, followed on every frame (a skipped one too): the trajectory's
-        // start is taken from the frames, not from when this thread saw RUNNING
-        final boolean driveReady = (status & (SW_OPERATION_ENABLED | SW_BRAKE_ENGAGED | SW_FAULT)) ==
-            SW_OPERATION_ENABLED;
-        driveReadySince = !driveReady ? 0 : driveReadySince == 0 ? cycle : driveReadySince;
-        // woken by the frame: it should have run when the frame was published
+        sample.set(cycle, sendNanos, b.getDouble(p + SENSOR_POSITION_OFFSET), b.getDouble(p + SENSOR_VELOCITY_OFFSET));
+        drive.observe(cycle, statusWord);
         lateness.wake(cycle, sendNanos, start);
         timer.offer(cycle, sendNanos, start);
-        // else the timer is held up past 8,192 frames: the watchdog sees the cycles missing as a gap and trips (counted)
-        lastCycle.setRelease(cycle);
-        // a newer sensor frame already in reflective memory: this one is backlog (the thread was held up), and a
-        // command computed on it would answer the past. Skip it, counted; the newest frame gets the command
-        // (of the plant's incarnation: the frames a plant of an earlier run left in the slots are not newer)
-        final RfmWindow window = node.device().window();
-        final long next = SENSOR.slotOffset(frame.seq() + 1);
-        final long newer = window.getLongVolatile(next + FrameHeaderDescriptor.SEQ_OFFSET);
-        if (Math.abs(newer) > frame.seq() && window.getIntVolatile(next + FrameHeaderDescriptor.INCARNATION_OFFSET) ==
-            window.getIntVolatile(SENSOR.slotOffset(frame.seq()) + FrameHeaderDescriptor.INCARNATION_OFFSET))
+        status.lastCycle.setRelease(cycle);
+        final long newer = newerFrames(node.device().window(), frame.seq());
+        if (newer > 0)
         {
-            skippedFrames.setRelease(skippedFrames.getPlain() + 1);
-            journal.fault(FAULT_FRAME_SKIPPED, cycle, Math.abs(newer) - frame.seq(), start);
+            status.skipped();
+            cycleJournal.skipped(cycle, newer, start);
             return start;
         }
-
-        final boolean faulted = faultCycle.getPlain() != 0;
-        int st = faulted ? AxisState.FAULT.id() : axisState.getAcquire();
-        if (st != AxisState.RUNNING.id())
-        {
-            driveTripPending = false;
-        }
-        else if (driveTripPending)
-        {
-            // told the watchdog the drive is not operating; until its timer has moved the axis, drive nothing (and
-            // tell it again should it not have been RUNNING any more when it was told, and be so again now)
-            st = AxisState.SAFE.id();
-            if (cycle - driveTripSince > 2 * DRIVE_ENABLE_GRACE_CYCLES)
-            {
-                driveTripSince = cycle;
-                timer.requestDriveTrip(cycle);
-            }
-        }
-        else if (previousState == AxisState.RUNNING.id() && (awaitingDrive ?
-            cycle - runningSinceCycle > brakeWaitCycles :
-            (status & (SW_OPERATION_ENABLED | SW_BRAKE_ENGAGED | SW_FAULT)) != SW_OPERATION_ENABLED))
-        {
-            // the drive is not applying the torque (it faulted on a stale command, or lost "operation enabled"), or
-            // did not release its brake in time: a trip, so the loop does not wind up against a braked axis and
-            // re-enters bumplessly after the recovery
-            driveTripPending = true;
-            driveTripSince = cycle;
-            timer.requestDriveTrip(cycle);
-            st = AxisState.SAFE.id();
-        }
-        if (st == AxisState.RUNNING.id() && previousState != st)
-        {
-            // entering RUNNING: the drive is told to enable and release its brake; until it reports both, the axis is
-            // held where it stands (closed loop on that position, no integrator history)
-            runningSinceCycle = cycle;
-            awaitingDrive = true;
-            holdPosition = position;
-            startingTrajectory = previousState == AxisState.STARTING.id();
-        }
-        if (st == AxisState.RUNNING.id() && awaitingDrive &&
-            (status & (SW_OPERATION_ENABLED | SW_BRAKE_ENGAGED | SW_FAULT)) == SW_OPERATION_ENABLED)
-        {
-            // the drive drives and its brake is open: no integrator history from before. At the start the trajectory
-            // begins; after a recovery it is rejoined bumplessly, from the measured position at rest
-            // (TrajectoryRejoin). From here on its clock runs on the sensor's cycle number (a gap is time passed)
-            awaitingDrive = false;
-            state.reset();
-            if (startingTrajectory)
-            {
-                // from the first frame after the watchdog's RUNNING cycle that reported the drive ready, however late
-                // this thread saw RUNNING
-                trajectoryOrigin = Math.max(runningFromCycle.getAcquire() + 1, driveReadySince) - trajectoryCycle - 1;
-            }
-            else
-            {
-                rejoin.plan(trajectoryCycle * dt, position);
-                rejoinStartCycle = cycle;
-                rejoining = true;
-            }
-        }
-        previousState = st;
-        sample.set(cycle, sendNanos, position, velocity);
-        final boolean driving = st == AxisState.RUNNING.id() && !awaitingDrive;
-        if (st == AxisState.RUNNING.id() && awaitingDrive)
-        {
-            // waiting for the brake: hold the position the axis stood at, without integrating
-            state.reset();
-            setpoint.hold(holdPosition);
-        }
-        final double integratorBefore = state.integratorNm();
-        if (driving)
-        {
-            if (rejoining && !rejoin.sample((cycle - rejoinStartCycle) * dt, setpoint))
-            {
-                // the rejoin move is done: the trajectory resumes at the end of the segment it was stopped in
-                rejoining = false;
-                trajectoryCycle = Math.round(rejoin.resumeAtSeconds() / dt);
-                trajectoryOrigin = cycle - trajectoryCycle;
-            }
-            if (!rejoining)
-            {
-                trajectoryCycle = cycle - trajectoryOrigin;
-                profile.setpoint(trajectoryCycle * dt, setpoint);
-            }
-            controller.step(state, sample, setpoint, state, command);
-        }
-        else if (st == AxisState.RUNNING.id())
-        {
-            controller.step(state, sample, setpoint, state, command);
-        }
-        else
-        {
-            profile.setpoint(trajectoryCycle * dt, setpoint);
-            AxisController.zeroTorque(sample, setpoint, command);
-        }
+        final int st = drive.step(cycle, supervision.faulted() ? AxisState.FAULT.id() : status.axisState.getAcquire(),
+            statusWord, sample.position());
+        steer(st);
         final double torque = command.torqueNm();
-        commandPayload.putDouble(COMMAND_TORQUE_OFFSET, torque);
-        commandPayload.putLong(COMMAND_CYCLE_OFFSET, cycle);
-        commandPayload.putDouble(COMMAND_SETPOINT_OFFSET, setpoint.position());
-        commandPayload.putLong(COMMAND_STATE_OFFSET, st);
-        commandPayload.putInt(COMMAND_CONTROL_WORD_OFFSET, controlWord(st, status));
-        commandPayload.putInt(COMMAND_VERSION_OFFSET, PAYLOAD_VERSION);
-        // the time this thread was off the cpu so far in the cycle (pre-empted): wall time since the handler was
-        // entered less the thread's CPU time in it. Read before the publish, whose event delivery (on the emulator the
-        // plant's ISR-wake thread pre-empts this one there) comes after the command's send stamp. The thread's CPU
-        // clock is a system call, so it is read only in a cycle already past half its deadline: the publish stamps the
-        // frame as it begins, so a cycle short of that here does not miss (and were it to, it would count 0 here)
+        putCommand(commandPayload, torque, cycle, setpoint.position(), st, drive.controlWord(st, statusWord));
+        // the time this thread was off the cpu so far in the cycle (pre-empted), read before the publish (whose event
+        // delivery comes after the command's send stamp), and only in a cycle already past half its deadline (the
+        // thread's CPU clock is a system call; a cycle short of that here does not miss)
         final long beforePublish = System.nanoTime();
-        final long offCpu = beforePublish - sendNanos <= deadline.deadlineNanos() / 2 ? 0 :
+        final long offCpu = beforePublish - sendNanos <= supervision.deadlineNanos() / 2 ? 0 :
             beforePublish - cycleWallStart - (cpuClock.getCurrentThreadCpuTime() - cycleCpuStart);
         publisher.publish(commandPayload, 0, COMMAND_LENGTH, 0);
-        // written: the command frame's own send stamp, the moment it is in reflective memory (the same definition as
-        // the sensor frame's publish time). The event's delivery after it (on the emulator the DMA copy and the
-        // receiver's wake-up, done on this thread, which a card does in hardware) is the plant's side: its command age
+        // written: the command frame's own send stamp, the moment it is in reflective memory
         final long written = publisher.lastSendNanos();
-
         final long cycleLatency = written - sendNanos;
         latency.recordValue(cycleLatency < 1 ? 1 : Math.min(cycleLatency, HIGHEST_NS));
-        if (deadline.record(sendNanos, written))
+        if (supervision.deadline(sendNanos, written, start, offCpu))
         {
-            final long missed = deadline.misses();
-            misses.setRelease(missed);
-            if (missed <= MISSES_KEPT)
-            {
-                missFrom[(int)missed - 1] = sendNanos;
-                missTo[(int)missed - 1] = written;
-                // the wake-up is the node's own measure of the kernel's part in the miss
-                missWake[(int)missed - 1] = start;
-                missOffCpu[(int)missed - 1] = Math.max(0, offCpu);
-            }
-            journal.fault(FAULT_DEADLINE_MISS, cycle, cycleLatency - deadline.deadlineNanos(), written);
+            cycleJournal.deadlineMiss(cycle, cycleLatency - supervision.deadlineNanos(), written);
         }
-        final double error = setpoint.position() - position;
+        final double error = setpoint.position() - sample.position();
         if (st == AxisState.RUNNING.id())
         {
-            sumSquaredError += error * error;
-            maxError = Math.max(maxError, Math.abs(error));
-            trackedCycles++;
-            peakTorque = Math.max(peakTorque, Math.abs(torque));
-            if (setpoint.velocity() != 0.0 || setpoint.acceleration() != 0.0)
+            tracking.running(error, setpoint, torque);
+            if (supervision.followingError(cycle, error, setpoint.velocity()))
             {
-                // tracking is judged over the moves: the rest between them would dilute it
-                movingSumSquaredError += error * error;
-                movingMaxError = Math.max(movingMaxError, Math.abs(error));
-                movingCycles++;
-            }
-            else
-            {
-                restMaxError = Math.max(restMaxError, Math.abs(error));
-            }
-            if (followingError.check(error, setpoint.velocity()))
-            {
-                // latched here at once (this thread sends the quick stop from the next command on); the watchdog's
-                // timer moves the axis state to FAULT and journals the transition
-                faultNanos = written;
-                faultCycle.setRelease(cycle);
-                timer.requestFault(cycle);
-                journal.fault(FAULT_FOLLOWING_ERROR, cycle, (long)(Math.abs(error) * 1e9), written);
+                cycleJournal.followingError(cycle, error, written);
             }
         }
-        lastError = error;
-        journal.sample(SAMPLE_CONTROL, written, cycle, st, setpoint.position(), position, velocity, torque, error,
-            cycleLatency / 1e3);
-        journal.sample(SAMPLE_CONTROL_INPUT, sendNanos, cycle, st, integratorBefore, setpoint.velocity(),
-            setpoint.acceleration(), setpoint.jerk(), position, velocity);
+        status.lastError = error;
+        cycleJournal.cycle(written, st, sample, setpoint, torque, error, cycleLatency, lawJournalState);
         return written;
     }
 
+    /** The law's state before this cycle's update, for the journal. */
+    private double lawJournalState;
+
     /**
-     * The control word of a cycle: only RUNNING enables the drive and releases the brake; a faulted axis is
-     * quick-stopped (the drive ramps it to rest, then brakes); STARTING, SAFE and RECOVERING hold the brake on
-     * (shutdown). A drive that reports a fault is reset in STARTING and RECOVERING, where the axis is about to be
-     * driven again: the fault-reset bit is raised every other cycle, so the drive sees a rising edge; never in SAFE
-     * (held) or FAULT (latched), and a drive never leaves its fault by itself.
+     * The setpoint and the command of a cycle acting in state {@code st}: on the drive's first ready cycle the law
+     * activates and the trajectory starts or rejoins; while the drive is not yet ready the law holds the axis where it
+     * stood, activated each cycle (no history); driven, the trajectory runs and the law commands; not RUNNING, the
+     * setpoint stays where the trajectory stopped and the torque is zero.
      */
-    private int controlWord(final int st, final int status)
+    private void steer(final int st)
     {
-        final int word;
+        if (drive.readyNow())
+        {
+            law.activate(sample);
+            if (drive.startingTrajectory())
+            {
+                // from the first frame after the watchdog's RUNNING cycle that reported the drive ready, however late
+                // this thread saw RUNNING
+                trajectory.start(status.runningFromCycle.getAcquire(), drive.readySince());
+            }
+            else
+            {
+                trajectory.rejoin(sample.cycle(), sample.position());
+            }
+        }
+        if (drive.holding())
+        {
+            law.activate(sample);
+            setpoint.hold(drive.holdPosition());
+        }
+        lawJournalState = law.journalState();
         if (st == AxisState.RUNNING.id())
         {
-            word = CW_OPERATE;
-        }
-        else if (st == AxisState.FAULT.id())
-        {
-            word = CW_QUICK_STOP_COMMAND;
-        }
-        else if ((status & SW_FAULT) != 0 &&
-            (st == AxisState.RECOVERING.id() || st == AxisState.STARTING.id()) && (lastWord & CW_FAULT_RESET) == 0)
-        {
-            word = CW_SHUTDOWN | CW_FAULT_RESET;
-            driveResets++;
+            if (drive.driving())
+            {
+                trajectory.drive(sample.cycle(), setpoint);
+            }
+            law.update(sample, setpoint, sample.cycle() * dt, dt, command);
+            lawActive = true;
         }
         else
         {
-            word = CW_SHUTDOWN;
-        }
-        lastWord = word;
-        return word;
-    }
-
-    /** The watchdog's timer: one tick per period on the absolute schedule, parked in between. */
-    private final class WatchdogAgent implements Agent
-    {
-        private final RfmDevice device;
-        private long next;
-        private boolean done;
-
-        WatchdogAgent(final RfmDevice device)
-        {
-            this.device = device;
-        }
-
-        @Override
-        public void onStart()
-        {
-            next = System.nanoTime() + periodNanos;
-        }
-
-        @Override
-        public int doWork()
-        {
-            if (done)
+            if (lawActive)
             {
-                LockSupport.parkNanos(periodNanos);
-                return 0;
+                law.deactivate();
+                lawActive = false;
             }
-            // the plant's end of stream is not a sensor failure: stop watching once it says it is done
-            if (plantDone() != 0)
-            {
-                done = true;
-                return 0;
-            }
-            LockSupport.parkNanos(next - System.nanoTime());
-            final long now = System.nanoTime();
-            timerLateness.wake(timer.seen(), next, now);
-            next += periodNanos;
-            timer.tick(now);
-            transitions[1] = timer.watchdog().trips();
-            transitions[2] = timer.watchdog().recoveries();
-            return 1;
-        }
-
-        @Override
-        public String roleName()
-        {
-            return WATCHDOG_THREAD;
+            trajectory.stopped(setpoint);
+            AxisController.zeroTorque(sample, setpoint, command);
         }
     }
 
-    /** A line per second; stops the node once the plant is done and its last frames landed. */
-    private final class MonitorAgent implements Agent
+    /**
+     * @param window the node's window.
+     * @param seq    the sequence of the frame taken.
+     * @return how many newer sensor frames are already in reflective memory (0: none): a frame with newer ones is
+     * backlog (the thread was held up), and a command computed on it would answer the past. Only frames of the same
+     * plant incarnation count: those a plant of an earlier run left in the slots are not newer.
+     */
+    static long newerFrames(final RfmWindow window, final long seq)
     {
-        private final long start = System.nanoTime();
-        private long nextReport = start + TimeUnit.SECONDS.toNanos(1);
-        private long landBy;
-        private long landedCycle;
-        private Histogram interval;
-        private int second;
-        private long lastFrames;
-        private boolean journalWarned;
-        private boolean rateChecked;
-
-        @Override
-        public int doWork()
-        {
-            final long now = System.nanoTime();
-            if (!rateChecked && lastCycle.getAcquire() != 0)
-            {
-                // a frame of this run came: the plant wrote its rate before it (0: it does not say)
-                rateChecked = true;
-                final long plantHz = node.device().window().getLongAcquire(PLANT_RATE_OFFSET);
-                if (plantHz != 0 && plantHz != settings.rateHz())
-                {
-                    refusal = rateMismatch("controller", settings.rateHz(), "plant", plantHz);
-                    node.context().appOut().accept("warning: " + refusal + "; stopping");
-                    node.terminate();
-                    return 0;
-                }
-            }
-            final long done = plantDone();
-            if (done != 0)
-            {
-                // the last frames are in flight or still queued: let them land while they keep coming (a held-up
-                // controller, or a bridge from another host, can be seconds behind); a second without one ends it
-                final long handled = lastCycle.getAcquire();
-                if (landBy == 0 || handled != landedCycle)
-                {
-                    landedCycle = handled;
-                    landBy = now + TimeUnit.SECONDS.toNanos(1);
-                }
-                if (handled >= done || now > landBy)
-                {
-                    node.terminate();
-                }
-                return 0;
-            }
-            if (now < nextReport)
-            {
-                return 0;
-            }
-            nextReport += TimeUnit.SECONDS.toNanos(1);
-            final Consumer<String> live = node.context().appOut();
-            journalWarned = journalWarned || JournalWarning.warnOnce(node.journal(), live);
-            interval = latency.getIntervalHistogram(interval);
-            cumulative.add(interval);
-            // the loop's periodicity and execution: the last second for the heartbeat, the run so far to the journal
-            final CycleStatistics.Figures loop = cycleStatistics.sample();
-            lastSecond = loop;
-            ControlJournal.loop(monitorJournal, now, cycleStatistics.total(), skippedFrames.getAcquire(), 0);
-            final ReceivePath sensors = node.receivePath();
-            final long frames = sensors.counter(RuntimeCounter.FRAMES_HANDLED);
-            if (frames > lastFrames)
-            {
-                second++;
-                if (second == 1)
-                {
-                    // RT hygiene is counted after the first second of frames (warm-up)
-                    warm = sensors.threadStats();
-                }
-                live.accept(String.format(Locale.ROOT, "%4d s  cycles %6d  tracking error %+8.1f urad  " +
-                    "e2e p99 %6.1f us  period p99 %6.1f us  cpu p99 %5.1f us  misses %d  state %s", second, frames,
-                    lastError * 1e6, interval.getValueAtPercentile(99) / 1e3, loop.periodP99Us(),
-                    loop.executionP99Us(), misses.getAcquire(), AxisState.fromId(axisState.getAcquire())));
-                lastFrames = frames;
-            }
-            return 1;
-        }
-
-        @Override
-        public String roleName()
-        {
-            return MONITOR_THREAD;
-        }
+        final long next = SENSOR.slotOffset(seq + 1);
+        final long newer = Math.abs(window.getLongVolatile(next + FrameHeaderDescriptor.SEQ_OFFSET));
+        return newer > seq && window.getIntVolatile(next + FrameHeaderDescriptor.INCARNATION_OFFSET) ==
+            window.getIntVolatile(SENSOR.slotOffset(seq) + FrameHeaderDescriptor.INCARNATION_OFFSET) ? newer - seq : 0;
     }
 
     @Override
     public String heartbeat()
     {
-        return heartbeatSegment(lastSecond, "skipped", skippedFrames.getAcquire(), "misses", misses.getAcquire());
+        return heartbeatSegment(status.lastSecond, "skipped", status.skippedFrames.getAcquire(), "misses",
+            supervision == null ? 0 : supervision.misses());
     }
 
     /**
@@ -842,7 +551,7 @@ public final class ControllerApp implements NodeApp
         {
             return;
         }
-        if (refusal == null)
+        if (status.refusal == null)
         {
             // a clean end: this side's rate is not there any more for the next run's other side to check against
             node.device().window().putLongRelease(CONTROLLER_RATE_OFFSET, 0);
@@ -851,12 +560,12 @@ public final class ControllerApp implements NodeApp
         timerLateness.finish();
         cycleStatistics.sample();
         final CycleStatistics.Figures loop = cycleStatistics.total();
-        ControlJournal.loop(monitorJournal, System.nanoTime(), loop, skippedFrames.get(), 0);
+        ControlJournal.loop(monitorJournal, System.nanoTime(), loop, status.skippedFrames.get(), 0);
         final List<ThreadStats> end = sensors.threadStats();
         final List<RtThread> threads = sensors.threads();
         final Histogram total = latency.getIntervalHistogram();
         total.add(cumulative);
-        final List<ThreadStats> warmStats = warm;
+        final List<ThreadStats> warmStats = status.warm;
         final List<ThreadHygiene> hygiene = new ArrayList<>();
         for (int i = 0; i < threads.size(); i++)
         {
@@ -866,27 +575,28 @@ public final class ControllerApp implements NodeApp
                 delta.involuntarySwitches()));
         }
         final Journal journals = node.journal();
-        final int missesKept = (int)Math.min(deadline.misses(), MISSES_KEPT);
         final long tripWindow = (watchdogConfig.missedPeriodsToTrip() + 1L) * periodNanos;
         final long[] tripFrom = new long[tripsKept];
         for (int i = 0; i < tripsKept; i++)
         {
             tripFrom[i] = tripAt[i] - tripWindow;
         }
+        final long trips = timer.watchdog().trips();
+        final FollowingError lag = supervision.followingErrorCheck();
         result = new ControllerResult(
             sensors.counter(RuntimeCounter.FRAMES_HANDLED),
             sensors.counter(FrameCounter.GAPS),
             sensors.counter(FrameCounter.TORN),
             LossCauses.of(sensors, node.device(), SENSOR.event(), cardWarm),
-            deadline.misses(),
-            deadline.deadlineNanos() / 1e3,
-            transitions[1],
-            transitions[2],
-            trackedCycles == 0 ? 0.0 : Math.sqrt(sumSquaredError / trackedCycles),
-            maxError,
+            supervision.misses(),
+            supervision.deadlineNanos() / 1e3,
+            trips,
+            timer.watchdog().recoveries(),
+            tracking.rmsError(),
+            tracking.maxError(),
             // the moves this run commanded (a short run ends part-way through the profile)
-            profile.distanceCovered(trajectoryCycle * dt),
-            trackedCycles,
+            trajectory.distanceCovered(),
+            tracking.trackedCycles(),
             total.getValueAtPercentile(50) / 1e3,
             total.getValueAtPercentile(99) / 1e3,
             total.getMaxValue() / 1e3,
@@ -898,33 +608,33 @@ public final class ControllerApp implements NodeApp
             sensors.waitStrategy().toString(),
             Lateness.of(lateness),
             Lateness.of(timerLateness),
-            Arrays.copyOf(missFrom, missesKept),
-            Arrays.copyOf(missTo, missesKept),
-            Arrays.copyOf(missWake, missesKept),
-            Arrays.copyOf(missOffCpu, missesKept),
-            deadline.misses() - missesKept,
+            supervision.missFrom(),
+            supervision.missTo(),
+            supervision.missWake(),
+            supervision.missOffCpu(),
+            supervision.missesNotKept(),
             tripFrom,
             Arrays.copyOf(tripAt, tripsKept),
-            transitions[1] - tripsKept,
+            trips - tripsKept,
             NodeResults.concat(lateness, timerLateness, true),
             NodeResults.concat(lateness, timerLateness, false),
-            movingCycles == 0 ? 0.0 : Math.sqrt(movingSumSquaredError / movingCycles),
-            movingMaxError,
-            restMaxError,
-            movingCycles,
-            followingError.faulted() ? 1 : 0,
-            faultCycle.get(),
-            followingError.lagAtFault(),
-            followingError.limitAtFault(),
-            followingError.peakLag(),
-            skippedFrames.get(),
+            tracking.movingRmsError(),
+            tracking.movingMaxError(),
+            tracking.restMaxError(),
+            tracking.movingCycles(),
+            lag.faulted() ? 1 : 0,
+            supervision.faultCycle(),
+            lag.lagAtFault(),
+            lag.limitAtFault(),
+            lag.peakLag(),
+            status.skippedFrames.get(),
             loop,
-            peakTorque,
-            controller.gains().torqueLimitNm(),
-            movingMaxError / (2.0 * Math.PI / (1L << settings.encoderBits())),
+            tracking.peakTorque(),
+            law.torqueLimitNm(),
+            tracking.movingMaxError() / (2.0 * Math.PI / (1L << settings.encoderBits())),
             settings.encoderBits(),
             profile.name(),
-            driveResets);
+            drive.resets());
     }
 
     @Override
@@ -939,9 +649,9 @@ public final class ControllerApp implements NodeApp
     @Override
     public String problem()
     {
-        if (refusal != null)
+        if (status.refusal != null)
         {
-            return refusal;
+            return status.refusal;
         }
         return result != null && result.cycles() == 0 ? "controller: no sensor frame from the plant in this run" : null;
     }

@@ -41,7 +41,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 
@@ -212,12 +211,9 @@ public final class PlantApp implements NodeApp
     }
 
     private Settings settings = new Settings(null, null, null, null, null, null, null, null, null, null, null, null, null, null);
-    /** Commands by cycle (the handler writes a slot, then its tag, then the newest cycle; the loop reads). */
-    static final int COMMAND_SLOTS = 1024;
-    private final AtomicLong newestCycle = new AtomicLong();
-    private final AtomicLongArray commandTag = new AtomicLongArray(COMMAND_SLOTS);
-    private final long[] commandTorqueBits = new long[COMMAND_SLOTS];
-    private final int[] commandWord = new int[COMMAND_SLOTS];
+    /** Commands by cycle, from the handler to the loop. */
+    static final int COMMAND_SLOTS = CommandMailbox.SLOTS;
+    private final CommandMailbox commands = new CommandMailbox();
     /**
      * Last tick, sensor frames, stale command ticks, withheld sensor frames, missed ticks, wake-ups that missed
      * ticks, ticks taken, late commands, drive faults, drive fault resets, ticks taken before the first command;
@@ -272,15 +268,7 @@ public final class PlantApp implements NodeApp
     @Override
     public void check(final NodeContext ctx, final List<String> problems)
     {
-        if (!ctx.journalEnabled())
-        {
-            problems.add("app plant journals every period: journal.enabled must be true");
-        }
-        if (!ctx.inputs().equals(List.of(COMMAND)))
-        {
-            problems.add("app plant takes the layout's 'axis.command' channel as its one input " +
-                "(receive.channels: [axis.command])");
-        }
+        ControlFrames.checkApp(NAME, "every period", COMMAND, ctx, problems);
     }
 
     @Override
@@ -330,18 +318,9 @@ public final class PlantApp implements NodeApp
             ignoredVersion.setRelease(ignoredVersion.getPlain() + 1);
             return;
         }
-        final long cycle = frame.buffer().getLong(p + COMMAND_CYCLE_OFFSET);
-        if (cycle <= newestCycle.getPlain())
-        {
-            // not newer than what the drive holds (a replayed or reordered frame): ignored
-            return;
-        }
-        final int slot = (int)(cycle & (COMMAND_SLOTS - 1));
-        commandTag.setRelease(slot, 0);
-        commandTorqueBits[slot] = Double.doubleToRawLongBits(frame.buffer().getDouble(p + COMMAND_TORQUE_OFFSET));
-        commandWord[slot] = frame.buffer().getInt(p + COMMAND_CONTROL_WORD_OFFSET);
-        commandTag.setRelease(slot, cycle);
-        newestCycle.setRelease(cycle);
+        // one not newer than what the drive holds (a replayed or reordered frame) is ignored
+        commands.offer(frame.buffer().getLong(p + COMMAND_CYCLE_OFFSET),
+            frame.buffer().getDouble(p + COMMAND_TORQUE_OFFSET), frame.buffer().getInt(p + COMMAND_CONTROL_WORD_OFFSET));
     }
 
     @Override
@@ -460,12 +439,7 @@ public final class PlantApp implements NodeApp
             else
             {
                 // what the drive reports: the ideal axis exactly, the realistic one in encoder counts
-                payload.putDouble(SENSOR_POSITION_OFFSET, plant.measuredPosition());
-                payload.putDouble(SENSOR_VELOCITY_OFFSET, plant.measuredVelocity());
-                payload.putLong(SENSOR_CYCLE_OFFSET, cycle);
-                payload.putLong(SENSOR_SEND_NANOS_OFFSET, now);
-                payload.putInt(SENSOR_STATUS_WORD_OFFSET, drive.statusWord());
-                payload.putInt(SENSOR_VERSION_OFFSET, PAYLOAD_VERSION);
+                putSensor(payload, plant.measuredPosition(), plant.measuredVelocity(), cycle, now, drive.statusWord());
                 publisher.publish(payload, 0, SENSOR_LENGTH, 0);
                 counts[1]++;
             }
@@ -623,24 +597,11 @@ public final class PlantApp implements NodeApp
          */
         private void adopt(final long upTo)
         {
-            final long newest = newestCycle.getAcquire();
-            long c = Math.min(newest, upTo);
-            final long oldest = Math.max(appliedCycle + 1, newest - COMMAND_SLOTS / 2);
-            for (; c >= oldest; c--)
+            if (commands.take(upTo, appliedCycle))
             {
-                final int slot = (int)(c & (COMMAND_SLOTS - 1));
-                if (commandTag.getAcquire(slot) == c)
-                {
-                    final long torqueBits = commandTorqueBits[slot];
-                    final int word = commandWord[slot];
-                    if (commandTag.getAcquire(slot) == c)
-                    {
-                        appliedCycle = c;
-                        appliedTorque = Double.longBitsToDouble(torqueBits);
-                        appliedWord = word;
-                        return;
-                    }
-                }
+                appliedCycle = commands.cycle();
+                appliedTorque = commands.torque();
+                appliedWord = commands.word();
             }
         }
 

@@ -66,6 +66,16 @@ public final class ControlAnalysis implements ReplayListener
         /** A journal without control records. */
         public static final ControlFigures NONE = new ControlFigures(0, 0, 0, 0, 0, 0, 0, 0, 0, 0.0, 0.0, 0.0,
             CycleStatistics.Figures.NONE, 0, 0, 0, 0);
+
+        /**
+         * @return whether the journal is a built-in controller's, whose deadline monitor and watchdog ran (it journals
+         * a CONTROL sample every cycle): its misses and trips were measured. A plant's, or a node running its own
+         * {@code NodeApp} without the safety layer, measured none.
+         */
+        public boolean safetyMeasured()
+        {
+            return controlCycles > 0 || trips > 0 || deadlineMisses > 0;
+        }
     }
 
     private static final class Figures

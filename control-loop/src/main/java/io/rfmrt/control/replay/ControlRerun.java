@@ -5,6 +5,7 @@ import io.rfmrt.control.AxisParameters;
 import io.rfmrt.control.AxisPlant;
 import io.rfmrt.control.AxisState;
 import io.rfmrt.control.ControlCommand;
+import io.rfmrt.control.ControlLaw;
 import io.rfmrt.control.ControllerGains;
 import io.rfmrt.control.ControllerState;
 import io.rfmrt.control.SensorSample;
@@ -20,7 +21,7 @@ import org.agrona.collections.Long2LongHashMap;
 import java.util.Arrays;
 
 /**
- * Re-executes {@link AxisController#step} over the control cycles of a journal, as a {@link ReplayListener} of the
+ * Re-executes {@link AxisController#step}, or any {@link ControlLaw}, over the control cycles of a journal, as a {@link ReplayListener} of the
  * replay's single pass: it collects the CONTROL ({@value ControlJournal#SAMPLE_CONTROL}) and CONTROL_INPUT
  * ({@value ControlJournal#SAMPLE_CONTROL_INPUT}) samples, pairs them by cycle, and then
  * <ul>
@@ -164,9 +165,46 @@ public final class ControlRerun implements ReplayListener
         final AxisController controller = new AxisController(gains);
         final ControllerState state = new ControllerState();
         final ControllerState next = new ControllerState();
+        final ControlCommand command = new ControlCommand();
+        return compare((integrator, sample, setpoint) ->
+        {
+            state.set(integrator);
+            controller.step(state, sample, setpoint, next, command);
+            return command.torqueNm();
+        });
+    }
+
+    /**
+     * Re-run a law over the recorded inputs and compare its torques with the recorded: before each RUNNING cycle the
+     * law's journaled state is put back ({@link ControlLaw#restoreState}), then it is updated with the recorded sensor
+     * sample and setpoint at the sensor's time (cycle × period).
+     *
+     * @param law           the law, configured as it ran.
+     * @param periodSeconds the loop period it ran at, s.
+     * @return the comparison.
+     */
+    public Comparison compare(final ControlLaw law, final double periodSeconds)
+    {
+        final ControlCommand command = new ControlCommand();
+        return compare((journaled, sample, setpoint) ->
+        {
+            law.restoreState(journaled);
+            law.update(sample, setpoint, sample.cycle() * periodSeconds, periodSeconds, command);
+            return command.torqueNm();
+        });
+    }
+
+    /** The torque of one RUNNING cycle re-run from its journaled state, sample and setpoint. */
+    @FunctionalInterface
+    private interface Step
+    {
+        double torque(double journaledState, SensorSample sample, Setpoint setpoint);
+    }
+
+    private Comparison compare(final Step step)
+    {
         final SensorSample sample = new SensorSample();
         final Setpoint setpoint = new Setpoint();
-        final ControlCommand command = new ControlCommand();
         long compared = 0;
         long running = 0;
         long divergences = 0;
@@ -188,12 +226,10 @@ public final class ControlRerun implements ReplayListener
             if (inputState[i] == RUNNING)
             {
                 running++;
-                state.set(input[at + I_INTEGRATOR]);
                 sample.set(inputCycle[i], inputSend[i], input[at + I_POSITION], input[at + I_SENSOR_VELOCITY]);
                 setpoint.set(control[c + C_SETPOINT], input[at + I_VELOCITY], input[at + I_ACCELERATION],
                     input[at + I_JERK]);
-                controller.step(state, sample, setpoint, next, command);
-                torque = command.torqueNm();
+                torque = step.torque(input[at + I_INTEGRATOR], sample, setpoint);
             }
             else
             {

@@ -1,8 +1,12 @@
 package io.rfmrt.control.node;
 
 import io.rfmrt.control.Cia402Drive;
+import io.rfmrt.control.ControlLaw;
+import io.rfmrt.control.journal.ControlJournal;
+import io.rfmrt.control.law.PdFeedForwardLaw;
 import io.rfmrt.control.node.NodeResults.ControllerResult;
 import io.rfmrt.control.node.NodeResults.PlantResult;
+import io.rfmrt.control.replay.ControlRerun;
 import io.rfmrt.rfm.channel.FramePublisher;
 import io.rfmrt.rfm.channel.FrameView;
 import io.rfmrt.rfm.sim.SimNetwork;
@@ -12,6 +16,8 @@ import io.rfmrt.runtime.NodeContext;
 import io.rfmrt.runtime.RfmNode;
 import io.rfmrt.runtime.StageStamps;
 import io.rfmrt.runtime.config.NodeConfig;
+import io.rfmrt.runtime.replay.Replay;
+import io.rfmrt.runtime.replay.ReplayFilter;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -104,6 +110,33 @@ class ControlRunTest
             assertThat(controller.app.problem()).as("run %d", run).isNull();
             assertThat(String.valueOf(plant.app.problem())).as("run %d", run).doesNotStartWith("plant: no command");
         }
+    }
+
+    @Test
+    void shouldHostALawGivenByClassInsideTheSafetyLayerAndReRunItBitForBit() throws Exception
+    {
+        final Node controller = Node.start(controllerYaml(1, 1000, ", law: " + PdFeedForwardLaw.class.getName() +
+            ", gains: {kpNmPerRad: 8.0}"), null);
+        final Node plant = Node.start(plantYaml(1, 1000, 3000), null);
+        plant.await();
+        controller.await();
+        final ControllerResult c = (ControllerResult)controller.app.result();
+        final ControlLaw law = ((ControllerApp)controller.app).law();
+
+        assertThat(law).isInstanceOf(PdFeedForwardLaw.class);
+        assertThat(controller.app.problem()).as(controller.lines.toString()).isNull();
+        // the safety layer brought the drive up and handed the axis to the law (how far it then moved, and how well,
+        // depends on how often a busy machine made the watchdog trip: ControlLawTest judges the tracking)
+        assertThat(c.trackedCycles()).as(controller.lines.toString()).isPositive();
+        assertThat(c.trackingRms()).isFinite();
+        assertThat(c.torqueLimitNm()).isEqualTo(law.torqueLimitNm()).isEqualTo(0.5);
+
+        // its journal re-runs bit for bit with the same law, however the run went
+        final ControlRerun rerun = new ControlRerun();
+        Replay.run(dir.resolve("journal-controller-1"), ReplayFilter.ALL, ControlJournal.vocabulary(), List.of(rerun));
+        final ControlRerun.Comparison same = rerun.compare(law, 1e-3);
+        assertThat(same.running()).isPositive().isLessThanOrEqualTo(c.trackedCycles());
+        assertThat(same.divergences()).as("first at %d", same.firstCycle()).isZero();
     }
 
     @Test
@@ -249,6 +282,11 @@ class ControlRunTest
 
     private Path controllerYaml(final int run, final int rateHz) throws IOException
     {
+        return controllerYaml(run, rateHz, "");
+    }
+
+    private Path controllerYaml(final int run, final int rateHz, final String app) throws IOException
+    {
         return write("controller-" + run + ".yaml", """
             device: %s
             layout: layout.yaml
@@ -257,9 +295,9 @@ class ControlRunTest
             strict: false
             journal: {enabled: true, dir: %s}
             heartbeat: 0
-            app: {name: controller, rateHz: %d, watchdogPriority: 0}
+            app: {name: controller, rateHz: %d, watchdogPriority: 0%s}
             """.formatted(ControlFrames.deviceUri(network, ControlFrames.CONTROLLER_NODE),
-            dir.resolve("journal-controller-" + run), rateHz));
+            dir.resolve("journal-controller-" + run), rateHz, app));
     }
 
     private Path write(final String name, final String text) throws IOException

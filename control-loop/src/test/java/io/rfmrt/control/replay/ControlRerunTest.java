@@ -10,6 +10,7 @@ import io.rfmrt.control.ControllerState;
 import io.rfmrt.control.SensorSample;
 import io.rfmrt.control.Setpoint;
 import io.rfmrt.control.journal.ControlJournal;
+import io.rfmrt.control.law.GainsFile;
 import io.rfmrt.runtime.journal.Journal;
 import io.rfmrt.runtime.journal.JournalConfig;
 import io.rfmrt.runtime.journal.JournalWriter;

@@ -5,6 +5,7 @@ import io.rfmrt.cli.common.ChildResult;
 import io.rfmrt.cli.common.ExitCodes;
 import io.rfmrt.cli.common.Failures;
 import io.rfmrt.cli.common.UsageException;
+import io.rfmrt.cli.replay.ReplayLaw;
 import io.rfmrt.control.ControllerGains;
 import io.rfmrt.control.DemoProfile;
 import io.rfmrt.control.RateCheck;
@@ -12,7 +13,7 @@ import io.rfmrt.control.node.ControlFrames;
 import io.rfmrt.control.node.NodeResults.ControllerResult;
 import io.rfmrt.control.node.NodeResults.PlantResult;
 import io.rfmrt.control.node.PlantApp;
-import io.rfmrt.control.replay.GainsFile;
+import io.rfmrt.control.law.GainsFile;
 import io.rfmrt.rfm.sim.SimNetwork;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -82,6 +83,11 @@ public final class DemoCommand implements Callable<Integer>
         description = "The controller's gains (YAML: ControllerGains settings; default the standard tune).")
     Path gains;
 
+    @Option(names = "--law", paramLabel = "CLASS",
+        description = "The controller's law: a ControlLaw class on the class path (RFMRT_CLASSPATH), run inside the " +
+            "built-in safety layer; --gains then holds its settings (default the shipped cascaded PID).")
+    String law;
+
     @Option(names = "--hosts",
         description = "Run the plant and the controller on two emulated hosts: network namespaces on a veth pair, " +
             "each with its own copy of the network, joined by rfmrt bridge (root; the namespaces are removed after).")
@@ -112,13 +118,18 @@ public final class DemoCommand implements Callable<Integer>
     public Integer call() throws Exception
     {
         final String profile = checkOptions();
-        final ControllerGains controllerGains = gains == null ? null :
+        // the shipped law's gains are checked here; another law's settings go to it as they are (it checks them)
+        final ControllerGains controllerGains = gains == null || law != null ? null :
             GainsFile.load(gains, ControllerGains.standard());
         if (controllerOnly)
         {
             if (fault != null || hosts)
             {
                 throw new UsageException("--fault and --hosts need the plant; --controller-only runs none");
+            }
+            if (law != null)
+            {
+                throw new UsageException("--law runs with the demo's plant; --controller-only runs the shipped law");
             }
             return DemoControllerOnly.run(spec.commandLine().getOut(), json, outDir, network, rate, wait, profile,
                 controllerGains);
@@ -241,8 +252,10 @@ public final class DemoCommand implements Callable<Integer>
         DemoConfigs.writePlant(outDir, network, journals, new DemoConfigs.PlantSettings(PlantApp.NAME, rate, cycles,
             plan.dropFrom(), plan.dropTo(), plan.latencyFrom(), plan.latencyNanos(), plantModel,
             plan.plantStallNanos() > 0 ? plan.stallAt() : 0, plan.plantStallNanos()));
-        final DemoConfigs.ControllerSettings controller = DemoConfigs.ControllerSettings.of(rate, profile,
+        final DemoConfigs.ControllerSettings shipped = DemoConfigs.ControllerSettings.of(rate, profile,
             controllerGains);
+        final DemoConfigs.ControllerSettings controller = law == null ? shipped :
+            shipped.withLaw(law, gains == null ? null : ReplayLaw.settings(gains));
         DemoConfigs.writeController(outDir, network, journals, wait, plan.controllerStallNanos() > 0 ?
             controller.withStall(plan.stallAt(), plan.controllerStallNanos()) : controller);
     }

@@ -104,13 +104,15 @@ public final class DemoConfigs
      * @param name       the app.
      * @param rateHz     the loop rate.
      * @param profile    the trajectory.
-     * @param gains      the {@code ControllerGains} settings but the period, or {@code null} for the standard tune.
+     * @param gains      the {@code ControllerGains} settings but the period, or {@code null} for the standard tune;
+     *                   with a law of its own, that law's settings.
+     * @param law        the {@code ControlLaw} class the controller hosts, or {@code null} for the shipped PID.
      * @param stallAt    the controller-stall fault: the sensor cycle after which the thread is held up once.
      * @param stallNanos for this long.
      */
     @JsonInclude(JsonInclude.Include.NON_NULL)
-    public record ControllerSettings(String name, int rateHz, String profile, Map<String, Object> gains, Long stallAt,
-        Long stallNanos)
+    public record ControllerSettings(String name, int rateHz, String profile, Map<String, Object> gains, String law,
+        Long stallAt, Long stallNanos)
     {
         /**
          * @param rate    the loop rate.
@@ -121,7 +123,17 @@ public final class DemoConfigs
         public static ControllerSettings of(final int rate, final String profile, final ControllerGains gains)
         {
             return new ControllerSettings(ControllerApp.NAME, rate, profile, gains == null ? null : settings(gains),
-                null, null);
+                null, null, null);
+        }
+
+        /**
+         * @param law      the {@code ControlLaw} class.
+         * @param settings its settings, or {@code null} for none.
+         * @return these settings hosting that law instead of the shipped PID.
+         */
+        public ControllerSettings withLaw(final String law, final Map<String, Object> settings)
+        {
+            return new ControllerSettings(name, rateHz, profile, settings, law, stallAt, stallNanos);
         }
 
         /**
@@ -131,7 +143,7 @@ public final class DemoConfigs
          */
         public ControllerSettings withStall(final long at, final long nanos)
         {
-            return new ControllerSettings(name, rateHz, profile, gains, at, nanos);
+            return new ControllerSettings(name, rateHz, profile, gains, law, at, nanos);
         }
     }
 

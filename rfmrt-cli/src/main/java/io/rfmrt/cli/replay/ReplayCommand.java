@@ -8,9 +8,9 @@ import io.rfmrt.cli.common.UsageException;
 import io.rfmrt.control.AxisParameters;
 import io.rfmrt.control.ControllerGains;
 import io.rfmrt.control.journal.ControlJournal;
+import io.rfmrt.control.law.GainsFile;
 import io.rfmrt.control.replay.ControlAnalysis;
 import io.rfmrt.control.replay.ControlRerun;
-import io.rfmrt.control.replay.GainsFile;
 import io.rfmrt.runtime.replay.NodeAnalysis;
 import io.rfmrt.runtime.replay.Replay;
 import io.rfmrt.runtime.replay.ReplayException;
@@ -122,6 +122,11 @@ public final class ReplayCommand implements Callable<Integer>
         description = "With --rerun: the gains the node ran with (YAML; default: the standard tune).")
     Path recordedGains;
 
+    @Option(names = "--law", paramLabel = "CLASS",
+        description = "With --rerun: the law the node ran (its app.law, a ControlLaw class on the class path; " +
+            "--recorded-gains then holds its settings).")
+    String law;
+
     @Option(names = "--follow", description = "Tail journals still being written; a line per second.")
     boolean follow;
 
@@ -188,6 +193,10 @@ public final class ReplayCommand implements Callable<Integer>
         if (gains != null && !rerun)
         {
             throw new UsageException("--gains needs --rerun");
+        }
+        if (law != null && (!rerun || gains != null))
+        {
+            throw new UsageException("--law needs --rerun (and takes no what-if --gains)");
         }
         final java.util.Set<Integer> sources = ReplayPlay.sources(source);
         if (sources.size() > 1)
@@ -326,7 +335,8 @@ public final class ReplayCommand implements Callable<Integer>
         }
         if (rerun)
         {
-            final Map<String, Object> result = rerun(control, recorded, whatIf);
+            final Map<String, Object> result = law == null ? rerun(control, recorded, whatIf) :
+                ReplayLaw.rerun(control, law, recordedGains, recorded.periodSeconds());
             if (json)
             {
                 map.put("rerun", result);
@@ -430,18 +440,8 @@ public final class ReplayCommand implements Callable<Integer>
     {
         final Map<String, Object> result = new LinkedHashMap<>();
         final ControllerGains used = whatIf == null ? recorded : whatIf;
-        final ControlRerun.Comparison c = control.compare(used);
         result.put("gains", whatIf == null ? "recorded" : "what-if");
-        result.put("cycles", c.cycles());
-        result.put("compared", c.compared());
-        result.put("running", c.running());
-        result.put("divergences", c.divergences());
-        if (c.divergences() > 0)
-        {
-            result.put("first_divergence_cycle", c.firstCycle());
-            result.put("first_divergence_recorded", c.firstRecorded());
-            result.put("first_divergence_rerun", c.firstRerun());
-        }
+        put(result, control.compare(used));
         if (whatIf != null)
         {
             final ControlRerun.Tracking a = control.closedLoop(recorded, AxisParameters.standard());
@@ -452,6 +452,24 @@ public final class ReplayCommand implements Callable<Integer>
             result.put("new_gains_tracking_max", b.maxRad());
         }
         return result;
+    }
+
+    /**
+     * @param result receives a comparison's figures, as {@code --rerun} prints them.
+     * @param c      the comparison.
+     */
+    static void put(final Map<String, Object> result, final ControlRerun.Comparison c)
+    {
+        result.put("cycles", c.cycles());
+        result.put("compared", c.compared());
+        result.put("running", c.running());
+        result.put("divergences", c.divergences());
+        if (c.divergences() > 0)
+        {
+            result.put("first_divergence_cycle", c.firstCycle());
+            result.put("first_divergence_recorded", c.firstRecorded());
+            result.put("first_divergence_rerun", c.firstRerun());
+        }
     }
 
     private static void printRerun(final PrintWriter out, final Map<String, Object> r, final ReplayFilter filter)
@@ -465,8 +483,8 @@ public final class ReplayCommand implements Callable<Integer>
                 "rerun: no CONTROL_INPUT samples in the journals (not a controller node's journal)");
             return;
         }
-        out.printf(Locale.ROOT, "rerun (%s gains): %,d cycles, %,d compared (%,d RUNNING), %,d divergences%n",
-            r.get("gains"), (Long)r.get("cycles"), (Long)r.get("compared"), (Long)r.get("running"),
+        out.printf(Locale.ROOT, "rerun (%s): %,d cycles, %,d compared (%,d RUNNING), %,d divergences%n",
+            r.containsKey("law") ? "law " + r.get("law") : r.get("gains") + " gains", (Long)r.get("cycles"), (Long)r.get("compared"), (Long)r.get("running"),
             (Long)r.get("divergences"));
         if (r.containsKey("first_divergence_cycle"))
         {

@@ -126,11 +126,13 @@ final class ReplayFormatter
                     us(h.getValueAtPercentile(99.9)), us(h.getMaxValue()));
             }
         }
-        line(out, "  losses: gaps %d, torn %d, CRC %d, FIFO overflows %s, journal drops %s,%n" +
-            "          deadline misses %d%s, watchdog trips %d (recoveries %d)", missing, node.faults(1), node.faults(2), na(node.fifoOverflows()),
-            na(node.journalDrops()), control.deadlineMisses(), control.deadlineMisses() > 0 ?
-            String.format(Locale.ROOT, " (worst %.1f µs late)", us(control.maxLatenessNanos())) : "", control.trips(),
-            control.recoveries());
+        final String safety = !control.safetyMeasured() ?
+            "deadline misses and watchdog trips not measured (no built-in controller in this node)" :
+            String.format(Locale.ROOT, "deadline misses %d%s, watchdog trips %d (recoveries %d)",
+            control.deadlineMisses(), control.deadlineMisses() > 0 ? String.format(Locale.ROOT, " (worst %.1f µs late)",
+            us(control.maxLatenessNanos())) : "", control.trips(), control.recoveries());
+        line(out, "  losses: gaps %d, torn %d, CRC %d, FIFO overflows %s, journal drops %s,%n          %s", missing,
+            node.faults(1), node.faults(2), na(node.fifoOverflows()), na(node.journalDrops()), safety);
         if (!node.faults().isEmpty())
         {
             final StringBuilder faults = new StringBuilder();

@@ -39,6 +39,33 @@ class ReplayFormatterTest
     }
 
     @Test
+    void shouldSayTheSafetyFiguresWereNotMeasuredForANodeWithoutTheBuiltInController()
+    {
+        // a node running its own NodeApp journals frames only: no deadline monitor or watchdog ran
+        final Path dir = temp.resolve("raw").resolve("journal").resolve("node-2");
+        try (Journal journal = Journal.start(JournalConfig.of(dir, 2)))
+        {
+            final JournalWriter w = journal.newWriter("consumer");
+            final UnsafeBuffer payload = new UnsafeBuffer(new byte[32]);
+            final long base = System.nanoTime();
+            for (long seq = 1; seq <= 10; seq++)
+            {
+                final long send = base + seq * 1_000_000L;
+                final long s = seq;
+                retry(() -> w.frame(s, 1, 0, 7, send, send + 10_000, send + 12_000, send + 15_000, send + 20_000,
+                    payload, 0, 32));
+            }
+        }
+        final ControlAnalysis control = new ControlAnalysis();
+        final ReplaySummary summary = Replay.run(temp.resolve("raw"), ReplayFilter.ALL, ControlJournal.vocabulary(),
+            List.of(control));
+        assertThat(ReplayFormatter.text(summary, control)).contains(
+            "  losses: gaps 0, torn 0, CRC 0, FIFO overflows n/a, journal drops n/a,\n" +
+            "          deadline misses and watchdog trips not measured (no built-in controller in this node)\n")
+            .doesNotContain("watchdog trips 0");
+    }
+
+    @Test
     void shouldRenderTheGenericAndTheControlFigures()
     {
         final Path dir = temp.resolve("run").resolve("journal").resolve("node-2");

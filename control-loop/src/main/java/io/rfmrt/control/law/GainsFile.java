@@ -1,4 +1,4 @@
-package io.rfmrt.control.replay;
+package io.rfmrt.control.law;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
