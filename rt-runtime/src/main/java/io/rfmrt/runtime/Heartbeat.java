@@ -8,8 +8,8 @@ import io.rfmrt.rfm.rfm2g.Rfm2gCard;
 import io.rfmrt.rfm.rfm2g.Rfm2gEventStats;
 import io.rfmrt.runtime.counters.CounterIds;
 import io.rfmrt.runtime.counters.NodeCounters;
+import io.rfmrt.runtime.journal.JournalCodes;
 import io.rfmrt.runtime.journal.JournalWriter;
-import io.rfmrt.runtime.replay.ReplayCodes;
 import org.HdrHistogram.Histogram;
 
 import io.rfmrt.runtime.threads.RtThread;
@@ -27,7 +27,7 @@ import java.util.function.Consumer;
  * housekeeping thread; the line goes to a sink (a Log4j2
  * async logger in the node). With the node's {@link NodeCounters} it also sets the card's and the journal's counters
  * in the counters file, and with a journal writer it journals a COUNTERS record each beat (the snapshot laid out as
- * {@link ReplayCodes} reads it), so that a replay sees FIFO overflows and journal drops.
+ * {@link JournalCodes} reads it), so that a replay sees FIFO overflows and journal drops.
  */
 public final class Heartbeat
 {
@@ -59,7 +59,7 @@ public final class Heartbeat
     private long lastNanos = System.nanoTime();
     private NodeCounters counters;
     private JournalWriter countersJournal;
-    private final long[] snapshot = new long[ReplayCodes.COUNTERS_LENGTH];
+    private final long[] snapshot = new long[JournalCodes.COUNTERS_LENGTH];
     private java.util.function.Supplier<String> app = () -> null;
 
     /**
@@ -264,7 +264,7 @@ public final class Heartbeat
 
     /**
      * One COUNTERS record: runtime counters, frame counters summed over the input channels, then every slot of the
-     * card's counter block ({@link ReplayCodes#COUNTERS_RUNTIME_BASE} and the bases after it). A record the ring
+     * card's counter block ({@link JournalCodes#COUNTERS_RUNTIME_BASE} and the bases after it). A record the ring
      * refuses is counted by the journal.
      */
     private void journalCounters(final long nanos)
@@ -276,14 +276,14 @@ public final class Heartbeat
         java.util.Arrays.fill(snapshot, 0);
         for (final RuntimeCounter c : RuntimeCounter.values())
         {
-            snapshot[ReplayCodes.COUNTERS_RUNTIME_BASE + c.id()] = path != null ? path.counter(c) :
+            snapshot[JournalCodes.COUNTERS_RUNTIME_BASE + c.id()] = path != null ? path.counter(c) :
                 counters != null ? counters.runtime(c).get() : 0;
         }
         if (path != null)
         {
             for (final FrameCounter c : FrameCounter.values())
             {
-                snapshot[ReplayCodes.COUNTERS_FRAME_BASE + c.id()] = path.counter(c);
+                snapshot[JournalCodes.COUNTERS_FRAME_BASE + c.id()] = path.counter(c);
             }
         }
         for (final RfmCounter c : RfmCounter.values())
@@ -292,12 +292,12 @@ public final class Heartbeat
             {
                 for (final EventType t : EventType.values())
                 {
-                    snapshot[ReplayCodes.COUNTERS_RFM_BASE + c.slot(t)] = device.counter(c, t);
+                    snapshot[JournalCodes.COUNTERS_RFM_BASE + c.slot(t)] = device.counter(c, t);
                 }
             }
             else
             {
-                snapshot[ReplayCodes.COUNTERS_RFM_BASE + c.slot(null)] = device.counter(c, null);
+                snapshot[JournalCodes.COUNTERS_RFM_BASE + c.slot(null)] = device.counter(c, null);
             }
         }
         countersJournal.counters(nanos, snapshot, snapshot.length);
