@@ -6,6 +6,7 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.rfmrt.rfm.EventType;
 import io.rfmrt.rfm.RfmDevice;
 import io.rfmrt.rfm.Sizes;
+import io.rfmrt.rfm.TextFiles;
 import org.agrona.BitUtil;
 
 import java.io.IOException;
@@ -138,7 +139,7 @@ public record ChannelLayout(long memorySize, List<ChannelSpec> channels, List<Va
         final String text;
         try
         {
-            text = io.rfmrt.rfm.internal.TextFiles.read(file, io.rfmrt.rfm.internal.TextFiles.MAX_CONFIG_BYTES);
+            text = TextFiles.read(file, TextFiles.MAX_CONFIG_BYTES);
         }
         catch (final IllegalArgumentException ex)
         {
@@ -163,7 +164,7 @@ public record ChannelLayout(long memorySize, List<ChannelSpec> channels, List<Va
         }
         catch (final IOException ex)
         {
-            final java.util.regex.Matcher dup = io.rfmrt.rfm.internal.TextFiles.DUPLICATE_KEY.matcher(String.valueOf(ex.getMessage()));
+            final java.util.regex.Matcher dup = TextFiles.DUPLICATE_KEY.matcher(String.valueOf(ex.getMessage()));
             if (dup.find())
             {
                 throw new LayoutException(source, List.of("duplicate key '" + dup.group(1) + "'"));

@@ -289,7 +289,7 @@ public record NodeConfig(
         final String text;
         try
         {
-            text = io.rfmrt.rfm.internal.TextFiles.read(file, io.rfmrt.rfm.internal.TextFiles.MAX_CONFIG_BYTES);
+            text = io.rfmrt.rfm.TextFiles.read(file, io.rfmrt.rfm.TextFiles.MAX_CONFIG_BYTES);
         }
         catch (final IllegalArgumentException ex)
         {
@@ -346,7 +346,7 @@ public record NodeConfig(
         }
         catch (final IOException ex)
         {
-            final java.util.regex.Matcher dup = io.rfmrt.rfm.internal.TextFiles.DUPLICATE_KEY.matcher(
+            final java.util.regex.Matcher dup = io.rfmrt.rfm.TextFiles.DUPLICATE_KEY.matcher(
                 String.valueOf(ex.getMessage()));
             if (dup.find())
             {

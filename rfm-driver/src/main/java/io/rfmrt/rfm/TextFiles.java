@@ -1,4 +1,6 @@
-package io.rfmrt.rfm.internal;
+package io.rfmrt.rfm;
+
+import io.rfmrt.rfm.internal.SharedFiles;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
