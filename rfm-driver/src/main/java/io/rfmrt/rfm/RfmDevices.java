@@ -14,6 +14,7 @@ import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * Opens devices from URIs, so that the backend is configuration, not code.
@@ -354,7 +355,7 @@ public final class RfmDevices
             if (!keys.contains(key))
             {
                 throw new RfmException(RfmStatus.BAD_PARAMETER, "device URI '" + uri + "': unknown parameter '" +
-                    key + "' (known: " + new java.util.TreeSet<>(keys) + ")");
+                    key + "' (known: " + new TreeSet<>(keys) + ")");
             }
             params.put(key, eq < 0 ? "" : pair.substring(eq + 1));
         }

@@ -1,5 +1,6 @@
 package io.rfmrt.rfm.channel;
 
+import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
@@ -20,6 +21,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.regex.Matcher;
 
 /**
  * How a network's reflective memory is divided: transmit channels (rings of frame slots) and named shared
@@ -160,11 +162,11 @@ public record ChannelLayout(long memorySize, List<ChannelSpec> channels, List<Va
         try
         {
             root = new ObjectMapper(new YAMLFactory())
-                .enable(com.fasterxml.jackson.core.JsonParser.Feature.STRICT_DUPLICATE_DETECTION).readTree(yaml);
+                .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION).readTree(yaml);
         }
         catch (final IOException ex)
         {
-            final java.util.regex.Matcher dup = TextFiles.DUPLICATE_KEY.matcher(String.valueOf(ex.getMessage()));
+            final Matcher dup = TextFiles.DUPLICATE_KEY.matcher(String.valueOf(ex.getMessage()));
             if (dup.find())
             {
                 throw new LayoutException(source, List.of("duplicate key '" + dup.group(1) + "'"));

@@ -3,6 +3,7 @@ package io.rfmrt.runtime.counters;
 import io.rfmrt.rfm.RfmCounter;
 import io.rfmrt.rfm.RfmDevices;
 import io.rfmrt.rfm.RfmException;
+import io.rfmrt.rfm.RfmStatus;
 import io.rfmrt.rfm.SharedMemoryFile;
 import io.rfmrt.rfm.channel.ChannelSpec;
 import io.rfmrt.rfm.channel.FrameCounter;
@@ -21,6 +22,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Locale;
 
 import static io.rfmrt.runtime.counters.CountersFileDescriptor.*;
 
@@ -155,7 +157,7 @@ public final class NodeCounters implements AutoCloseable
      */
     public static String frameLabel(final FrameCounter counter)
     {
-        return counter.name().toLowerCase(java.util.Locale.ROOT).replace('_', '-');
+        return counter.name().toLowerCase(Locale.ROOT).replace('_', '-');
     }
 
     /**
@@ -183,7 +185,7 @@ public final class NodeCounters implements AutoCloseable
         }
         catch (final IOException ex)
         {
-            throw new RfmException(io.rfmrt.rfm.RfmStatus.OS_ERROR, "cannot replace the counters file " + file +
+            throw new RfmException(RfmStatus.OS_ERROR, "cannot replace the counters file " + file +
                 ": " + ex.getMessage(), ex);
         }
         final SharedMemoryFile mapping = SharedMemoryFile.create(file,

@@ -25,6 +25,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
@@ -345,7 +346,7 @@ public final class Playback implements AutoCloseable
      */
     private Player.Credit credit(final Set<Integer> ours)
     {
-        final Set<Integer> targets = new java.util.TreeSet<>();
+        final Set<Integer> targets = new TreeSet<>();
         for (final ChannelSpec c : channels)
         {
             if (c.target() == RfmDevice.ALL_NODES)
