@@ -1,5 +1,7 @@
 package io.rfmrt.rfm;
 
+import java.util.Locale;
+
 /**
  * How frames reach a node's host DMA buffers.
  */
@@ -52,7 +54,7 @@ public enum DmaMode
      */
     public static DmaMode parse(final String text)
     {
-        final String t = text.trim().toUpperCase(java.util.Locale.ROOT).replace('-', '_');
+        final String t = text.trim().toUpperCase(Locale.ROOT).replace('-', '_');
         for (final DmaMode mode : values())
         {
             if (mode.name().equals(t))

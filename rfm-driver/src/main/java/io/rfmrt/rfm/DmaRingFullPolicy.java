@@ -1,5 +1,7 @@
 package io.rfmrt.rfm;
 
+import java.util.Locale;
+
 /**
  * What the DMA engine does when every descriptor is still owned by software. Either way it is counted.
  */
@@ -52,7 +54,7 @@ public enum DmaRingFullPolicy
      */
     public static DmaRingFullPolicy parse(final String text)
     {
-        final String t = text.trim().toUpperCase(java.util.Locale.ROOT).replace('-', '_');
+        final String t = text.trim().toUpperCase(Locale.ROOT).replace('-', '_');
         for (final DmaRingFullPolicy policy : values())
         {
             if (policy.name().equals(t))

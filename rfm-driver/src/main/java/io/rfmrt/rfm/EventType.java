@@ -1,5 +1,7 @@
 package io.rfmrt.rfm;
 
+import java.util.Arrays;
+
 /**
  * The events an RFM card raises on its host, named after the RFM2g event types.
  * <p>
@@ -146,6 +148,6 @@ public enum EventType
             }
         }
         throw new IllegalArgumentException("unknown event type '" + name + "' (one of " +
-            java.util.Arrays.toString(VALUES) + ")");
+            Arrays.toString(VALUES) + ")");
     }
 }

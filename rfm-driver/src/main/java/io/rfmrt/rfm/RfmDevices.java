@@ -14,6 +14,7 @@ import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * Opens devices from URIs, so that the backend is configuration, not code.
@@ -101,6 +102,55 @@ public final class RfmDevices
         }
         NetworkImage.checkMemorySize(sim.size);
         return new Plan(sim.node, sim.size, true);
+    }
+
+    /**
+     * The folder for files kept beside the device of a URI (a node's counters file, say): the emulated network's
+     * folder for {@code sim:NETWORK?...} and {@code bridge:NETWORK?...}, and for a card ({@code rfm2g:/dev/rfm2g0}) a
+     * folder named after its device node ({@code rfm2g0}) beside the networks. The URI's parameters are not read. The
+     * folders are checked as the networks' are: not a symbolic link, owned by this user or root, not writable by
+     * every user.
+     *
+     * @param uri    a device URI.
+     * @param create create the folder (and the folder holding networks), mode 0770, when missing.
+     * @return the folder; it exists when {@code create} is true.
+     * @throws RfmException             naming the value when the folder's name is no usable name, or why a folder
+     *                                  on disk is refused.
+     * @throws IllegalArgumentException when a card's URI names no device node.
+     */
+    public static Path folder(final String uri, final boolean create)
+    {
+        return SimNetwork.checkedDir(folderName(uri), create);
+    }
+
+    /** The name of the folder {@link #folder} gives: the network's name, or a card's device node's file name. */
+    private static String folderName(final String uri)
+    {
+        final int colon = uri.indexOf(':');
+        final String rest = uri.substring(colon + 1);
+        final int question = rest.indexOf('?');
+        final String name = question < 0 ? rest : rest.substring(0, question);
+        if (uri.startsWith("sim:"))
+        {
+            return name;
+        }
+        final Path path = Path.of(name).getFileName();
+        if (path == null)
+        {
+            throw new IllegalArgumentException("device URI '" + uri + "' names no device node");
+        }
+        return path.toString();
+    }
+
+    /**
+     * @param network the name of an emulated network.
+     * @return whether that network exists on this host.
+     * @throws RfmException BAD_PARAMETER naming the value if it is no usable network name, or why its folder is
+     *                      refused.
+     */
+    public static boolean networkExists(final String network)
+    {
+        return SimNetwork.exists(network);
     }
 
     /**
@@ -305,7 +355,7 @@ public final class RfmDevices
             if (!keys.contains(key))
             {
                 throw new RfmException(RfmStatus.BAD_PARAMETER, "device URI '" + uri + "': unknown parameter '" +
-                    key + "' (known: " + new java.util.TreeSet<>(keys) + ")");
+                    key + "' (known: " + new TreeSet<>(keys) + ")");
             }
             params.put(key, eq < 0 ? "" : pair.substring(eq + 1));
         }

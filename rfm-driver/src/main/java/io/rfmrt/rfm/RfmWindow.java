@@ -4,6 +4,8 @@ import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
+import java.lang.invoke.VarHandle;
+import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 
 /**
@@ -284,7 +286,7 @@ public final class RfmWindow
         final int at = check(offset, 8, "putLongThenStoreStoreFence");
         memory.putLong(at, value, BYTE_ORDER);
         observe(at, 8);
-        java.lang.invoke.VarHandle.storeStoreFence();
+        VarHandle.storeStoreFence();
     }
 
     /**
@@ -361,7 +363,7 @@ public final class RfmWindow
      * @return a new byte-buffer view of the whole memory (index = offset) for checksums and bulk I/O; the caller
      * owns its position and limit. Allocates: take one at set-up, not per frame.
      */
-    public java.nio.ByteBuffer newByteBufferView()
+    public ByteBuffer newByteBufferView()
     {
         return memory.byteBuffer().duplicate().order(BYTE_ORDER);
     }

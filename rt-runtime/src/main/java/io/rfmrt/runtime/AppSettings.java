@@ -1,5 +1,6 @@
 package io.rfmrt.runtime;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -7,6 +8,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
+import java.io.IOException;
 import java.lang.reflect.RecordComponent;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -115,7 +117,7 @@ public final class AppSettings
                 problems.add(describe(ex, List.of(c.getName()), given));
                 unconverted = true;
             }
-            catch (final java.io.IOException ex)
+            catch (final IOException ex)
             {
                 problems.add(key(c.getName()) + ": " + String.valueOf(ex.getMessage()).lines().findFirst().orElse(""));
                 unconverted = true;
@@ -136,7 +138,7 @@ public final class AppSettings
             problems.add(describe(ex, List.of(), given));
             return null;
         }
-        catch (final IllegalArgumentException | com.fasterxml.jackson.core.JsonProcessingException ex)
+        catch (final IllegalArgumentException | JsonProcessingException ex)
         {
             problems.add(prefix + ": " + String.valueOf(ex.getMessage()).lines().findFirst().orElse(""));
             return null;

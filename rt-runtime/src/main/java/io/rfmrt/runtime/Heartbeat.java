@@ -1,5 +1,6 @@
 package io.rfmrt.runtime;
 
+import com.sun.management.ThreadMXBean;
 import io.rfmrt.rfm.EventType;
 import io.rfmrt.rfm.RfmCounter;
 import io.rfmrt.rfm.RfmDevice;
@@ -8,18 +9,22 @@ import io.rfmrt.rfm.rfm2g.Rfm2gCard;
 import io.rfmrt.rfm.rfm2g.Rfm2gEventStats;
 import io.rfmrt.runtime.counters.CounterIds;
 import io.rfmrt.runtime.counters.NodeCounters;
+import io.rfmrt.runtime.journal.Journal;
+import io.rfmrt.runtime.journal.JournalCodes;
+import io.rfmrt.runtime.journal.JournalStats;
 import io.rfmrt.runtime.journal.JournalWriter;
-import io.rfmrt.runtime.replay.ReplayCodes;
-import org.HdrHistogram.Histogram;
-
 import io.rfmrt.runtime.threads.RtThread;
 import io.rfmrt.runtime.threads.ThreadStats;
+import org.HdrHistogram.Histogram;
 
+import java.lang.management.ManagementFactory;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 
 /**
  * Once per period, one line: frame rate, p50/p99/p99.9/max of every stage over the period, and every counter of
@@ -27,7 +32,7 @@ import java.util.function.Consumer;
  * housekeeping thread; the line goes to a sink (a Log4j2
  * async logger in the node). With the node's {@link NodeCounters} it also sets the card's and the journal's counters
  * in the counters file, and with a journal writer it journals a COUNTERS record each beat (the snapshot laid out as
- * {@link ReplayCodes} reads it), so that a replay sees FIFO overflows and journal drops.
+ * {@link JournalCodes} reads it), so that a replay sees FIFO overflows and journal drops.
  */
 public final class Heartbeat
 {
@@ -49,18 +54,18 @@ public final class Heartbeat
     private final Map<String, Long> lastAllocated = new HashMap<>();
     /** Each RT thread's beats in a row, after the warm-up, in which it allocated. */
     private final Map<String, Integer> allocatingBeats = new HashMap<>();
-    private final com.sun.management.ThreadMXBean allocation = allocationCounter();
+    private final ThreadMXBean allocation = allocationCounter();
     private long beats;
     private boolean allocationWarned;
-    private io.rfmrt.runtime.journal.Journal journal;
+    private Journal journal;
     private Consumer<String> warn = line -> { };
     private boolean journalWarned;
     private long lastHandled;
     private long lastNanos = System.nanoTime();
     private NodeCounters counters;
     private JournalWriter countersJournal;
-    private final long[] snapshot = new long[ReplayCodes.COUNTERS_LENGTH];
-    private java.util.function.Supplier<String> app = () -> null;
+    private final long[] snapshot = new long[JournalCodes.COUNTERS_LENGTH];
+    private Supplier<String> app = () -> null;
 
     /**
      * @param device the card.
@@ -82,7 +87,7 @@ public final class Heartbeat
      * @param warn    where the one warning goes.
      * @return this.
      */
-    public Heartbeat journal(final io.rfmrt.runtime.journal.Journal journal, final Consumer<String> warn)
+    public Heartbeat journal(final Journal journal, final Consumer<String> warn)
     {
         this.journal = journal;
         this.warn = warn;
@@ -110,7 +115,7 @@ public final class Heartbeat
      * @param segment asked once per beat; null leaves the segment out.
      * @return this.
      */
-    public Heartbeat app(final java.util.function.Supplier<String> segment)
+    public Heartbeat app(final Supplier<String> segment)
     {
         this.app = segment;
         return this;
@@ -215,7 +220,7 @@ public final class Heartbeat
         }
         if (journal != null)
         {
-            final io.rfmrt.runtime.journal.JournalStats js = journal.stats();
+            final JournalStats js = journal.stats();
             line.append(" | journal written=").append(js.recordsWritten()).append(" drops=")
                 .append(js.droppedRingFull()).append(" write-errors=").append(js.writeErrors());
             if (counters != null)
@@ -251,10 +256,10 @@ public final class Heartbeat
         return allocation == null || !thread.isAlive() ? -1 : allocation.getThreadAllocatedBytes(thread.getId());
     }
 
-    private static com.sun.management.ThreadMXBean allocationCounter()
+    private static ThreadMXBean allocationCounter()
     {
-        final java.lang.management.ThreadMXBean bean = java.lang.management.ManagementFactory.getThreadMXBean();
-        if (bean instanceof com.sun.management.ThreadMXBean counting && counting.isThreadAllocatedMemorySupported())
+        if (ManagementFactory.getThreadMXBean() instanceof ThreadMXBean counting &&
+            counting.isThreadAllocatedMemorySupported())
         {
             counting.setThreadAllocatedMemoryEnabled(true);
             return counting;
@@ -264,7 +269,7 @@ public final class Heartbeat
 
     /**
      * One COUNTERS record: runtime counters, frame counters summed over the input channels, then every slot of the
-     * card's counter block ({@link ReplayCodes#COUNTERS_RUNTIME_BASE} and the bases after it). A record the ring
+     * card's counter block ({@link JournalCodes#COUNTERS_RUNTIME_BASE} and the bases after it). A record the ring
      * refuses is counted by the journal.
      */
     private void journalCounters(final long nanos)
@@ -273,17 +278,17 @@ public final class Heartbeat
         {
             return;
         }
-        java.util.Arrays.fill(snapshot, 0);
+        Arrays.fill(snapshot, 0);
         for (final RuntimeCounter c : RuntimeCounter.values())
         {
-            snapshot[ReplayCodes.COUNTERS_RUNTIME_BASE + c.id()] = path != null ? path.counter(c) :
+            snapshot[JournalCodes.COUNTERS_RUNTIME_BASE + c.id()] = path != null ? path.counter(c) :
                 counters != null ? counters.runtime(c).get() : 0;
         }
         if (path != null)
         {
             for (final FrameCounter c : FrameCounter.values())
             {
-                snapshot[ReplayCodes.COUNTERS_FRAME_BASE + c.id()] = path.counter(c);
+                snapshot[JournalCodes.COUNTERS_FRAME_BASE + c.id()] = path.counter(c);
             }
         }
         for (final RfmCounter c : RfmCounter.values())
@@ -292,12 +297,12 @@ public final class Heartbeat
             {
                 for (final EventType t : EventType.values())
                 {
-                    snapshot[ReplayCodes.COUNTERS_RFM_BASE + c.slot(t)] = device.counter(c, t);
+                    snapshot[JournalCodes.COUNTERS_RFM_BASE + c.slot(t)] = device.counter(c, t);
                 }
             }
             else
             {
-                snapshot[ReplayCodes.COUNTERS_RFM_BASE + c.slot(null)] = device.counter(c, null);
+                snapshot[JournalCodes.COUNTERS_RFM_BASE + c.slot(null)] = device.counter(c, null);
             }
         }
         countersJournal.counters(nanos, snapshot, snapshot.length);

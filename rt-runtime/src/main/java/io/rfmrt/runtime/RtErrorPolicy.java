@@ -1,8 +1,8 @@
 package io.rfmrt.runtime;
 
 import io.rfmrt.runtime.counters.NodeCounters;
+import io.rfmrt.runtime.journal.JournalCodes;
 import io.rfmrt.runtime.journal.JournalWriter;
-import io.rfmrt.runtime.replay.ReplayCodes;
 import org.agrona.ErrorHandler;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
@@ -18,7 +18,7 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * The one error policy of every runtime thread (ISR-wake, consumer, polling, publisher, heartbeat): an uncaught
  * exception or error is counted, logged once per thread with the thread's name, journaled as a FAULT record
- * ({@link ReplayCodes#FAULT_THREAD_FAILED}: seq = the thread's id, value = the errors so far), and makes the whole
+ * ({@link JournalCodes#FAULT_THREAD_FAILED}: seq = the thread's id, value = the errors so far), and makes the whole
  * node fail: the failing agent stops, {@link #failed()} turns true and {@link #awaitFailure} returns, so that the
  * owner shuts the node down in order and exits non-zero. A dead thread is never silent. With the node's
  * {@link NodeCounters}, each error is also counted in its {@link RuntimeCounter#ERRORS} counter and recorded in its
@@ -156,7 +156,7 @@ public final class RtErrorPolicy implements ErrorHandler, Thread.UncaughtExcepti
                 final boolean written;
                 synchronized (this)
                 {
-                    written = journal.fault(ReplayCodes.FAULT_THREAD_FAILED, thread.getId(), count, System.nanoTime());
+                    written = journal.fault(JournalCodes.FAULT_THREAD_FAILED, thread.getId(), count, System.nanoTime());
                 }
                 if (!written)
                 {

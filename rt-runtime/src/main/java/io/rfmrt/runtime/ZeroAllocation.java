@@ -1,5 +1,7 @@
 package io.rfmrt.runtime;
 
+import com.sun.management.ThreadMXBean;
+
 import java.lang.management.ManagementFactory;
 import java.util.Arrays;
 
@@ -68,7 +70,7 @@ public final class ZeroAllocation
      */
     public static boolean supported()
     {
-        return ManagementFactory.getThreadMXBean() instanceof com.sun.management.ThreadMXBean t &&
+        return ManagementFactory.getThreadMXBean() instanceof ThreadMXBean t &&
             t.isThreadAllocatedMemorySupported();
     }
 
@@ -86,8 +88,7 @@ public final class ZeroAllocation
         {
             throw new UnsupportedOperationException("this JVM does not count a thread's allocated bytes");
         }
-        final com.sun.management.ThreadMXBean threads =
-            (com.sun.management.ThreadMXBean)ManagementFactory.getThreadMXBean();
+        final ThreadMXBean threads = (ThreadMXBean)ManagementFactory.getThreadMXBean();
         threads.setThreadAllocatedMemoryEnabled(true);
         workload.cycles(0, warmup);
         final long tid = Thread.currentThread().getId();

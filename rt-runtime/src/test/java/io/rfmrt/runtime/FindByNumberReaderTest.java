@@ -4,7 +4,7 @@ import io.rfmrt.rfm.channel.FrameCounter;
 import io.rfmrt.rfm.channel.FrameStatus;
 import io.rfmrt.runtime.ReaderHarness.Mode;
 import io.rfmrt.runtime.ReaderHarness.Publisher;
-import io.rfmrt.runtime.replay.ReplayCodes;
+import io.rfmrt.runtime.journal.JournalCodes;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -26,7 +26,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class FindByNumberReaderTest
 {
-    private static final String RESTART = "FAULT code=" + ReplayCodes.FAULT_PUBLISHER_RESTART + " seq=1 value=1";
+    private static final String RESTART = "FAULT code=" + JournalCodes.FAULT_PUBLISHER_RESTART + " seq=1 value=1";
 
     private Path root;
 

@@ -8,12 +8,12 @@ import io.rfmrt.rfm.channel.FramePublisher;
 import io.rfmrt.runtime.config.NodeConfig;
 import io.rfmrt.runtime.counters.CounterIds;
 import io.rfmrt.runtime.counters.CountersSnapshot;
+import io.rfmrt.runtime.journal.JournalCodes;
 import io.rfmrt.runtime.journal.JournalReader;
 import io.rfmrt.runtime.journal.JournalRecord;
 import io.rfmrt.runtime.journal.RecordKind;
 import io.rfmrt.runtime.replay.NodeAnalysis;
 import io.rfmrt.runtime.replay.Replay;
-import io.rfmrt.runtime.replay.ReplayCodes;
 import io.rfmrt.runtime.replay.ReplayFilter;
 import io.rfmrt.runtime.replay.ReplaySummary;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -144,8 +144,8 @@ class NodeCountersFileTest
                 if (record.kind() == RecordKind.COUNTERS)
                 {
                     records++;
-                    assertThat(record.counterCount()).isEqualTo(ReplayCodes.COUNTERS_LENGTH);
-                    lastFrames = record.counter(ReplayCodes.COUNTERS_FRAME_BASE + FrameCounter.FRAMES.id());
+                    assertThat(record.counterCount()).isEqualTo(JournalCodes.COUNTERS_LENGTH);
+                    lastFrames = record.counter(JournalCodes.COUNTERS_FRAME_BASE + FrameCounter.FRAMES.id());
                 }
             }
         }

@@ -5,10 +5,10 @@ import io.rfmrt.rfm.RfmDevices;
 import io.rfmrt.rfm.channel.ChannelSpec;
 import io.rfmrt.rfm.channel.FramePublisher;
 import io.rfmrt.runtime.config.NodeConfig;
+import io.rfmrt.runtime.journal.JournalCodes;
 import io.rfmrt.runtime.journal.JournalReader;
 import io.rfmrt.runtime.journal.JournalRecord;
 import io.rfmrt.runtime.journal.RecordKind;
-import io.rfmrt.runtime.replay.ReplayCodes;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -137,7 +137,7 @@ class NodeFailureTest
             final JournalRecord record = new JournalRecord();
             while (reader.next(record))
             {
-                if (record.kind() == RecordKind.FAULT && record.code() == ReplayCodes.FAULT_THREAD_FAILED)
+                if (record.kind() == RecordKind.FAULT && record.code() == JournalCodes.FAULT_THREAD_FAILED)
                 {
                     faults++;
                 }

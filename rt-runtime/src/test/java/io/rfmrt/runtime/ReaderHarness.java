@@ -17,9 +17,9 @@ import io.rfmrt.runtime.internal.Counters;
 import io.rfmrt.runtime.internal.HandoffRing;
 import io.rfmrt.runtime.internal.IsrWakeAgent;
 import io.rfmrt.runtime.internal.PollingAgent;
+import io.rfmrt.runtime.journal.JournalCodes;
 import io.rfmrt.runtime.journal.JournalTestSupport;
 import io.rfmrt.runtime.journal.JournalWriter;
-import io.rfmrt.runtime.replay.ReplayCodes;
 import org.agrona.concurrent.NanoClock;
 import org.agrona.concurrent.UnsafeBuffer;
 
@@ -295,7 +295,7 @@ final class ReaderHarness implements AutoCloseable
     {
         return JournalTestSupport.takeQueued(journal).stream()
             .filter(r -> r.startsWith("FAULT code=" + FrameStatus.TORN.id() + " ") ||
-                r.startsWith("FAULT code=" + ReplayCodes.FAULT_PUBLISHER_RESTART + " "))
+                r.startsWith("FAULT code=" + JournalCodes.FAULT_PUBLISHER_RESTART + " "))
             .map(r -> r.replaceAll(" nanos=\\d+", ""))
             .toList();
     }

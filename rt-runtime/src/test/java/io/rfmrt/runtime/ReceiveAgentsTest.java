@@ -17,9 +17,9 @@ import io.rfmrt.runtime.internal.ConsumerAgent;
 import io.rfmrt.runtime.internal.Counters;
 import io.rfmrt.runtime.internal.HandoffRing;
 import io.rfmrt.runtime.internal.IsrWakeAgent;
+import io.rfmrt.runtime.journal.JournalCodes;
 import io.rfmrt.runtime.journal.JournalTestSupport;
 import io.rfmrt.runtime.journal.JournalWriter;
-import io.rfmrt.runtime.replay.ReplayCodes;
 import org.agrona.concurrent.NanoClock;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterEach;
@@ -307,7 +307,7 @@ class ReceiveAgentsTest
             agents.isr.doWork(RfmDevice.NO_WAIT);
             agents.consumeAll();
             assertThat(withoutNanos(JournalTestSupport.takeQueued(agents.isrJournal))).containsExactly(
-                "FAULT code=" + ReplayCodes.FAULT_PUBLISHER_RESTART + " seq=1 value=" + SENSOR.node());
+                "FAULT code=" + JournalCodes.FAULT_PUBLISHER_RESTART + " seq=1 value=" + SENSOR.node());
             assertThat(agents.counter(RuntimeCounter.JOURNAL_DROPS)).isZero();
 
             // once more while the ISR-wake duty's journal ring is full: the record is lost, and counted

@@ -2,12 +2,12 @@ package io.rfmrt.control.journal;
 
 import io.rfmrt.control.AxisState;
 import io.rfmrt.runtime.journal.Journal;
+import io.rfmrt.runtime.journal.JournalCodes;
 import io.rfmrt.runtime.journal.JournalConfig;
 import io.rfmrt.runtime.journal.JournalReader;
 import io.rfmrt.runtime.journal.JournalRecord;
 import io.rfmrt.runtime.journal.JournalWriter;
 import io.rfmrt.runtime.journal.RecordKind;
-import io.rfmrt.runtime.replay.ReplayCodes;
 import io.rfmrt.runtime.replay.ReplayVocabulary;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -42,7 +42,7 @@ class ControlJournalTest
         assertThat(vocabulary.faultName(ControlJournal.FAULT_DEADLINE_MISS)).isEqualTo("DEADLINE_MISS");
         assertThat(vocabulary.faultName(ControlJournal.FAULT_COMMAND_STALE)).isEqualTo("COMMAND_STALE");
         assertThat(vocabulary.faultName(ControlJournal.FAULT_STALL)).isEqualTo("STALL");
-        assertThat(vocabulary.faultName(ReplayCodes.FAULT_THREAD_FAILED)).isEqualTo("THREAD_FAILED");
+        assertThat(vocabulary.faultName(JournalCodes.FAULT_THREAD_FAILED)).isEqualTo("THREAD_FAILED");
         for (final AxisState state : AxisState.values())
         {
             assertThat(vocabulary.stateName(ControlJournal.stateId(state))).isEqualTo(state.name());

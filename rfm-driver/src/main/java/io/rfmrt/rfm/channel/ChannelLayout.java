@@ -1,11 +1,13 @@
 package io.rfmrt.rfm.channel;
 
+import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.rfmrt.rfm.EventType;
 import io.rfmrt.rfm.RfmDevice;
 import io.rfmrt.rfm.Sizes;
+import io.rfmrt.rfm.TextFiles;
 import org.agrona.BitUtil;
 
 import java.io.IOException;
@@ -19,6 +21,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.regex.Matcher;
 
 /**
  * How a network's reflective memory is divided: transmit channels (rings of frame slots) and named shared
@@ -138,7 +141,7 @@ public record ChannelLayout(long memorySize, List<ChannelSpec> channels, List<Va
         final String text;
         try
         {
-            text = io.rfmrt.rfm.internal.TextFiles.read(file, io.rfmrt.rfm.internal.TextFiles.MAX_CONFIG_BYTES);
+            text = TextFiles.read(file, TextFiles.MAX_CONFIG_BYTES);
         }
         catch (final IllegalArgumentException ex)
         {
@@ -159,11 +162,11 @@ public record ChannelLayout(long memorySize, List<ChannelSpec> channels, List<Va
         try
         {
             root = new ObjectMapper(new YAMLFactory())
-                .enable(com.fasterxml.jackson.core.JsonParser.Feature.STRICT_DUPLICATE_DETECTION).readTree(yaml);
+                .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION).readTree(yaml);
         }
         catch (final IOException ex)
         {
-            final java.util.regex.Matcher dup = io.rfmrt.rfm.internal.TextFiles.DUPLICATE_KEY.matcher(String.valueOf(ex.getMessage()));
+            final Matcher dup = TextFiles.DUPLICATE_KEY.matcher(String.valueOf(ex.getMessage()));
             if (dup.find())
             {
                 throw new LayoutException(source, List.of("duplicate key '" + dup.group(1) + "'"));

@@ -7,6 +7,7 @@ import org.agrona.DirectBuffer;
 import org.agrona.concurrent.NanoClock;
 import org.agrona.concurrent.SystemNanoClock;
 
+import java.security.SecureRandom;
 import java.util.zip.CRC32C;
 
 import static io.rfmrt.rfm.channel.FrameHeaderDescriptor.*;
@@ -83,7 +84,7 @@ public final class FramePublisher
         int value;
         do
         {
-            value = new java.security.SecureRandom().nextInt();
+            value = new SecureRandom().nextInt();
         }
         while (value == 0);
         return value;

@@ -1,5 +1,7 @@
 package io.rfmrt.rfm.internal;
 
+import com.sun.jna.Native;
+
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -75,7 +77,7 @@ public final class ProcStat
         {
             return false;
         }
-        return LibC.kill((int)pid, 0) == 0 || com.sun.jna.Native.getLastError() == EPERM;
+        return LibC.kill((int)pid, 0) == 0 || Native.getLastError() == EPERM;
     }
 
     /**

@@ -1,16 +1,21 @@
 package io.rfmrt.rfm.internal;
 
+import com.sun.jna.Native;
 import io.rfmrt.rfm.RfmException;
 import io.rfmrt.rfm.RfmStatus;
 import org.agrona.IoUtil;
 
 import java.io.IOException;
 import java.io.RandomAccessFile;
+import java.nio.ByteBuffer;
 import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.file.AccessDeniedException;
 import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermission;
@@ -130,15 +135,15 @@ public final class SharedFiles
      */
     public static String describe(final IOException ex)
     {
-        if (ex instanceof java.nio.file.AccessDeniedException)
+        if (ex instanceof AccessDeniedException)
         {
             return "permission denied";
         }
-        if (ex instanceof java.nio.file.NoSuchFileException)
+        if (ex instanceof NoSuchFileException)
         {
             return "no such file or folder";
         }
-        if (ex instanceof java.nio.file.FileSystemException fs && fs.getReason() != null)
+        if (ex instanceof FileSystemException fs && fs.getReason() != null)
         {
             return fs.getReason();
         }
@@ -266,7 +271,7 @@ public final class SharedFiles
             if (fd < 0)
             {
                 throw new IOException("cannot open it to allocate its " + length + " bytes (errno " +
-                    com.sun.jna.Native.getLastError() + ")");
+                    Native.getLastError() + ")");
             }
             final int error;
             try
@@ -288,7 +293,7 @@ public final class SharedFiles
             }
             // EOPNOTSUPP and the like: write the pages instead
         }
-        final java.nio.ByteBuffer zeros = java.nio.ByteBuffer.allocate(1 << 16);
+        final ByteBuffer zeros = ByteBuffer.allocate(1 << 16);
         try (FileChannel channel = FileChannel.open(file, StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS))
         {
             for (long at = 0; at < length; at += zeros.capacity())

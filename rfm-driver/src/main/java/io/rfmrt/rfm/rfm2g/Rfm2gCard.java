@@ -1,5 +1,6 @@
 package io.rfmrt.rfm.rfm2g;
 
+import io.rfmrt.rfm.EventType;
 import io.rfmrt.rfm.RfmDevice;
 
 import java.nio.ByteBuffer;
@@ -50,14 +51,14 @@ public interface Rfm2gCard extends RfmDevice
      * @param type an event type.
      * @return the driver's statistics of the type's queue.
      */
-    Rfm2gEventStats eventStats(io.rfmrt.rfm.EventType type);
+    Rfm2gEventStats eventStats(EventType type);
 
     /**
      * Reset the driver's count and statistics of a type ({@code RFM2gClearEventCount}, {@code RFM2gClearEventStats}).
      *
      * @param type an event type, or null for every type.
      */
-    void clearEventCounts(io.rfmrt.rfm.EventType type);
+    void clearEventCounts(EventType type);
 
     /**
      * Vendor peek ({@code RFM2gPeek8/16/32/64}).

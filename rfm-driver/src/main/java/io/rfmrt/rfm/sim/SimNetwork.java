@@ -15,12 +15,14 @@ import io.rfmrt.rfm.internal.bridge.PeerTable;
 import io.rfmrt.rfm.internal.sim.ControlBlockDescriptor;
 import io.rfmrt.rfm.internal.sim.DmaRing;
 import io.rfmrt.rfm.internal.sim.NetworkImage;
+import org.agrona.concurrent.ringbuffer.ManyToOneRingBuffer;
 
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -384,7 +386,7 @@ public final class SimNetwork implements AutoCloseable
     {
         try (Stream<Path> paths = Files.walk(dir))
         {
-            for (final Path p : paths.sorted(java.util.Comparator.reverseOrder()).toList())
+            for (final Path p : paths.sorted(Comparator.reverseOrder()).toList())
             {
                 Files.deleteIfExists(p);
             }
@@ -613,7 +615,7 @@ public final class SimNetwork implements AutoCloseable
                 records.add(new BridgeStatus.Record(fields[0], kind, (int)fields[2], fields[3], fields[4]));
             }
         }
-        final org.agrona.concurrent.ringbuffer.ManyToOneRingBuffer log = file.newLog();
+        final ManyToOneRingBuffer log = file.newLog();
         final boolean alive = file.bridgeAlive();
         return new BridgeStatus(file.hostId(), file.hostName(), file.channel(), file.bridgePid(), alive,
             file.leaseValid(System.nanoTime()), alive ? file.state() : BridgeState.STOPPED, file.bridgeStartedMillis(),

@@ -248,7 +248,7 @@ class NodeCommandTest
             while (reader.next(record))
             {
                 if (record.kind() == RecordKind.FAULT && record.code() ==
-                    io.rfmrt.runtime.replay.ReplayCodes.FAULT_PUBLISHER_RESTART)
+                    io.rfmrt.runtime.journal.JournalCodes.FAULT_PUBLISHER_RESTART)
                 {
                     restarts++;
                     assertThat(record.value()).as("source").isEqualTo(1);

@@ -10,10 +10,10 @@ import io.rfmrt.rfm.sim.SimNetwork;
 import io.rfmrt.runtime.RuntimeCounter;
 import io.rfmrt.runtime.counters.CounterIds;
 import io.rfmrt.runtime.counters.CountersSnapshot;
+import io.rfmrt.runtime.journal.JournalCodes;
 import io.rfmrt.runtime.journal.JournalReader;
 import io.rfmrt.runtime.journal.JournalRecord;
 import io.rfmrt.runtime.journal.RecordKind;
-import io.rfmrt.runtime.replay.ReplayCodes;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -133,7 +133,7 @@ class NodeThreadFailureTest
             final JournalRecord record = new JournalRecord();
             while (reader.next(record))
             {
-                if (record.kind() == RecordKind.FAULT && record.code() == ReplayCodes.FAULT_THREAD_FAILED)
+                if (record.kind() == RecordKind.FAULT && record.code() == JournalCodes.FAULT_THREAD_FAILED)
                 {
                     faults++;
                 }
@@ -243,7 +243,7 @@ class NodeThreadFailureTest
             final JournalRecord record = new JournalRecord();
             while (reader.next(record))
             {
-                faults += record.kind() == RecordKind.FAULT && record.code() == ReplayCodes.FAULT_THREAD_FAILED ? 1 : 0;
+                faults += record.kind() == RecordKind.FAULT && record.code() == JournalCodes.FAULT_THREAD_FAILED ? 1 : 0;
             }
         }
         assertThat(faults).as("FAULT records of the failed thread, flushed before exit").isPositive();
@@ -370,7 +370,7 @@ class NodeThreadFailureTest
             final JournalRecord record = new JournalRecord();
             while (reader.next(record))
             {
-                faults += record.kind() == RecordKind.FAULT && record.code() == ReplayCodes.FAULT_THREAD_FAILED ? 1 : 0;
+                faults += record.kind() == RecordKind.FAULT && record.code() == JournalCodes.FAULT_THREAD_FAILED ? 1 : 0;
             }
         }
         return faults;

@@ -8,10 +8,10 @@ import io.rfmrt.runtime.RuntimeCounter;
 import io.rfmrt.runtime.counters.CounterIds;
 import io.rfmrt.runtime.counters.CountersSnapshot;
 import io.rfmrt.runtime.counters.NodeCounters;
+import io.rfmrt.runtime.journal.JournalCodes;
 import io.rfmrt.runtime.journal.JournalReader;
 import io.rfmrt.runtime.journal.JournalRecord;
 import io.rfmrt.runtime.journal.RecordKind;
-import io.rfmrt.runtime.replay.ReplayCodes;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -142,7 +142,7 @@ class ReaderProcessesTest
                     frames.computeIfAbsent(record.source(), s -> new ArrayList<>()).add(record.seq());
                 }
                 else if (record.kind() == RecordKind.FAULT && (record.code() == FrameStatus.TORN.id() ||
-                    record.code() == ReplayCodes.FAULT_PUBLISHER_RESTART))
+                    record.code() == JournalCodes.FAULT_PUBLISHER_RESTART))
                 {
                     faults.add((record.code() == FrameStatus.TORN.id() ? "torn" : "restart") + " seq=" +
                         record.seq() + " source=" + record.value());

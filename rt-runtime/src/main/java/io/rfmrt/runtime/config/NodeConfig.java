@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import io.rfmrt.rfm.TextFiles;
 import io.rfmrt.runtime.ConfigException;
 import io.rfmrt.runtime.NodeContext;
 
@@ -83,7 +84,7 @@ public final class NodeConfig
         final String text;
         try
         {
-            text = io.rfmrt.rfm.internal.TextFiles.read(file, io.rfmrt.rfm.internal.TextFiles.MAX_CONFIG_BYTES);
+            text = io.rfmrt.rfm.TextFiles.read(file, io.rfmrt.rfm.TextFiles.MAX_CONFIG_BYTES);
         }
         catch (final IllegalArgumentException ex)
         {
@@ -190,7 +191,7 @@ public final class NodeConfig
         }
         catch (final IOException ex)
         {
-            final Matcher dup = io.rfmrt.rfm.internal.TextFiles.DUPLICATE_KEY.matcher(
+            final Matcher dup = TextFiles.DUPLICATE_KEY.matcher(
                 String.valueOf(ex.getMessage()));
             if (dup.find())
             {

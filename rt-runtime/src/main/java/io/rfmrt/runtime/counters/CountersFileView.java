@@ -5,6 +5,7 @@ import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.status.CountersReader;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.LinkOption;
@@ -65,7 +66,7 @@ public final class CountersFileView implements AutoCloseable
 
     private static int snapshotLength(final Path file, final FileChannel channel) throws IOException
     {
-        final java.nio.ByteBuffer header = java.nio.ByteBuffer.allocate(CountersFileDescriptor.HEADER_LENGTH)
+        final ByteBuffer header = ByteBuffer.allocate(CountersFileDescriptor.HEADER_LENGTH)
             .order(CountersFileDescriptor.BYTE_ORDER);
         channel.read(header, 0);
         final long body = (long)header.getInt(CountersFileDescriptor.METADATA_LENGTH_OFFSET) +

@@ -1,11 +1,12 @@
 package io.rfmrt.runtime.counters;
 
 import io.rfmrt.rfm.RfmCounter;
+import io.rfmrt.rfm.RfmDevices;
 import io.rfmrt.rfm.RfmException;
+import io.rfmrt.rfm.RfmStatus;
 import io.rfmrt.rfm.SharedMemoryFile;
 import io.rfmrt.rfm.channel.ChannelSpec;
 import io.rfmrt.rfm.channel.FrameCounter;
-import io.rfmrt.rfm.sim.SimNetwork;
 import io.rfmrt.runtime.RuntimeCounter;
 import org.agrona.BufferUtil;
 import org.agrona.concurrent.AtomicBuffer;
@@ -21,6 +22,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Locale;
 
 import static io.rfmrt.runtime.counters.CountersFileDescriptor.*;
 
@@ -155,7 +157,7 @@ public final class NodeCounters implements AutoCloseable
      */
     public static String frameLabel(final FrameCounter counter)
     {
-        return counter.name().toLowerCase(java.util.Locale.ROOT).replace('_', '-');
+        return counter.name().toLowerCase(Locale.ROOT).replace('_', '-');
     }
 
     /**
@@ -183,7 +185,7 @@ public final class NodeCounters implements AutoCloseable
         }
         catch (final IOException ex)
         {
-            throw new RfmException(io.rfmrt.rfm.RfmStatus.OS_ERROR, "cannot replace the counters file " + file +
+            throw new RfmException(RfmStatus.OS_ERROR, "cannot replace the counters file " + file +
                 ": " + ex.getMessage(), ex);
         }
         final SharedMemoryFile mapping = SharedMemoryFile.create(file,
@@ -214,9 +216,10 @@ public final class NodeCounters implements AutoCloseable
     }
 
     /**
-     * Where the counters of the node on {@code device} live: in the emulated network's folder for
-     * {@code sim:NETWORK?...}, and for a card ({@code rfm2g:/dev/rfm2g0}) in a folder named after its device node
-     * ({@code rfm2g0}) beside the networks ({@link SimNetwork#root()}).
+     * Where the counters of the node on {@code device} live: in the folder for files kept beside the device
+     * ({@link RfmDevices#folder}: the emulated network's folder for {@code sim:NETWORK?...}, and for a card,
+     * {@code rfm2g:/dev/rfm2g0}, a folder named after its device node, {@code rfm2g0}, beside the networks), which is
+     * made when missing.
      *
      * @param device a device URI.
      * @param node   the node id.
@@ -224,29 +227,7 @@ public final class NodeCounters implements AutoCloseable
      */
     public static Path fileFor(final String device, final int node)
     {
-        return SimNetwork.checkedDir(folderName(device), true).resolve(fileName(node));
-    }
-
-    /**
-     * @param device a device URI.
-     * @return the name of the folder (under {@link SimNetwork#root()}) its counters files are in.
-     */
-    public static String folderName(final String device)
-    {
-        final int colon = device.indexOf(':');
-        final String rest = device.substring(colon + 1);
-        final int question = rest.indexOf('?');
-        final String name = question < 0 ? rest : rest.substring(0, question);
-        if (device.startsWith("sim:"))
-        {
-            return name;
-        }
-        final Path path = Path.of(name).getFileName();
-        if (path == null)
-        {
-            throw new IllegalArgumentException("device URI '" + device + "' names no device node");
-        }
-        return path.toString();
+        return RfmDevices.folder(device, true).resolve(fileName(node));
     }
 
     /**

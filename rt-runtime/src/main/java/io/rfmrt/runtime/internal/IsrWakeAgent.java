@@ -11,8 +11,8 @@ import io.rfmrt.rfm.channel.FrameReceiver;
 import io.rfmrt.rfm.channel.FrameStatus;
 import io.rfmrt.rfm.channel.FrameView;
 import io.rfmrt.runtime.RuntimeCounter;
+import io.rfmrt.runtime.journal.JournalCodes;
 import io.rfmrt.runtime.journal.JournalWriter;
-import io.rfmrt.runtime.replay.ReplayCodes;
 import io.rfmrt.runtime.ReceivePath;
 import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.NanoClock;
@@ -254,7 +254,7 @@ public final class IsrWakeAgent implements Agent
     {
         final boolean ok = frame == FrameStatus.OK;
         if (ok && channel >= 0 && receivers[channel].takeRestart() && journal != null &&
-            !journal.fault(ReplayCodes.FAULT_PUBLISHER_RESTART, view.seq(), source, woke))
+            !journal.fault(JournalCodes.FAULT_PUBLISHER_RESTART, view.seq(), source, woke))
         {
             counters.add(RuntimeCounter.JOURNAL_DROPS, 1);
         }

@@ -8,8 +8,8 @@ import io.rfmrt.runtime.FrameHandler;
 import io.rfmrt.runtime.RuntimeCounter;
 import io.rfmrt.runtime.StageLatencies;
 import io.rfmrt.runtime.StageStamps;
+import io.rfmrt.runtime.journal.JournalCodes;
 import io.rfmrt.runtime.journal.JournalWriter;
-import io.rfmrt.runtime.replay.ReplayCodes;
 import io.rfmrt.runtime.ReceivePath;
 import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.NanoClock;
@@ -109,7 +109,7 @@ public final class PollingAgent implements Agent, ScheduleIdleStrategy.Schedule
                 final long woke = clock.nanoTime();
                 final FrameStatus frame = receiver.readFromMemory(status, view);
                 if (frame == FrameStatus.OK && receiver.takeRestart() && journal != null &&
-                    !journal.fault(ReplayCodes.FAULT_PUBLISHER_RESTART, view.seq(), channel.node(), woke))
+                    !journal.fault(JournalCodes.FAULT_PUBLISHER_RESTART, view.seq(), channel.node(), woke))
                 {
                     counters.add(RuntimeCounter.JOURNAL_DROPS, 1);
                 }

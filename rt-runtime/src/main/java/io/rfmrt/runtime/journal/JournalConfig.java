@@ -1,8 +1,10 @@
 package io.rfmrt.runtime.journal;
 
 import io.rfmrt.runtime.journal.internal.ChronicleSupport;
+import io.rfmrt.runtime.journal.internal.JournalRecordDescriptor;
 import org.agrona.BitUtil;
 
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 
 /**
@@ -36,8 +38,7 @@ public record JournalConfig(Path dir, int nodeId, int ringCapacityBytes, String 
     /** Largest {@link #nodeId()}. */
     public static final int NODE_ID_MAX = 0xFFFF;
     /** Longest {@link #layout()}, bytes of UTF-8. */
-    public static final int LAYOUT_BYTES_MAX =
-        io.rfmrt.runtime.journal.internal.JournalRecordDescriptor.MAX_LAYOUT_LENGTH;
+    public static final int LAYOUT_BYTES_MAX = JournalRecordDescriptor.MAX_LAYOUT_LENGTH;
 
     /**
      * A config without a layout.
@@ -105,7 +106,7 @@ public record JournalConfig(Path dir, int nodeId, int ringCapacityBytes, String 
      */
     public byte[] layoutBytes()
     {
-        return layout == null ? new byte[0] : layout.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        return layout == null ? new byte[0] : layout.getBytes(StandardCharsets.UTF_8);
     }
 
     /**

@@ -1,6 +1,8 @@
 package io.rfmrt.runtime.journal;
 
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 
 /**
@@ -31,7 +33,7 @@ public record JournalHeader(int version, int nodeId, long journalNanos, long epo
      */
     public JournalHeader
     {
-        writers = java.util.Collections.unmodifiableList(new java.util.ArrayList<>(writers));
+        writers = Collections.unmodifiableList(new ArrayList<>(writers));
     }
 
     /**

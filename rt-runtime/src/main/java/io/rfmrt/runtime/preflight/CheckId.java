@@ -1,5 +1,7 @@
 package io.rfmrt.runtime.preflight;
 
+import java.util.Arrays;
+
 /**
  * The preflight items, in report order, with stable ids (the {@code id} of {@code rfmrt check --json}). Ids never
  * change meaning; new items get new ids.
@@ -35,7 +37,7 @@ public enum CheckId
     /** The RFM2g card of the device URI (only when one is given): node, driver, DMA buffer, threshold. */
     RFM2G_CARD("rfm2g-card", "RFM2g card");
 
-    private static final CheckId[] MACHINE_ITEMS = java.util.Arrays.stream(values())
+    private static final CheckId[] MACHINE_ITEMS = Arrays.stream(values())
         .filter(check -> check != RFM2G_CARD).toArray(CheckId[]::new);
 
     private final String id;

@@ -1,9 +1,19 @@
 package io.rfmrt.runtime.replay;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileSystemException;
+import java.nio.file.FileVisitOption;
+import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.stream.Stream;
 
@@ -60,57 +70,55 @@ public final class JournalSet
         final List<Entry> found = new ArrayList<>();
         try
         {
-            Files.walkFileTree(dir, java.util.EnumSet.noneOf(java.nio.file.FileVisitOption.class), MAX_DEPTH,
-                new java.nio.file.SimpleFileVisitor<>()
+            Files.walkFileTree(dir, EnumSet.noneOf(FileVisitOption.class), MAX_DEPTH,
+                new SimpleFileVisitor<>()
                 {
                     @Override
-                    public java.nio.file.FileVisitResult preVisitDirectory(final Path folder,
-                        final java.nio.file.attribute.BasicFileAttributes attrs)
+                    public FileVisitResult preVisitDirectory(final Path folder, final BasicFileAttributes attrs)
                     {
                         if (holdsQueue(folder))
                         {
                             found.add(new Entry(name(dir, folder), folder));
                         }
-                        return java.nio.file.FileVisitResult.CONTINUE;
+                        return FileVisitResult.CONTINUE;
                     }
 
                     @Override
-                    public java.nio.file.FileVisitResult visitFile(final Path file,
-                        final java.nio.file.attribute.BasicFileAttributes attrs)
+                    public FileVisitResult visitFile(final Path file, final BasicFileAttributes attrs)
                     {
-                        return java.nio.file.FileVisitResult.CONTINUE;
+                        return FileVisitResult.CONTINUE;
                     }
 
                     @Override
-                    public java.nio.file.FileVisitResult visitFileFailed(final Path file, final IOException ex)
+                    public FileVisitResult visitFileFailed(final Path file, final IOException ex)
                     {
                         if (dir.equals(file))
                         {
                             throw new ReplayException("replay: cannot list " + dir + ": " + reason(ex), ex);
                         }
-                        if (Files.isDirectory(file, java.nio.file.LinkOption.NOFOLLOW_LINKS))
+                        if (Files.isDirectory(file, LinkOption.NOFOLLOW_LINKS))
                         {
                             found.add(new Entry(name(dir, file), file, "cannot be listed: " + reason(ex)));
                         }
-                        return java.nio.file.FileVisitResult.CONTINUE;
+                        return FileVisitResult.CONTINUE;
                     }
 
                     @Override
-                    public java.nio.file.FileVisitResult postVisitDirectory(final Path folder, final IOException ex)
+                    public FileVisitResult postVisitDirectory(final Path folder, final IOException ex)
                     {
                         if (ex != null)
                         {
                             found.add(new Entry(name(dir, folder), folder, "cannot be listed: " + reason(ex)));
                         }
-                        return java.nio.file.FileVisitResult.CONTINUE;
+                        return FileVisitResult.CONTINUE;
                     }
                 });
         }
-        catch (final IOException | java.io.UncheckedIOException ex)
+        catch (final IOException | UncheckedIOException ex)
         {
             throw new ReplayException("replay: cannot list " + dir + ": " + ex.getMessage(), ex);
         }
-        found.sort(java.util.Comparator.comparing(Entry::dir));
+        found.sort(Comparator.comparing(Entry::dir));
         if (found.isEmpty())
         {
             throw new ReplayException("replay: no journal under " + dir + " (no folder holds a .cq4 queue file)");
@@ -125,8 +133,8 @@ public final class JournalSet
 
     private static String reason(final IOException ex)
     {
-        return ex instanceof java.nio.file.AccessDeniedException ? "permission denied" :
-            ex instanceof java.nio.file.FileSystemException fs && fs.getReason() != null ? fs.getReason() :
+        return ex instanceof AccessDeniedException ? "permission denied" :
+            ex instanceof FileSystemException fs && fs.getReason() != null ? fs.getReason() :
             String.valueOf(ex.getMessage());
     }
 
@@ -136,7 +144,7 @@ public final class JournalSet
         {
             return files.anyMatch(file -> file.getFileName().toString().endsWith(".cq4") && Files.isRegularFile(file));
         }
-        catch (final IOException | java.io.UncheckedIOException ex)
+        catch (final IOException | UncheckedIOException ex)
         {
             return false;
         }

@@ -1,5 +1,6 @@
 package io.rfmrt.runtime.replay;
 
+import io.rfmrt.runtime.journal.JournalCodes;
 import io.rfmrt.runtime.journal.JournalHeader;
 import io.rfmrt.runtime.journal.JournalReader;
 import io.rfmrt.runtime.journal.JournalRecord;
@@ -140,7 +141,7 @@ public final class NodeAnalysis
             case FAULT ->
             {
                 final int code = record.code();
-                if (wanted != ReplayFilter.ALL_SOURCES && ReplayCodes.isFrameFault(code) && record.value() != wanted)
+                if (wanted != ReplayFilter.ALL_SOURCES && JournalCodes.isFrameFault(code) && record.value() != wanted)
                 {
                     return false;
                 }
@@ -409,7 +410,7 @@ public final class NodeAnalysis
      */
     public long fifoOverflows()
     {
-        return counters == null ? -1 : ReplayCodes.fifoOverflows(counters, counterCount);
+        return counters == null ? -1 : JournalCodes.fifoOverflows(counters, counterCount);
     }
 
     /**
@@ -417,7 +418,7 @@ public final class NodeAnalysis
      */
     public long journalDrops()
     {
-        return counters == null ? -1 : ReplayCodes.journalDrops(counters, counterCount);
+        return counters == null ? -1 : JournalCodes.journalDrops(counters, counterCount);
     }
 
     /**

@@ -5,7 +5,6 @@ import io.rfmrt.rfm.RfmDevices;
 import io.rfmrt.rfm.RfmException;
 import io.rfmrt.rfm.channel.ChannelSpec;
 import io.rfmrt.rfm.channel.FramePublisher;
-import io.rfmrt.rfm.sim.SimNetwork;
 import io.rfmrt.runtime.CpuPlacement;
 import io.rfmrt.runtime.NodeContext;
 import io.rfmrt.runtime.RtErrorPolicy;
@@ -26,6 +25,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
@@ -257,8 +257,7 @@ public final class Playback implements AutoCloseable
         final String network = options.network();
         try
         {
-            SimNetwork.checkName(network);
-            if (!SimNetwork.exists(network))
+            if (!RfmDevices.networkExists(network))
             {
                 throw new ReplayException("playback: network '" + network + "' does not exist (start the receiving " +
                     "node first: it joins or makes the network)");
@@ -347,12 +346,12 @@ public final class Playback implements AutoCloseable
      */
     private Player.Credit credit(final Set<Integer> ours)
     {
-        final Set<Integer> targets = new java.util.TreeSet<>();
+        final Set<Integer> targets = new TreeSet<>();
         for (final ChannelSpec c : channels)
         {
             if (c.target() == RfmDevice.ALL_NODES)
             {
-                for (final Path file : CountersSnapshot.files(SimNetwork.dir(options.network())))
+                for (final Path file : CountersSnapshot.files(RfmDevices.folder("sim:" + options.network(), false)))
                 {
                     final String name = file.getFileName().toString();
                     final int node = Integer.parseInt(name.substring("node-".length(),

@@ -11,6 +11,9 @@ import io.rfmrt.runtime.journal.internal.JournalRecordDescriptor;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -20,7 +23,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.stream.Stream;
 
 /**
  * The recorded frames a playback publishes, read once from the journals under a folder into memory: every FRAME
@@ -167,7 +172,7 @@ public final class PlaybackRecording
         }
         final List<Source> sources = new ArrayList<>();
         final Map<Integer, Integer> index = new LinkedHashMap<>();
-        for (final Map.Entry<Integer, Candidate> e : new java.util.TreeMap<>(best).entrySet())
+        for (final Map.Entry<Integer, Candidate> e : new TreeMap<>(best).entrySet())
         {
             final Candidate c = e.getValue();
             if (c.layout == null)
@@ -275,11 +280,11 @@ public final class PlaybackRecording
         {
             return null;
         }
-        try (java.util.stream.Stream<Path> files = java.nio.file.Files.list(file.getParent()))
+        try (Stream<Path> files = Files.list(file.getParent()))
         {
             return files.filter(f -> f.getFileName().toString().endsWith(".cq4")).sorted().findFirst().orElse(file);
         }
-        catch (final java.io.IOException | java.io.UncheckedIOException ex)
+        catch (final IOException | UncheckedIOException ex)
         {
             return file;
         }

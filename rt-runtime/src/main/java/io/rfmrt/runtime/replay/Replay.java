@@ -5,6 +5,7 @@ import io.rfmrt.runtime.journal.JournalReader;
 import io.rfmrt.runtime.journal.JournalRecord;
 import io.rfmrt.runtime.journal.RecordKind;
 
+import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -181,7 +182,7 @@ public final class Replay
         {
             node.problem("stopped after " + node.recordsRead() + " records: " + ex.getMessage());
         }
-        catch (final ReplayException | java.io.UncheckedIOException ex)
+        catch (final ReplayException | UncheckedIOException ex)
         {
             throw ex;
         }

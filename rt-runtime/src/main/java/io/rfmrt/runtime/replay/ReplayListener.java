@@ -1,5 +1,6 @@
 package io.rfmrt.runtime.replay;
 
+import io.rfmrt.runtime.journal.JournalCodes;
 import io.rfmrt.runtime.journal.JournalRecord;
 
 /**
@@ -56,7 +57,7 @@ public interface ReplayListener
 
     /**
      * @param node   the journal.
-     * @param record a COUNTERS record: a snapshot of cumulative counter values ({@link ReplayCodes} lays them out).
+     * @param record a COUNTERS record: a snapshot of cumulative counter values ({@link JournalCodes} lays them out).
      */
     default void counters(final NodeAnalysis node, final JournalRecord record)
     {

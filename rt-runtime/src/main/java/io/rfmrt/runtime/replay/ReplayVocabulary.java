@@ -1,6 +1,7 @@
 package io.rfmrt.runtime.replay;
 
 import io.rfmrt.rfm.channel.FrameStatus;
+import io.rfmrt.runtime.journal.JournalCodes;
 import io.rfmrt.runtime.journal.JournalRecord;
 
 import java.util.Arrays;
@@ -12,7 +13,7 @@ import java.util.TreeMap;
 /**
  * What the numbers in FAULT, STATE and SAMPLE records mean, as registered by the code that writes them: fault code →
  * name, state id → name, sample kind → name and the names of its values. The runtime registers its own codes
- * ({@link #runtime()}: the frame faults and {@link ReplayCodes}); an application that journals faults, states or
+ * ({@link #runtime()}: the frame faults and {@link JournalCodes}); an application that journals faults, states or
  * samples of its own registers them before a replay, so that the replay and its reports name them without knowing
  * the application:
  * <pre>{@code
@@ -70,22 +71,22 @@ public final class ReplayVocabulary
 
     /**
      * @return a new vocabulary holding the runtime's own codes: the frame faults ({@link FrameStatus} names),
-     *     {@code THREAD_FAILED} ({@value ReplayCodes#FAULT_THREAD_FAILED}) and {@code PUBLISHER_RESTART}
-     *     ({@value ReplayCodes#FAULT_PUBLISHER_RESTART}).
+     *     {@code THREAD_FAILED} ({@value JournalCodes#FAULT_THREAD_FAILED}) and {@code PUBLISHER_RESTART}
+     *     ({@value JournalCodes#FAULT_PUBLISHER_RESTART}).
      */
     public static ReplayVocabulary runtime()
     {
         final ReplayVocabulary vocabulary = new ReplayVocabulary();
         for (final FrameStatus status : FrameStatus.values())
         {
-            final int code = ReplayCodes.frameFaultCode(status);
-            if (ReplayCodes.isFrameFault(code))
+            final int code = JournalCodes.frameFaultCode(status);
+            if (JournalCodes.isFrameFault(code))
             {
                 vocabulary.fault(code, status.name());
             }
         }
-        vocabulary.fault(ReplayCodes.FAULT_THREAD_FAILED, "THREAD_FAILED");
-        vocabulary.fault(ReplayCodes.FAULT_PUBLISHER_RESTART, "PUBLISHER_RESTART");
+        vocabulary.fault(JournalCodes.FAULT_THREAD_FAILED, "THREAD_FAILED");
+        vocabulary.fault(JournalCodes.FAULT_PUBLISHER_RESTART, "PUBLISHER_RESTART");
         return vocabulary;
     }
 

@@ -129,8 +129,9 @@ class NodeCountersTest
     @Test
     void shouldKeepACardsCountersInAFolderNamedAfterItsDeviceNode()
     {
-        assertThat(NodeCounters.folderName("rfm2g:/dev/rfm2g0?dmaThreshold=never")).isEqualTo("rfm2g0");
-        assertThat(NodeCounters.folderName("sim:lab1?node=3")).isEqualTo("lab1");
+        assertThat(NodeCounters.fileFor("rfm2g:/dev/rfm2g0?dmaThreshold=never", 1))
+            .isEqualTo(root.resolve("rfm2g0/node-1.counters"));
+        assertThat(NodeCounters.fileFor("sim:lab1?node=3", 3)).isEqualTo(root.resolve("lab1/node-3.counters"));
         assertThat(NodeCounters.fileFor("rfm2g:/dev/rfm2g1", 9)).isEqualTo(root.resolve("rfm2g1/node-9.counters"));
     }
 

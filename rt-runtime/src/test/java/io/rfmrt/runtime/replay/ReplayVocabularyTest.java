@@ -1,6 +1,7 @@
 package io.rfmrt.runtime.replay;
 
 import io.rfmrt.rfm.channel.FrameStatus;
+import io.rfmrt.runtime.journal.JournalCodes;
 import io.rfmrt.runtime.journal.JournalRecord;
 import org.junit.jupiter.api.Test;
 
@@ -17,10 +18,10 @@ class ReplayVocabularyTest
     void shouldNameTheRuntimeCodesAndFallBackToNumbers()
     {
         final ReplayVocabulary vocabulary = ReplayVocabulary.runtime();
-        assertThat(vocabulary.faultName(ReplayCodes.frameFaultCode(FrameStatus.TORN))).isEqualTo("TORN");
-        assertThat(vocabulary.faultName(ReplayCodes.frameFaultCode(FrameStatus.CRC_ERROR))).isEqualTo("CRC_ERROR");
-        assertThat(vocabulary.faultName(ReplayCodes.FAULT_THREAD_FAILED)).isEqualTo("THREAD_FAILED");
-        assertThat(vocabulary.faultName(ReplayCodes.FAULT_PUBLISHER_RESTART)).isEqualTo("PUBLISHER_RESTART");
+        assertThat(vocabulary.faultName(JournalCodes.frameFaultCode(FrameStatus.TORN))).isEqualTo("TORN");
+        assertThat(vocabulary.faultName(JournalCodes.frameFaultCode(FrameStatus.CRC_ERROR))).isEqualTo("CRC_ERROR");
+        assertThat(vocabulary.faultName(JournalCodes.FAULT_THREAD_FAILED)).isEqualTo("THREAD_FAILED");
+        assertThat(vocabulary.faultName(JournalCodes.FAULT_PUBLISHER_RESTART)).isEqualTo("PUBLISHER_RESTART");
         // OK is no fault: code 0 is not registered
         assertThat(vocabulary.faults()).doesNotContainKey(0);
         assertThat(vocabulary.faultName(0)).isEqualTo("code 0");
@@ -53,7 +54,7 @@ class ReplayVocabularyTest
     void shouldRefuseDisagreeingOrBadRegistrations()
     {
         final ReplayVocabulary vocabulary = ReplayVocabulary.runtime().sample(7, "THERMAL", "temperature", "duty");
-        assertThatThrownBy(() -> vocabulary.fault(ReplayCodes.FAULT_THREAD_FAILED, "MINE"))
+        assertThatThrownBy(() -> vocabulary.fault(JournalCodes.FAULT_THREAD_FAILED, "MINE"))
             .isInstanceOf(IllegalArgumentException.class)
             .hasMessage("fault code 102 is registered as THREAD_FAILED; cannot register it as MINE");
         vocabulary.state(3, "DONE");

@@ -16,6 +16,8 @@ import io.rfmrt.rfm.internal.bridge.OutboundLog;
 import org.agrona.BufferUtil;
 import org.agrona.concurrent.UnsafeBuffer;
 
+import java.io.IOException;
+import java.nio.file.Files;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 
@@ -463,9 +465,9 @@ public final class SimDevice implements RfmDevice
         dma.ring().close();
         try
         {
-            java.nio.file.Files.deleteIfExists(DmaRing.file(network, node));
+            Files.deleteIfExists(DmaRing.file(network, node));
         }
-        catch (final java.io.IOException ignore)
+        catch (final IOException ignore)
         {
             // the next holder of the node replaces it
         }

@@ -10,7 +10,10 @@ import net.openhft.chronicle.wire.DocumentContext;
 
 import java.io.File;
 import java.io.IOException;
+import java.nio.file.DirectoryIteratorException;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -139,17 +142,17 @@ public final class JournalFiles
      */
     public static void shareQueueFiles(final Path dir)
     {
-        try (java.nio.file.DirectoryStream<Path> files = Files.newDirectoryStream(dir, "*.{cq4,cq4t}"))
+        try (DirectoryStream<Path> files = Files.newDirectoryStream(dir, "*.{cq4,cq4t}"))
         {
             for (final Path file : files)
             {
-                if (Files.isRegularFile(file, java.nio.file.LinkOption.NOFOLLOW_LINKS))
+                if (Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS))
                 {
                     setPermissions(file.toFile());
                 }
             }
         }
-        catch (final IOException | java.nio.file.DirectoryIteratorException ignore)
+        catch (final IOException | DirectoryIteratorException ignore)
         {
             // as for a single file: Chronicle's own permissions stay
         }

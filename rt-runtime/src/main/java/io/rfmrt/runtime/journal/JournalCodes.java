@@ -1,4 +1,4 @@
-package io.rfmrt.runtime.replay;
+package io.rfmrt.runtime.journal;
 
 import io.rfmrt.rfm.EventType;
 import io.rfmrt.rfm.RfmCounter;
@@ -9,14 +9,14 @@ import io.rfmrt.runtime.RuntimeCounter;
 /**
  * The runtime's own journal codes: the faults it writes itself (frame faults by {@link FrameStatus}, a failed thread,
  * a restarted publisher) and the slots of a counter snapshot. Applications journal faults, states and samples of
- * their own with codes they register in a {@link ReplayVocabulary}; this module knows none of them.
+ * their own with codes they register in a replay vocabulary; this module knows none of them.
  *
  * <p>A COUNTERS record is read as a snapshot of cumulative values in this order (a producer that journals counters
  * lays them out so): {@link RuntimeCounter} ids from {@link #COUNTERS_RUNTIME_BASE}, {@link FrameCounter} ids from
  * {@link #COUNTERS_FRAME_BASE}, {@link RfmCounter} slots from {@link #COUNTERS_RFM_BASE};
  * {@value #COUNTERS_LENGTH_TEXT} values in all. A shorter snapshot leaves what it lacks as "n/a".
  */
-public final class ReplayCodes
+public final class JournalCodes
 {
     /** Fault code of a runtime thread that failed (the node then stops): seq = thread id, value = errors so far. */
     public static final int FAULT_THREAD_FAILED = 102;
@@ -34,7 +34,7 @@ public final class ReplayCodes
     /** For the javadoc. */
     static final String COUNTERS_LENGTH_TEXT = "11 + 10 + 128 = 149";
 
-    private ReplayCodes()
+    private JournalCodes()
     {
     }
 

@@ -1,4 +1,6 @@
-package io.rfmrt.rfm.internal;
+package io.rfmrt.rfm;
+
+import io.rfmrt.rfm.internal.SharedFiles;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -9,6 +11,8 @@ import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.regex.Pattern;
 
 /**
  * Reading small configuration files as hostile input: only regular files (not {@code /dev/zero}, a FIFO or a
@@ -21,8 +25,7 @@ public final class TextFiles
     /** Largest configuration or layout file read, in bytes. */
     public static final long MAX_CONFIG_BYTES = 1 << 20;
     /** Jackson's message for a key given twice (with {@code STRICT_DUPLICATE_DETECTION}); group 1 is the key. */
-    public static final java.util.regex.Pattern DUPLICATE_KEY =
-        java.util.regex.Pattern.compile("Duplicate field '([^']*)'");
+    public static final Pattern DUPLICATE_KEY = Pattern.compile("Duplicate field '([^']*)'");
 
     private TextFiles()
     {
@@ -41,8 +44,7 @@ public final class TextFiles
         try
         {
             // attributes first: they tell "permission denied" from "does not exist"
-            final java.nio.file.attribute.BasicFileAttributes attributes = Files.readAttributes(file,
-                java.nio.file.attribute.BasicFileAttributes.class);
+            final BasicFileAttributes attributes = Files.readAttributes(file, BasicFileAttributes.class);
             if (!attributes.isRegularFile())
             {
                 throw new IllegalArgumentException(attributes.isDirectory() ? "is a folder, not a file" :
