@@ -4,7 +4,7 @@ import io.rfmrt.control.Cia402Drive;
 import io.rfmrt.control.journal.ControlJournal;
 import io.rfmrt.rfm.channel.ChannelLayout;
 import io.rfmrt.rfm.channel.ChannelSpec;
-import io.rfmrt.runtime.RfmNode;
+import io.rfmrt.runtime.NodeContext;
 import org.agrona.MutableDirectBuffer;
 
 import java.util.List;
@@ -177,7 +177,7 @@ public final class ControlFrames
      * @param ctx      the node's context.
      * @param problems receives one line per problem.
      */
-    static void checkApp(final String app, final String period, final ChannelSpec input, final RfmNode.Context ctx,
+    static void checkApp(final String app, final String period, final ChannelSpec input, final NodeContext ctx,
         final List<String> problems)
     {
         if (!ctx.journalEnabled())

@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.rfmrt.control.law.CascadedPidLaw;
 import io.rfmrt.control.law.PdFeedForwardLaw;
-import io.rfmrt.runtime.config.AppSettings;
+import io.rfmrt.runtime.AppSettings;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
