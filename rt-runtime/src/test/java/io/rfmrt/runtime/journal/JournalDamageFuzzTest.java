@@ -276,16 +276,29 @@ class JournalDamageFuzzTest
                 copies.put(r.position() - from + to, r);
             }
         }
+        // the copied page's last record may run past the page's end: in its new place its length then covers the
+        // records that follow the page up to where it ends. With no checksum in a record, nothing tells it from a
+        // record of that place when it ends on a record boundary there; those records are then not seen
+        int hiddenUntil = -1;
+        for (final Original r : RECORDS)
+        {
+            if (r.position() >= from && r.position() < from + PAGE && r.end() > from + PAGE)
+            {
+                hiddenUntil = r.end() - from + to;
+            }
+        }
         int misread = 0;
         int firstAffected = -1;
         int firstAfter = -1;
         for (final Original r : RECORDS)
         {
             final boolean outside = r.end() <= to || r.position() >= to + PAGE;
-            if (outside)
+            final boolean hidden = r.position() >= to + PAGE && r.position() < hiddenUntil &&
+                !read.containsKey(r.position());
+            if (outside && !hidden)
             {
-                assertThat(read.get(r.position())).as(what + ": record at " + r.position() + " outside the page " + to + ", " + outcome.notes())
-                    .isEqualTo(r.bytes());
+                assertThat(read.get(r.position())).as(what + ": record at " + r.position() + " outside the page " +
+                    to + ", " + outcome.notes()).isEqualTo(r.bytes());
                 if (r.position() >= to + PAGE && firstAfter < 0)
                 {
                     firstAfter = r.position();
