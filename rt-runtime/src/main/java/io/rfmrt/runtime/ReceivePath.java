@@ -58,10 +58,6 @@ import java.util.concurrent.TimeUnit;
  */
 public final class ReceivePath implements AutoCloseable
 {
-    /** Name of the ISR-wake thread. */
-    public static final String ISR_THREAD = "rfmrt-isr";
-    /** Name of the consumer (or polling) thread. */
-    public static final String CONSUMER_THREAD = "rfmrt-consumer";
     /** The stall a node's rings must hold the frames of: 100 ms (docs/runtime.md, "Sizing the rings"). */
     public static final long STALL_COVER_DEFAULT_NS = 100_000_000L;
     /** Frames per second the input channels are taken to carry when not told ({@code receive.rateHz}). */
@@ -238,18 +234,18 @@ public final class ReceivePath implements AutoCloseable
         if (polling != null)
         {
             consumerRunner = new AgentRunner(new ScheduleIdleStrategy(polling, clock, 0), errors, null, polling);
-            consumerThread = env.start(CONSUMER_THREAD, consumerCpu, consumerPriority, errors.guard(consumerRunner));
+            consumerThread = env.start(ReceiveThreads.CONSUMER, consumerCpu, consumerPriority, errors.guard(consumerRunner));
             return;
         }
         device.enableEvent(event);
         if (wait.kind() != WaitStrategy.Kind.INLINE)
         {
             consumerRunner = new AgentRunner(consumerIdle(), errors, null, consumer);
-            consumerThread = env.start(CONSUMER_THREAD, consumerCpu, consumerPriority, errors.guard(consumerRunner));
+            consumerThread = env.start(ReceiveThreads.CONSUMER, consumerCpu, consumerPriority, errors.guard(consumerRunner));
             handoff.consumer(consumerThread.thread());
         }
         isrRunner = new AgentRunner(NoOpIdleStrategy.INSTANCE, errors, null, isr);
-        isrThread = env.start(ISR_THREAD, isrCpu, isrPriority, errors.guard(isrRunner));
+        isrThread = env.start(ReceiveThreads.ISR, isrCpu, isrPriority, errors.guard(isrRunner));
     }
 
     /**

@@ -215,8 +215,8 @@ class ReceiveAgentsTest
             assertThat(agents.counter(RuntimeCounter.EVENTS)).isEqualTo(1);
             assertThat(device.dma().freeIndex()).as("descriptor given back").isEqualTo(1);
             assertThat(agents.consumer.doWork()).isZero();
-            assertThat(agents.isr.roleName()).isEqualTo(ReceivePath.ISR_THREAD);
-            assertThat(agents.consumer.roleName()).isEqualTo(ReceivePath.CONSUMER_THREAD);
+            assertThat(agents.isr.roleName()).isEqualTo(ReceiveThreads.ISR);
+            assertThat(agents.consumer.roleName()).isEqualTo(ReceiveThreads.CONSUMER);
         }
     }
 

@@ -5,7 +5,7 @@ import io.rfmrt.rfm.DmaEngine;
 import io.rfmrt.rfm.channel.FrameStatus;
 import io.rfmrt.rfm.channel.FrameView;
 import io.rfmrt.runtime.FrameHandler;
-import io.rfmrt.runtime.ReceivePath;
+import io.rfmrt.runtime.ReceiveThreads;
 import io.rfmrt.runtime.RuntimeCounter;
 import io.rfmrt.runtime.StageLatencies;
 import io.rfmrt.runtime.StageStamps;
@@ -138,6 +138,6 @@ public final class ConsumerAgent implements Agent
     @Override
     public String roleName()
     {
-        return ReceivePath.CONSUMER_THREAD;
+        return ReceiveThreads.CONSUMER;
     }
 }

@@ -13,7 +13,7 @@ import io.rfmrt.rfm.channel.FrameView;
 import io.rfmrt.runtime.RuntimeCounter;
 import io.rfmrt.runtime.journal.JournalWriter;
 import io.rfmrt.runtime.replay.ReplayCodes;
-import io.rfmrt.runtime.ReceivePath;
+import io.rfmrt.runtime.ReceiveThreads;
 import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.NanoClock;
 
@@ -111,7 +111,7 @@ public final class IsrWakeAgent implements Agent
     @Override
     public String roleName()
     {
-        return ReceivePath.ISR_THREAD;
+        return ReceiveThreads.ISR;
     }
 
     /**

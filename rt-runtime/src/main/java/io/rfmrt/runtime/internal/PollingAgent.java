@@ -10,7 +10,7 @@ import io.rfmrt.runtime.StageLatencies;
 import io.rfmrt.runtime.StageStamps;
 import io.rfmrt.runtime.journal.JournalWriter;
 import io.rfmrt.runtime.replay.ReplayCodes;
-import io.rfmrt.runtime.ReceivePath;
+import io.rfmrt.runtime.ReceiveThreads;
 import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.NanoClock;
 
@@ -77,7 +77,7 @@ public final class PollingAgent implements Agent, ScheduleIdleStrategy.Schedule
     @Override
     public String roleName()
     {
-        return ReceivePath.CONSUMER_THREAD;
+        return ReceiveThreads.CONSUMER;
     }
 
     /**
