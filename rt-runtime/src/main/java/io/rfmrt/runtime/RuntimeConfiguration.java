@@ -56,7 +56,7 @@ public final class RuntimeConfiguration
     /** Frames the receive path runs through before the node reports it runs. */
     public static final String WARMUP_FRAMES_PROP_NAME = "rfmrt.node.warmupFrames";
     /** Default of {@link #WARMUP_FRAMES_PROP_NAME}. */
-    public static final int WARMUP_FRAMES_DEFAULT = ReceivePath.WARMUP_FRAMES_DEFAULT;
+    public static final int WARMUP_FRAMES_DEFAULT = ReceiveWarmUp.WARMUP_FRAMES_DEFAULT;
 
     private RuntimeConfiguration()
     {

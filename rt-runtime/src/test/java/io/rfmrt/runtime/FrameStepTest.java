@@ -14,7 +14,6 @@ import io.rfmrt.runtime.internal.Counters;
 import io.rfmrt.runtime.internal.FrameStep;
 import io.rfmrt.runtime.journal.JournalTestSupport;
 import io.rfmrt.runtime.journal.JournalWriter;
-import org.agrona.concurrent.NanoClock;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -55,19 +54,6 @@ class FrameStepTest
     void tearDown() throws IOException
     {
         SimRoot.remove(root);
-    }
-
-    /** Moves on by 1000 ns at each reading: the first reading is 1000. */
-    private static final class StepClock implements NanoClock
-    {
-        private long now;
-
-        @Override
-        public long nanoTime()
-        {
-            now += 1000;
-            return now;
-        }
     }
 
     private FrameStep step(final JournalWriter writer)

@@ -63,19 +63,6 @@ class ReceiveAgentsTest
         SimRoot.remove(root);
     }
 
-    /** Moves on by 1000 ns at each reading: the first reading is 1000. */
-    private static final class StepClock implements NanoClock
-    {
-        private long now;
-
-        @Override
-        public long nanoTime()
-        {
-            now += 1000;
-            return now;
-        }
-    }
-
     /** The ISR-wake and consumer duties of one input channel, wired as the receive path wires them. */
     private static final class Agents
     {
