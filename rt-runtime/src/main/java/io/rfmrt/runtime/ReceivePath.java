@@ -1,16 +1,12 @@
 package io.rfmrt.runtime;
 
 import io.rfmrt.rfm.DmaCompletion;
-import io.rfmrt.rfm.DmaEngine;
 import io.rfmrt.rfm.DmaMode;
 import io.rfmrt.rfm.EventType;
 import io.rfmrt.rfm.RfmDevice;
-import io.rfmrt.rfm.RfmDevices;
 import io.rfmrt.rfm.channel.ChannelSpec;
 import io.rfmrt.rfm.channel.FrameCounter;
-import io.rfmrt.rfm.channel.FramePublisher;
 import io.rfmrt.rfm.channel.FrameReceiver;
-import io.rfmrt.rfm.sim.SimNetwork;
 import io.rfmrt.runtime.counters.NodeCounters;
 import io.rfmrt.runtime.internal.BoundedClose;
 import io.rfmrt.runtime.internal.ConsumerAgent;
@@ -18,12 +14,10 @@ import io.rfmrt.runtime.internal.Counters;
 import io.rfmrt.runtime.internal.HandoffRing;
 import io.rfmrt.runtime.internal.HandoffIdleStrategy;
 import io.rfmrt.runtime.internal.IsrWakeAgent;
-import io.rfmrt.runtime.internal.JitQueue;
 import io.rfmrt.runtime.internal.PollingAgent;
 import io.rfmrt.runtime.internal.ScheduleIdleStrategy;
 import io.rfmrt.runtime.journal.JournalWriter;
 import io.rfmrt.runtime.threads.RtEnvironment;
-import io.rfmrt.runtime.threads.RtSettings;
 import io.rfmrt.runtime.threads.RtThread;
 import io.rfmrt.runtime.threads.ThreadStats;
 import org.agrona.concurrent.AgentRunner;
@@ -32,42 +26,37 @@ import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.NanoClock;
 import org.agrona.concurrent.NoOpIdleStrategy;
 import org.agrona.concurrent.SystemNanoClock;
-import org.agrona.concurrent.UnsafeBuffer;
 
-import java.lang.management.CompilationMXBean;
-import java.lang.management.ManagementFactory;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
+import java.util.Locale;
 
 /**
- * The receive path of one node: an ISR-wake thread that sleeps on the card's interrupt and, on each wake, validates
- * every frame that is ready in its DMA buffers, and a consumer thread that runs the handler — or, in
- * {@link WaitStrategy.Kind#INLINE} mode, the handler on the ISR-wake thread itself (one wake per frame), or, in
- * {@link WaitStrategy.Kind#POLLING} mode, one thread that polls the channels' status words instead (the article's
- * baseline). Every thread is an Agrona agent under one {@link RtErrorPolicy}: a thread that throws stops the path,
- * it never dies silently.
+ * The receive path of one node, in one of three {@link ReceiveMode}s: {@link ReceiveMode#INTERRUPT}, an ISR-wake
+ * thread that sleeps on the card's interrupt and, on each wake, validates every frame that is ready in its DMA
+ * buffers, and a consumer thread that runs the handler; {@link ReceiveMode#INLINE}, the handler on the ISR-wake thread
+ * itself (one wake per frame); {@link ReceiveMode#POLLING}, one thread that polls the channels' status words instead
+ * (the article's baseline). Every mode takes the same frame step ({@code FrameStep}) with each frame.
+ * Every thread is an Agrona agent under one {@link RtErrorPolicy}: a thread that throws stops the path, it never dies
+ * silently.
  * <pre>
  *  card ──IRQ──▶ ISR-wake thread ──hand-off──▶ consumer thread ──▶ handler
  *                (await, drain DMA, validate)  (idle strategy)     └─▶ stage latencies, journal, DMA release
  * </pre>
  * Build it, {@link #start} it on an {@link RtEnvironment}, {@link #close()} it. The agents can also be driven
- * without threads ({@link #isrAgent()}, {@link #consumerAgent()}, {@link #pollingAgent()}).
+ * without threads ({@link #isrAgent()}, {@link #consumerAgent()}, {@link #pollingAgent()}). Its JIT warm-up is
+ * {@link ReceiveWarmUp}.
  */
 public final class ReceivePath implements AutoCloseable
 {
-    /** Name of the ISR-wake thread. */
-    public static final String ISR_THREAD = "rfmrt-isr";
-    /** Name of the consumer (or polling) thread. */
-    public static final String CONSUMER_THREAD = "rfmrt-consumer";
     /** The stall a node's rings must hold the frames of: 100 ms (docs/runtime.md, "Sizing the rings"). */
     public static final long STALL_COVER_DEFAULT_NS = 100_000_000L;
 
     private final RfmDevice device;
     private final EventType event;
     private final WaitStrategy wait;
+    private final ReceiveMode mode;
     private final List<ChannelSpec> channels;
     private final FrameReceiver[] receivers;
     private final HandoffRing handoff;
@@ -77,18 +66,6 @@ public final class ReceivePath implements AutoCloseable
     private final IsrWakeAgent isr;
     private final ConsumerAgent consumer;
     private final PollingAgent polling;
-    /** Frames per channel that {@link #warmUp} sends by default: enough for the JIT's optimising compiler. */
-    public static final int WARMUP_FRAMES_DEFAULT = NodeContext.WARMUP_FRAMES_DEFAULT;
-
-    /** Longest warm-up, in seconds: frames past {@code frames} go on only while the JIT is still compiling. */
-    private static final int WARMUP_LIMIT_S = 20;
-
-    /** How far apart the JIT compilers are looked at during the warm-up, in ms. */
-    private static final int JIT_CHECK_MS = 50;
-
-    /** Looks in a row that must find the JIT compilers idle. */
-    private static final int JIT_QUIET_CHECKS = 4;
-
     private static final int PAGE_SIZE = 4096;
 
     private final RtErrorPolicy errors;
@@ -168,6 +145,7 @@ public final class ReceivePath implements AutoCloseable
         this.device = device;
         this.event = event;
         this.wait = wait.validate();
+        this.mode = wait.mode();
         this.errors = errors;
         this.channels = List.copyOf(channels);
         this.clock = clock;
@@ -187,28 +165,23 @@ public final class ReceivePath implements AutoCloseable
             completions[i] = new DmaCompletion();
         }
         this.handoff = new HandoffRing(slots);
-        if (wait.kind() == WaitStrategy.Kind.POLLING)
+        if (mode == ReceiveMode.POLLING)
         {
             this.isr = null;
             this.consumer = null;
             this.polling = new PollingAgent(channels.toArray(new ChannelSpec[0]), receivers, handler,
                 latencies, counters, consumerJournal, clock, wait.periodNanos());
+            return;
         }
-        else
-        {
-            final boolean inline = wait.kind() == WaitStrategy.Kind.INLINE;
-            // inline, the ISR-wake thread writes both faults and frames: one producer, so one writer
-            final JournalWriter isrWriter = inline && consumerJournal != null ? consumerJournal : isrJournal;
-            this.isr = new IsrWakeAgent(device, event, receivers, channelBySource, completions, handoff, counters,
-                isrWriter, clock);
-            this.consumer = new ConsumerAgent(handoff, device.dma(), completions, handler, latencies, counters,
-                consumerJournal, clock);
-            if (inline)
-            {
-                isr.inline(consumer);
-            }
-            this.polling = null;
-        }
+        final boolean inline = mode == ReceiveMode.INLINE;
+        // inline, the ISR-wake thread writes both faults and frames: one producer, so one writer
+        final JournalWriter isrWriter = inline && consumerJournal != null ? consumerJournal : isrJournal;
+        this.isr = new IsrWakeAgent(device, event, receivers, channelBySource, completions, handoff, counters,
+            isrWriter, clock);
+        this.consumer = new ConsumerAgent(handoff, device.dma(), completions, handler, latencies, counters,
+            consumerJournal, clock);
+        isr.inline(inline ? consumer : null);
+        this.polling = null;
     }
 
     /**
@@ -228,21 +201,23 @@ public final class ReceivePath implements AutoCloseable
     {
         pretouch();
         running = true;
-        if (polling != null)
+        if (!mode.interrupts())
         {
             consumerRunner = new AgentRunner(new ScheduleIdleStrategy(polling, clock, 0), errors, null, polling);
-            consumerThread = env.start(CONSUMER_THREAD, consumerCpu, consumerPriority, errors.guard(consumerRunner));
+            consumerThread = env.start(ReceiveThreads.CONSUMER, consumerCpu, consumerPriority,
+                errors.guard(consumerRunner));
             return;
         }
         device.enableEvent(event);
-        if (wait.kind() != WaitStrategy.Kind.INLINE)
+        if (mode.handsOff())
         {
             consumerRunner = new AgentRunner(consumerIdle(), errors, null, consumer);
-            consumerThread = env.start(CONSUMER_THREAD, consumerCpu, consumerPriority, errors.guard(consumerRunner));
+            consumerThread = env.start(ReceiveThreads.CONSUMER, consumerCpu, consumerPriority,
+                errors.guard(consumerRunner));
             handoff.consumer(consumerThread.thread());
         }
         isrRunner = new AgentRunner(NoOpIdleStrategy.INSTANCE, errors, null, isr);
-        isrThread = env.start(ISR_THREAD, isrCpu, isrPriority, errors.guard(isrRunner));
+        isrThread = env.start(ReceiveThreads.ISR, isrCpu, isrPriority, errors.guard(isrRunner));
     }
 
     /**
@@ -276,7 +251,7 @@ public final class ReceivePath implements AutoCloseable
     {
         final int needed = slotsFor(rateHz, STALL_COVER_DEFAULT_NS);
         final String stall = STALL_COVER_DEFAULT_NS / 1_000_000 + " ms";
-        if (mode == DmaMode.AUTO && wait.kind() != WaitStrategy.Kind.POLLING)
+        if (mode == DmaMode.AUTO && !wait.mode().findsByNumber())
         {
             return dmaSlots >= needed ? null : "the DMA ring of " + dmaSlots + " slots holds " +
                 coverMillis(dmaSlots, rateHz) + " at receive.rateHz " + rateHz + ", less than a " + stall +
@@ -296,200 +271,7 @@ public final class ReceivePath implements AutoCloseable
 
     private static String coverMillis(final int slots, final int rateHz)
     {
-        return String.format(java.util.Locale.ROOT, "%.1f ms", slots * 1000.0 / rateHz);
-    }
-
-    /**
-     * Warm the receive path's own code up before the real one starts, so that a node does not report RUNNING with
-     * its hot path still interpreted: on a private emulated network shaped like {@code device} (same node id, DMA
-     * mode and ring), push at least {@code frames} frames per channel through a path of the same wait strategy with a
-     * no-op handler, on unpinned threads, and go on until the JIT compilers have had nothing in progress or queued
-     * for a while (at most {@link #WARMUP_LIMIT_S} s in all), then wait for them to be idle again and remove the
-     * network. The application's handler is not run (it may have side
-     * effects); the code it shares with the path (frame views, stage stamps, journal) is.
-     *
-     * @param device   the real card, whose shape is copied.
-     * @param channels the input channels.
-     * @param event    the event type.
-     * @param wait     the wait strategy.
-     * @param frames   frames per channel, e.g. {@link #WARMUP_FRAMES_DEFAULT}.
-     */
-    public static void warmUp(final RfmDevice device, final List<ChannelSpec> channels, final EventType event,
-        final WaitStrategy wait, final int frames)
-    {
-        warmUp(device, channels, event, wait, frames, (frame, stamps) -> { });
-    }
-
-    /**
-     * {@link #warmUp(RfmDevice, List, EventType, WaitStrategy, int)} with the application's own handler, for a
-     * handler that may see synthetic frames (64-byte payloads of zeros): then its code is compiled too, and the call
-     * site keeps its one receiver type (no recompilation when the real path starts).
-     *
-     * @param device   the real card, whose shape is copied.
-     * @param channels the input channels.
-     * @param event    the event type.
-     * @param wait     the wait strategy.
-     * @param frames   frames per channel.
-     * @param handler  the handler to run on the synthetic frames.
-     */
-    public static void warmUp(final RfmDevice device, final List<ChannelSpec> channels, final EventType event,
-        final WaitStrategy wait, final int frames, final FrameHandler handler)
-    {
-        final String network = "warmup-" + ProcessHandle.current().pid() + "-" + System.nanoTime();
-        long size = 1 << 20;
-        for (final ChannelSpec c : channels)
-        {
-            size = Math.max(size, Long.highestOneBit(c.offset() + c.length()) << 1);
-        }
-        final DmaEngine dma = device.dma();
-        final String mode = wait.kind() == WaitStrategy.Kind.POLLING ? "on-demand" : (dma.mode() == DmaMode.AUTO ?
-            "auto" : "on-demand");
-        SimNetwork.create(network, size).close();
-        final List<RfmDevice> senders = new ArrayList<>();
-        RfmDevice receiver = null;
-        RtEnvironment env = null;
-        ReceivePath path = null;
-        ThreadNotStoppedException leftRunning = null;
-        try
-        {
-            receiver = RfmDevices.open("sim:" + network + "?node=" + device.nodeId() + "&dmaSlots=" +
-                dma.slotCount() + "&dmaSlotSize=" + dma.slotSize() + "&dma=" + mode);
-            env = RtEnvironment.prepare(new RtSettings(List.of(), false, false, false, Path.of("/")), warning -> { });
-            final List<FramePublisher> publishers = new ArrayList<>();
-            for (final ChannelSpec c : channels)
-            {
-                final RfmDevice sender = RfmDevices.open("sim:" + network + "?node=" + c.node());
-                senders.add(sender);
-                publishers.add(new FramePublisher(sender, c));
-            }
-            path = new ReceivePath(receiver, channels, event, wait, handler, null, null, SystemNanoClock.INSTANCE);
-            path.start(env, -1, 0, -1, 0);
-            final UnsafeBuffer payload = new UnsafeBuffer(new byte[64]);
-            final int inFlight = Math.max(1, Math.min(dma.slotCount(), channels.get(0).slots()) / 2);
-            final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(WARMUP_LIMIT_S);
-            final JitWatch jit = new JitWatch();
-            long sent = 0;
-            // at least the frames asked for, then on until the traffic gives the JIT nothing more to compile: the
-            // optimised code of the hot path is installed while its own frames still flow
-            for (int i = 0; (i < frames || !jit.idle()) && System.nanoTime() < deadline && !path.errors().failed();
-                i++)
-            {
-                for (int c = 0; c < publishers.size(); c++)
-                {
-                    final FramePublisher publisher = publishers.get(c);
-                    final int length = Math.min(payload.capacity(), channels.get(c).maxPayload());
-                    while (sent - path.counter(RuntimeCounter.FRAMES_HANDLED) - path.counter(FrameCounter.GAPS) >=
-                        inFlight && System.nanoTime() < deadline)
-                    {
-                        Thread.onSpinWait();
-                    }
-                    publisher.publish(payload, 0, length, 0);
-                    sent++;
-                }
-            }
-        }
-        finally
-        {
-            if (path != null)
-            {
-                try
-                {
-                    path.close();
-                }
-                catch (final ThreadNotStoppedException ex)
-                {
-                    leftRunning = ex;
-                }
-            }
-            awaitCompilerQuiet();
-            if (leftRunning == null)
-            {
-                // nothing of the warm-up runs any more: its network can go
-                for (final RfmDevice sender : senders)
-                {
-                    sender.close();
-                }
-                if (env != null)
-                {
-                    env.close();
-                }
-                if (receiver != null)
-                {
-                    receiver.close();
-                }
-                SimNetwork.destroy(network, true);
-            }
-        }
-        if (leftRunning != null)
-        {
-            // a thread of the warm-up still runs on its private network: that stays mapped (and in place) until the
-            // process ends
-            throw new IllegalStateException("warm-up on network '" + network + "': " + leftRunning.getMessage(),
-                leftRunning);
-        }
-    }
-
-    /**
-     * Wait until the JIT compilers have had nothing to do for a while (at most 10 s): what the warm-up queued must be
-     * installed before RT threads start, because a busy RT thread on each core leaves the compiler threads no cpu.
-     */
-    private static void awaitCompilerQuiet()
-    {
-        final JitWatch jit = new JitWatch();
-        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (!jit.idle() && System.nanoTime() < deadline)
-        {
-            try
-            {
-                Thread.sleep(10);
-            }
-            catch (final InterruptedException ex)
-            {
-                Thread.currentThread().interrupt();
-                return;
-            }
-        }
-    }
-
-    /**
-     * Whether the JIT compilers have been idle for {@link #JIT_QUIET_CHECKS} looks {@link #JIT_CHECK_MS} apart: no
-     * compilation in progress or queued ({@link JitQueue}); where the JVM does not list its queue, no change in the
-     * summed compilation time.
-     */
-    private static final class JitWatch
-    {
-        private final CompilationMXBean bean = ManagementFactory.getCompilationMXBean();
-        private long nextCheck = System.nanoTime();
-        private long lastTime = -1;
-        private int quiet;
-
-        boolean idle()
-        {
-            final long now = System.nanoTime();
-            if (now - nextCheck < 0)
-            {
-                return false;
-            }
-            nextCheck = now + TimeUnit.MILLISECONDS.toNanos(JIT_CHECK_MS);
-            final int pending = JitQueue.pending();
-            final boolean still;
-            if (pending >= 0)
-            {
-                still = pending == 0;
-            }
-            else if (bean != null && bean.isCompilationTimeMonitoringSupported())
-            {
-                final long time = bean.getTotalCompilationTime();
-                still = time == lastTime;
-                lastTime = time;
-            }
-            else
-            {
-                return true;
-            }
-            quiet = still ? quiet + 1 : 0;
-            return quiet >= JIT_QUIET_CHECKS;
-        }
+        return String.format(Locale.ROOT, "%.1f ms", slots * 1000.0 / rateHz);
     }
 
     /**
@@ -524,7 +306,8 @@ public final class ReceivePath implements AutoCloseable
     }
 
     /**
-     * @return the consumer's idle strategy for this path's wait strategy (a new one per call).
+     * @return the consumer's idle strategy for this path's wait strategy (a new one per call): how the consumer
+     * thread of the {@link ReceiveMode#INTERRUPT} mode waits on the hand-off.
      */
     public IdleStrategy consumerIdle()
     {
@@ -532,8 +315,16 @@ public final class ReceivePath implements AutoCloseable
         {
             case BUSY_SPIN -> new BusySpinIdleStrategy();
             case SPIN_THEN_BLOCK -> new HandoffIdleStrategy(handoff, wait.spinNanos(), clock, counters);
-            default -> new HandoffIdleStrategy(handoff, 0, clock, counters);
+            case BLOCKING, INLINE, POLLING -> new HandoffIdleStrategy(handoff, 0, clock, counters);
         };
+    }
+
+    /**
+     * @return which threads this path runs.
+     */
+    public ReceiveMode mode()
+    {
+        return mode;
     }
 
     /**

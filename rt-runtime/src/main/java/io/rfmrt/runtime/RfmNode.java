@@ -178,7 +178,7 @@ public final class RfmNode implements AutoCloseable
                     out.accept("warning: " + shortRing);
                 }
                 // the hot path compiled before the node reports it runs
-                ReceivePath.warmUp(device, ctx.inputs(), ctx.event(), ctx.waitStrategy(), ctx.warmupFrames());
+                ReceiveWarmUp.warmUp(device, ctx.inputs(), ctx.event(), ctx.waitStrategy(), ctx.warmupFrames());
             }
             FrameHandler handler = ctx.handler();
             final List<NodeAgent> agents = new ArrayList<>(ctx.agents());

@@ -5,7 +5,10 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * How a consumer thread waits for frames.
+ * What a node's {@code receive.wait} says, in the spelling users write: the {@link ReceiveMode} (which threads run,
+ * {@link #mode()}) and how the thread that takes frames waits (blocking, spinning a while, spinning, or a polling
+ * period). {@code BLOCKING}, {@code SPIN_THEN_BLOCK} and {@code BUSY_SPIN} are the consumer's waits of the
+ * {@link ReceiveMode#INTERRUPT} mode; {@code INLINE} and {@code POLLING} name modes of their own.
  *
  * @param kind        the strategy.
  * @param spinNanos   for {@link Kind#SPIN_THEN_BLOCK}: how long to spin after the last frame before blocking.
@@ -21,7 +24,7 @@ public record WaitStrategy(Kind kind, long spinNanos, long periodNanos)
     private static final Pattern FORM = Pattern.compile("([A-Za-z_-]+)\\s*(?:\\(\\s*([0-9_]+)\\s*\\))?");
 
     /**
-     * The strategies.
+     * The spellings: the consumer's waits of the interrupt mode, and the two modes that have no consumer thread.
      */
     public enum Kind
     {
@@ -35,6 +38,19 @@ public record WaitStrategy(Kind kind, long spinNanos, long periodNanos)
         POLLING,
         /** No consumer thread: the handler runs on the ISR-wake thread (one wake per frame). */
         INLINE
+    }
+
+    /**
+     * @return which threads the receive path runs for this spelling.
+     */
+    public ReceiveMode mode()
+    {
+        return switch (kind)
+        {
+            case INLINE -> ReceiveMode.INLINE;
+            case POLLING -> ReceiveMode.POLLING;
+            case BLOCKING, SPIN_THEN_BLOCK, BUSY_SPIN -> ReceiveMode.INTERRUPT;
+        };
     }
 
     /**

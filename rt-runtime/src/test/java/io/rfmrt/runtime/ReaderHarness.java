@@ -65,19 +65,6 @@ final class ReaderHarness implements AutoCloseable
         }
     }
 
-    /** Moves on by 1000 ns at each reading. */
-    private static final class StepClock implements NanoClock
-    {
-        private long now;
-
-        @Override
-        public long nanoTime()
-        {
-            now += 1000;
-            return now;
-        }
-    }
-
     private static final int PAYLOAD = 16;
 
     final Mode mode;

@@ -63,19 +63,6 @@ class ReceiveAgentsTest
         SimRoot.remove(root);
     }
 
-    /** Moves on by 1000 ns at each reading: the first reading is 1000. */
-    private static final class StepClock implements NanoClock
-    {
-        private long now;
-
-        @Override
-        public long nanoTime()
-        {
-            now += 1000;
-            return now;
-        }
-    }
-
     /** The ISR-wake and consumer duties of one input channel, wired as the receive path wires them. */
     private static final class Agents
     {
@@ -215,8 +202,8 @@ class ReceiveAgentsTest
             assertThat(agents.counter(RuntimeCounter.EVENTS)).isEqualTo(1);
             assertThat(device.dma().freeIndex()).as("descriptor given back").isEqualTo(1);
             assertThat(agents.consumer.doWork()).isZero();
-            assertThat(agents.isr.roleName()).isEqualTo(ReceivePath.ISR_THREAD);
-            assertThat(agents.consumer.roleName()).isEqualTo(ReceivePath.CONSUMER_THREAD);
+            assertThat(agents.isr.roleName()).isEqualTo(ReceiveThreads.ISR);
+            assertThat(agents.consumer.roleName()).isEqualTo(ReceiveThreads.CONSUMER);
         }
     }
 

@@ -19,6 +19,29 @@ class WaitStrategyTest
     }
 
     @Test
+    void shouldSayWhichThreadsEachSpellingRuns()
+    {
+        for (final String consumerWait : new String[] {"BLOCKING", "SPIN_THEN_BLOCK(5000)", "BUSY_SPIN"})
+        {
+            final ReceiveMode mode = WaitStrategy.parse(consumerWait).mode();
+            assertThat(mode).as(consumerWait).isEqualTo(ReceiveMode.INTERRUPT);
+            assertThat(mode.interrupts()).isTrue();
+            assertThat(mode.handsOff()).isTrue();
+            assertThat(mode.findsByNumber()).isFalse();
+        }
+        final ReceiveMode inline = WaitStrategy.parse("INLINE").mode();
+        assertThat(inline).isEqualTo(ReceiveMode.INLINE);
+        assertThat(inline.interrupts()).isTrue();
+        assertThat(inline.handsOff()).as("the ISR-wake thread runs the handler").isFalse();
+        assertThat(inline.findsByNumber()).isFalse();
+        final ReceiveMode polling = WaitStrategy.parse("POLLING(100000)").mode();
+        assertThat(polling).isEqualTo(ReceiveMode.POLLING);
+        assertThat(polling.interrupts()).isFalse();
+        assertThat(polling.handsOff()).isFalse();
+        assertThat(polling.findsByNumber()).isTrue();
+    }
+
+    @Test
     void shouldNameBadValues()
     {
         assertThatThrownBy(() -> WaitStrategy.parse("SLEEPY"))

@@ -14,6 +14,7 @@ import io.rfmrt.rfm.RfmDevices;
 import io.rfmrt.rfm.channel.FrameCounter;
 import io.rfmrt.runtime.FrameHandler;
 import io.rfmrt.runtime.ReceivePath;
+import io.rfmrt.runtime.ReceiveWarmUp;
 import io.rfmrt.runtime.RuntimeCounter;
 import io.rfmrt.runtime.Stage;
 import io.rfmrt.runtime.ThreadNotStoppedException;
@@ -251,8 +252,8 @@ public final class BenchCompare implements Callable<Integer>
                     journal == null ? null : journal.newWriter("isr"),
                     journal == null ? null : journal.newWriter("consumer"), SystemNanoClock.INSTANCE);
                 final int cpu = env.rtCpus().isEmpty() ? -1 : env.rtCpus().get(0);
-                ReceivePath.warmUp(device, List.of(BenchRun.CHANNEL), EventType.INTR1, strategy,
-                    ReceivePath.WARMUP_FRAMES_DEFAULT, handler);
+                ReceiveWarmUp.warmUp(device, List.of(BenchRun.CHANNEL), EventType.INTR1, strategy,
+                    ReceiveWarmUp.WARMUP_FRAMES_DEFAULT, handler);
                 path.start(env, cpu, 80, cpu, consumerPriority);
                 System.out.println("ready");
                 System.out.flush();

@@ -3,12 +3,9 @@ package io.rfmrt.runtime.internal;
 import io.rfmrt.rfm.DmaCompletion;
 import io.rfmrt.rfm.DmaEngine;
 import io.rfmrt.rfm.channel.FrameStatus;
-import io.rfmrt.rfm.channel.FrameView;
 import io.rfmrt.runtime.FrameHandler;
-import io.rfmrt.runtime.ReceivePath;
-import io.rfmrt.runtime.RuntimeCounter;
+import io.rfmrt.runtime.ReceiveThreads;
 import io.rfmrt.runtime.StageLatencies;
-import io.rfmrt.runtime.StageStamps;
 import io.rfmrt.runtime.journal.JournalWriter;
 import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.NanoClock;
@@ -23,25 +20,17 @@ import static io.rfmrt.runtime.internal.HandoffRing.VALIDATED_OFFSET;
 import static io.rfmrt.runtime.internal.HandoffRing.WOKE_OFFSET;
 
 /**
- * The consumer duty: take a handed-off frame, call the handler, record its stages, journal it, give the DMA
- * descriptor back. One thread (the consumer's, or the ISR-wake thread's in the inline mode); {@link #doWork()}
+ * The consumer duty: take a handed-off frame and take the {@link FrameStep} with it (handler, stages, journal, DMA
+ * descriptor back). One thread (the consumer's, or the ISR-wake thread's in the inline mode); {@link #doWork()}
  * handles at most one frame.
  */
 public final class ConsumerAgent implements Agent
 {
-    private static final int OK = FrameStatus.OK.id();
-
     private final HandoffRing handoff;
     private final UnsafeBuffer entries;
     private final DmaEngine dma;
     private final DmaCompletion[] completions;
-    private final FrameHandler handler;
-    private final StageLatencies latencies;
-    private final Counters counters;
-    private final JournalWriter journal;
-    private final NanoClock clock;
-    private final FrameView view = new FrameView();
-    private final StageStamps stamps = new StageStamps();
+    private final FrameStep step;
 
     /**
      * @param handoff     from the ISR-wake thread.
@@ -57,15 +46,31 @@ public final class ConsumerAgent implements Agent
         final FrameHandler handler, final StageLatencies latencies, final Counters counters,
         final JournalWriter journal, final NanoClock clock)
     {
+        this(handoff, dma, completions, new FrameStep(handler, latencies, counters, journal, clock));
+    }
+
+    /**
+     * @param handoff     from the ISR-wake thread.
+     * @param dma         the card's DMA engine (this thread releases descriptors).
+     * @param completions flyweights shared with the ISR-wake thread.
+     * @param step        what is done with each frame, on this thread.
+     */
+    public ConsumerAgent(final HandoffRing handoff, final DmaEngine dma, final DmaCompletion[] completions,
+        final FrameStep step)
+    {
         this.handoff = handoff;
         this.entries = handoff.entries();
         this.dma = dma;
         this.completions = completions;
-        this.handler = handler;
-        this.latencies = latencies;
-        this.counters = counters;
-        this.journal = journal;
-        this.clock = clock;
+        this.step = step;
+    }
+
+    /**
+     * @return the step this duty takes with each frame.
+     */
+    public FrameStep step()
+    {
+        return step;
     }
 
     /**
@@ -96,7 +101,7 @@ public final class ConsumerAgent implements Agent
     }
 
     /**
-     * Handle one frame: call the handler on OK, record its stages, journal it, give its DMA descriptor back. The
+     * Handle one frame ({@link FrameStep#handle(DmaEngine, DmaCompletion, int, long, int, long, long, long)}). The
      * hand-off calls it through {@link #doWork()}; the inline mode calls it on the ISR-wake thread directly.
      *
      * @param slot      index of the descriptor's completion flyweight.
@@ -110,34 +115,12 @@ public final class ConsumerAgent implements Agent
     public void handle(final int slot, final int status, final long seq, final int source, final long send,
         final long woke, final long validated)
     {
-        final DmaCompletion completion = completions[slot];
-        try
-        {
-            if (status == OK)
-            {
-                final long start = clock.nanoTime();
-                view.wrap(completion.buffer(), completion.destOffset());
-                handler.onFrame(view, stamps.set(seq, source, send, woke, validated, start));
-                final long end = clock.nanoTime();
-                latencies.record(send, woke, validated, start, end);
-                counters.add(RuntimeCounter.FRAMES_HANDLED, 1);
-                if (journal != null && !journal.frame(seq, source, view.flags(), view.crc32c(), send, woke,
-                    validated, start, end, view.buffer(), view.payloadOffset(), view.length()))
-                {
-                    counters.add(RuntimeCounter.JOURNAL_DROPS, 1);
-                }
-            }
-        }
-        finally
-        {
-            // even when the handler threw: the card gets its buffer back in order
-            dma.release(completion);
-        }
+        step.handle(dma, completions[slot], status, seq, source, send, woke, validated);
     }
 
     @Override
     public String roleName()
     {
-        return ReceivePath.CONSUMER_THREAD;
+        return ReceiveThreads.CONSUMER;
     }
 }

@@ -10,10 +10,10 @@ import io.rfmrt.rfm.RfmStatus;
 import io.rfmrt.rfm.channel.FrameReceiver;
 import io.rfmrt.rfm.channel.FrameStatus;
 import io.rfmrt.rfm.channel.FrameView;
+import io.rfmrt.runtime.ReceiveThreads;
 import io.rfmrt.runtime.RuntimeCounter;
 import io.rfmrt.runtime.journal.JournalCodes;
 import io.rfmrt.runtime.journal.JournalWriter;
-import io.rfmrt.runtime.ReceivePath;
 import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.NanoClock;
 
@@ -41,7 +41,7 @@ public final class IsrWakeAgent implements Agent
     private final int completionMask;
     private final HandoffRing handoff;
     private final Counters counters;
-    private final JournalWriter journal;
+    private final FrameFaults faults;
     private final NanoClock clock;
     private final EventInfo info = new EventInfo();
     private final EventInfo spare = new EventInfo();
@@ -77,7 +77,7 @@ public final class IsrWakeAgent implements Agent
         this.completionMask = completions.length - 1;
         this.handoff = handoff;
         this.counters = counters;
-        this.journal = journal;
+        this.faults = new FrameFaults(counters, journal, clock);
         this.clock = clock;
         this.taken = dma.completedIndex();
         this.drainLimit = completions.length;
@@ -111,7 +111,7 @@ public final class IsrWakeAgent implements Agent
     @Override
     public String roleName()
     {
-        return ReceivePath.ISR_THREAD;
+        return ReceiveThreads.ISR;
     }
 
     /**
@@ -213,13 +213,7 @@ public final class IsrWakeAgent implements Agent
             final int source = receiver.channel().node();
             while (work < drainLimit)
             {
-                final long seq = receiver.nextToRead();
-                if (seq == FrameReceiver.TORN_SKIPPED)
-                {
-                    // a frame its publisher will never complete: counted torn, journaled, and the reader goes on
-                    fault(FrameStatus.TORN, receiver.tornSkipped(), source, clock.nanoTime());
-                    continue;
-                }
+                final long seq = faults.nextToRead(receiver, source);
                 if (seq < 0)
                 {
                     break;
@@ -232,7 +226,7 @@ public final class IsrWakeAgent implements Agent
                 if (completion.descriptorIndex() != taken)
                 {
                     // refused before a descriptor was taken (bad header in memory, ring full): nothing to hand on
-                    fault(frame, seq, source, woke);
+                    faults.refused(frame, seq, source, woke);
                     if (frame == FrameStatus.DMA_MISSING)
                     {
                         // the ring is full: look again once the consumer has given descriptors back
@@ -253,16 +247,15 @@ public final class IsrWakeAgent implements Agent
         final long eventSeq, final long woke, final long validated)
     {
         final boolean ok = frame == FrameStatus.OK;
-        if (ok && channel >= 0 && receivers[channel].takeRestart() && journal != null &&
-            !journal.fault(JournalCodes.FAULT_PUBLISHER_RESTART, view.seq(), source, woke))
+        if (ok && channel >= 0)
         {
-            counters.add(RuntimeCounter.JOURNAL_DROPS, 1);
+            faults.restartAfter(receivers[channel], view.seq(), source, woke);
         }
         if (inline != null)
         {
             if (!ok)
             {
-                fault(frame, eventSeq, source, woke);
+                faults.refused(frame, eventSeq, source, woke);
             }
             inline.handle(slot, frame.id(), ok ? view.seq() : eventSeq, source, ok ? view.sendNanos() : 0, woke,
                 validated);
@@ -276,15 +269,7 @@ public final class IsrWakeAgent implements Agent
         }
         if (!ok)
         {
-            fault(frame, eventSeq, source, woke);
-        }
-    }
-
-    private void fault(final FrameStatus status, final long seq, final int source, final long nanos)
-    {
-        if (status != FrameStatus.OVERWRITTEN && journal != null && !journal.fault(status.id(), seq, source, nanos))
-        {
-            counters.add(RuntimeCounter.JOURNAL_DROPS, 1);
+            faults.refused(frame, eventSeq, source, woke);
         }
     }
 }

@@ -1,0 +1,241 @@
+package io.rfmrt.runtime;
+
+import io.rfmrt.rfm.DmaEngine;
+import io.rfmrt.rfm.DmaMode;
+import io.rfmrt.rfm.EventType;
+import io.rfmrt.rfm.RfmDevice;
+import io.rfmrt.rfm.RfmDevices;
+import io.rfmrt.rfm.channel.ChannelSpec;
+import io.rfmrt.rfm.channel.FrameCounter;
+import io.rfmrt.rfm.channel.FramePublisher;
+import io.rfmrt.rfm.sim.SimNetwork;
+import io.rfmrt.runtime.internal.JitQueue;
+import io.rfmrt.runtime.threads.RtEnvironment;
+import io.rfmrt.runtime.threads.RtSettings;
+import org.agrona.concurrent.SystemNanoClock;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import java.lang.management.CompilationMXBean;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The JIT warm-up of a receive path, before the real one starts: a path of the same shape on a private emulated
+ * network, driven with synthetic frames until the JIT compilers are quiet, then removed with its network.
+ * <p>
+ * Called once, from the thread that assembles a node, before its RT threads start; it starts and stops unpinned
+ * threads of its own and allocates freely.
+ */
+public final class ReceiveWarmUp
+{
+    /** Frames per channel that {@link #warmUp} sends by default: enough for the JIT's optimising compiler. */
+    public static final int WARMUP_FRAMES_DEFAULT = NodeContext.WARMUP_FRAMES_DEFAULT;
+
+    /** Longest warm-up, in seconds: frames past {@code frames} go on only while the JIT is still compiling. */
+    private static final int WARMUP_LIMIT_S = 20;
+
+    /** How far apart the JIT compilers are looked at during the warm-up, in ms. */
+    private static final int JIT_CHECK_MS = 50;
+
+    /** Looks in a row that must find the JIT compilers idle. */
+    private static final int JIT_QUIET_CHECKS = 4;
+
+    private ReceiveWarmUp()
+    {
+    }
+
+    /**
+     * Warm the receive path's own code up before the real one starts, so that a node does not report RUNNING with
+     * its hot path still interpreted: on a private emulated network shaped like {@code device} (same node id, DMA
+     * mode and ring), push at least {@code frames} frames per channel through a path of the same wait strategy with a
+     * no-op handler, on unpinned threads, and go on until the JIT compilers have had nothing in progress or queued
+     * for a while (at most {@link #WARMUP_LIMIT_S} s in all), then wait for them to be idle again and remove the
+     * network. The application's handler is not run (it may have side
+     * effects); the code it shares with the path (frame views, stage stamps, journal) is.
+     *
+     * @param device   the real card, whose shape is copied.
+     * @param channels the input channels.
+     * @param event    the event type.
+     * @param wait     the wait strategy.
+     * @param frames   frames per channel, e.g. {@link #WARMUP_FRAMES_DEFAULT}.
+     */
+    public static void warmUp(final RfmDevice device, final List<ChannelSpec> channels, final EventType event,
+        final WaitStrategy wait, final int frames)
+    {
+        warmUp(device, channels, event, wait, frames, (frame, stamps) -> { });
+    }
+
+    /**
+     * {@link #warmUp(RfmDevice, List, EventType, WaitStrategy, int)} with the application's own handler, for a
+     * handler that may see synthetic frames (64-byte payloads of zeros): then its code is compiled too, and the call
+     * site keeps its one receiver type (no recompilation when the real path starts).
+     *
+     * @param device   the real card, whose shape is copied.
+     * @param channels the input channels.
+     * @param event    the event type.
+     * @param wait     the wait strategy.
+     * @param frames   frames per channel.
+     * @param handler  the handler to run on the synthetic frames.
+     */
+    public static void warmUp(final RfmDevice device, final List<ChannelSpec> channels, final EventType event,
+        final WaitStrategy wait, final int frames, final FrameHandler handler)
+    {
+        final String network = "warmup-" + ProcessHandle.current().pid() + "-" + System.nanoTime();
+        long size = 1 << 20;
+        for (final ChannelSpec c : channels)
+        {
+            size = Math.max(size, Long.highestOneBit(c.offset() + c.length()) << 1);
+        }
+        final DmaEngine dma = device.dma();
+        final String mode = !wait.mode().findsByNumber() && dma.mode() == DmaMode.AUTO ? "auto" : "on-demand";
+        SimNetwork.create(network, size).close();
+        final List<RfmDevice> senders = new ArrayList<>();
+        RfmDevice receiver = null;
+        RtEnvironment env = null;
+        ReceivePath path = null;
+        ThreadNotStoppedException leftRunning = null;
+        try
+        {
+            receiver = RfmDevices.open("sim:" + network + "?node=" + device.nodeId() + "&dmaSlots=" +
+                dma.slotCount() + "&dmaSlotSize=" + dma.slotSize() + "&dma=" + mode);
+            env = RtEnvironment.prepare(new RtSettings(List.of(), false, false, false, Path.of("/")), warning -> { });
+            final List<FramePublisher> publishers = new ArrayList<>();
+            for (final ChannelSpec c : channels)
+            {
+                final RfmDevice sender = RfmDevices.open("sim:" + network + "?node=" + c.node());
+                senders.add(sender);
+                publishers.add(new FramePublisher(sender, c));
+            }
+            path = new ReceivePath(receiver, channels, event, wait, handler, null, null, SystemNanoClock.INSTANCE);
+            path.start(env, -1, 0, -1, 0);
+            final UnsafeBuffer payload = new UnsafeBuffer(new byte[64]);
+            final int inFlight = Math.max(1, Math.min(dma.slotCount(), channels.get(0).slots()) / 2);
+            final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(WARMUP_LIMIT_S);
+            final JitWatch jit = new JitWatch();
+            long sent = 0;
+            // at least the frames asked for, then on until the traffic gives the JIT nothing more to compile: the
+            // optimised code of the hot path is installed while its own frames still flow
+            for (int i = 0; (i < frames || !jit.idle()) && System.nanoTime() < deadline && !path.errors().failed();
+                i++)
+            {
+                for (int c = 0; c < publishers.size(); c++)
+                {
+                    final FramePublisher publisher = publishers.get(c);
+                    final int length = Math.min(payload.capacity(), channels.get(c).maxPayload());
+                    while (sent - path.counter(RuntimeCounter.FRAMES_HANDLED) - path.counter(FrameCounter.GAPS) >=
+                        inFlight && System.nanoTime() < deadline)
+                    {
+                        Thread.onSpinWait();
+                    }
+                    publisher.publish(payload, 0, length, 0);
+                    sent++;
+                }
+            }
+        }
+        finally
+        {
+            if (path != null)
+            {
+                try
+                {
+                    path.close();
+                }
+                catch (final ThreadNotStoppedException ex)
+                {
+                    leftRunning = ex;
+                }
+            }
+            awaitCompilerQuiet();
+            if (leftRunning == null)
+            {
+                // nothing of the warm-up runs any more: its network can go
+                for (final RfmDevice sender : senders)
+                {
+                    sender.close();
+                }
+                if (env != null)
+                {
+                    env.close();
+                }
+                if (receiver != null)
+                {
+                    receiver.close();
+                }
+                SimNetwork.destroy(network, true);
+            }
+        }
+        if (leftRunning != null)
+        {
+            // a thread of the warm-up still runs on its private network: that stays mapped (and in place) until the
+            // process ends
+            throw new IllegalStateException("warm-up on network '" + network + "': " + leftRunning.getMessage(),
+                leftRunning);
+        }
+    }
+
+    /**
+     * Wait until the JIT compilers have had nothing to do for a while (at most 10 s): what the warm-up queued must be
+     * installed before RT threads start, because a busy RT thread on each core leaves the compiler threads no cpu.
+     */
+    private static void awaitCompilerQuiet()
+    {
+        final JitWatch jit = new JitWatch();
+        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (!jit.idle() && System.nanoTime() < deadline)
+        {
+            try
+            {
+                Thread.sleep(10);
+            }
+            catch (final InterruptedException ex)
+            {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+    }
+
+    /**
+     * Whether the JIT compilers have been idle for {@link #JIT_QUIET_CHECKS} looks {@link #JIT_CHECK_MS} apart: no
+     * compilation in progress or queued ({@link JitQueue}); where the JVM does not list its queue, no change in the
+     * summed compilation time.
+     */
+    private static final class JitWatch
+    {
+        private final CompilationMXBean bean = ManagementFactory.getCompilationMXBean();
+        private long nextCheck = System.nanoTime();
+        private long lastTime = -1;
+        private int quiet;
+
+        boolean idle()
+        {
+            final long now = System.nanoTime();
+            if (now - nextCheck < 0)
+            {
+                return false;
+            }
+            nextCheck = now + TimeUnit.MILLISECONDS.toNanos(JIT_CHECK_MS);
+            final int pending = JitQueue.pending();
+            final boolean still;
+            if (pending >= 0)
+            {
+                still = pending == 0;
+            }
+            else if (bean != null && bean.isCompilationTimeMonitoringSupported())
+            {
+                final long time = bean.getTotalCompilationTime();
+                still = time == lastTime;
+                lastTime = time;
+            }
+            else
+            {
+                return true;
+            }
+            quiet = still ? quiet + 1 : 0;
+            return quiet >= JIT_QUIET_CHECKS;
+        }
+    }
+}
