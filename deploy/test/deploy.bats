@@ -164,7 +164,12 @@ enable --now rfmrt-tuning.service rfmrt-node@node-2.service" ]
     grep -qx 'LimitMEMLOCK=infinity' "$unit"
     grep -qx 'LimitRTPRIO=99' "$unit"
     grep -qx 'KillSignal=SIGTERM' "$unit"
-    grep -qx 'After=rfmrt-tuning.service network-online.target' "$unit"
+    # PrivateNetwork=yes: the node has no network to wait for
+    grep -qx 'After=rfmrt-tuning.service' "$unit"
+    # ready once armed, and a hung process is restarted (rfmrt node speaks sd_notify: NodeServiceNotifyTest)
+    grep -qx 'Type=notify' "$unit"
+    grep -qx 'NotifyAccess=main' "$unit"
+    grep -qx 'WatchdogSec=10s' "$unit"
     # docs/preflight.md: the check before each start is a report; "-" lets the node start on a FAIL
     grep -qx 'ExecStartPre=-/opt/rfmrt/bin/rfmrt check' "$unit"
     grep -qx 'SuccessExitStatus=4' "$REPO/deploy/systemd/rfmrt-tuning.service"

@@ -42,6 +42,27 @@ public final class CliProcesses
     public static Process startMain(final Path simRoot, final ProcessBuilder.Redirect stderr, final Class<?> main,
         final String... args) throws IOException
     {
+        return builder(simRoot, stderr, main, args).start();
+    }
+
+    /**
+     * @param simRoot emulator root for the child.
+     * @param stderr  where the child's stderr goes.
+     * @param env     environment variables added to the child's.
+     * @param args    rfmrt arguments.
+     * @return the started child; its stdout is piped.
+     */
+    public static Process start(final Path simRoot, final ProcessBuilder.Redirect stderr,
+        final java.util.Map<String, String> env, final String... args) throws IOException
+    {
+        final ProcessBuilder builder = builder(simRoot, stderr, Main.class, args);
+        builder.environment().putAll(env);
+        return builder.start();
+    }
+
+    private static ProcessBuilder builder(final Path simRoot, final ProcessBuilder.Redirect stderr,
+        final Class<?> main, final String... args)
+    {
         final List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(Arrays.asList(System.getProperty("rfmrt.test.jvm.flags", "").trim().split("\\s+")));
@@ -57,7 +78,7 @@ public final class CliProcesses
         command.add(System.getProperty("rfmrt.test.classpath", System.getProperty("java.class.path")));
         command.add(main.getName());
         command.addAll(Arrays.asList(args));
-        return new ProcessBuilder(command).redirectError(stderr).start();
+        return new ProcessBuilder(command).redirectError(stderr);
     }
 
     /**

@@ -88,7 +88,7 @@ public final class NodeCommand implements Callable<Integer>
         final String failure;
         final NodeApp app = ctx.app();
         final RfmNode node = new RfmNode(ctx);
-        try (node)
+        try (node; ServiceNotifier systemd = ServiceNotifier.fromEnvironment())
         {
             try
             {
@@ -99,6 +99,7 @@ public final class NodeCommand implements Callable<Integer>
                 // the configuration does not fit the network it joined: nothing was started
                 throw new UsageException(ex.getMessage());
             }
+            systemd.armed(node, "armed: " + name + " on " + ctx.deviceUri());
             if (seconds > 0)
             {
                 stop.await(seconds, java.util.concurrent.TimeUnit.SECONDS);
@@ -116,6 +117,7 @@ public final class NodeCommand implements Callable<Integer>
                     "; stopping the node");
                 err.flush();
             }
+            systemd.stopping(failure == null ? "stopping" : "stopping: " + failure);
             if (!child)
             {
                 out.println("stopping: closing threads, flushing the journal, releasing the node");
