@@ -1,5 +1,6 @@
 package io.rfmrt.rfm.channel;
 
+import io.rfmrt.rfm.DmaCompletion;
 import io.rfmrt.rfm.EventType;
 import io.rfmrt.rfm.RfmDevice;
 import io.rfmrt.rfm.RfmDevices;
@@ -123,6 +124,35 @@ class FindByNumberTest
         // full, so only the incarnation shows the change
         duringTheNextRead(() -> start(3));
         assertThat(readAll()).isEqualTo("overwritten3 1 2 3");
+        assertThat(counts()).isEqualTo("frames=5 torn=0 gaps=0 restarts=1");
+    }
+
+    @Test
+    void shouldLookAgainWhenANewIncarnationWritesOverTheFrameAnOnDemandTransferMoves()
+    {
+        start(6);
+        final DmaCompletion done = new DmaCompletion();
+        for (long seq = 1; seq <= 2; seq++)
+        {
+            assertThat(frames.nextToRead()).isEqualTo(seq);
+            assertThat(frames.readOnDemand(seq, done, view)).isEqualTo(FrameStatus.OK);
+            receiver.dma().release(done);
+        }
+        // the new process writes 1..3 while the card moves the old incarnation's 3
+        duringTheNextRead(() -> start(3));
+        assertThat(frames.nextToRead()).isEqualTo(3);
+        assertThat(frames.readOnDemand(3, done, view)).isEqualTo(FrameStatus.OVERWRITTEN);
+        receiver.dma().release(done);
+        assertThat(frames.expected()).as("the slot is looked at again").isEqualTo(3);
+        final StringBuilder read = new StringBuilder();
+        long seq;
+        while ((seq = frames.nextToRead()) != NOTHING_NEW)
+        {
+            assertThat(frames.readOnDemand(seq, done, view)).isEqualTo(FrameStatus.OK);
+            receiver.dma().release(done);
+            read.append(' ').append(seq);
+        }
+        assertThat(read.toString().trim()).as("the new incarnation, from its first frame").isEqualTo("1 2 3");
         assertThat(counts()).isEqualTo("frames=5 torn=0 gaps=0 restarts=1");
     }
 
