@@ -76,7 +76,9 @@ public final class PollingAgent implements Agent, ScheduleIdleStrategy.Schedule
     }
 
     /**
-     * One poll of every channel, taking every frame that is there.
+     * One poll of every channel, taking the frames that are there: at most a ring's worth per channel (its slot
+     * count), so a poll ends even while a publisher writes as fast as it is read or keeps writing over the frame being
+     * copied ({@link io.rfmrt.rfm.channel.FrameStatus#OVERWRITTEN}); what is left is read at the next poll.
      *
      * @return frames handled.
      */
@@ -89,7 +91,8 @@ public final class PollingAgent implements Agent, ScheduleIdleStrategy.Schedule
             final FrameReceiver receiver = receivers[c];
             final int source = channels[c].node();
             long seq;
-            while ((seq = faults.nextToRead(receiver, source)) >= 0)
+            for (int reads = channels[c].slots(); reads > 0 && (seq = faults.nextToRead(receiver, source)) >= 0;
+                reads--)
             {
                 final long woke = clock.nanoTime();
                 if (step.validated(receiver, receiver.readFromMemory(seq, view), seq, source, woke, view))
