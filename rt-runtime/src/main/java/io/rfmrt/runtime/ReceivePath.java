@@ -155,6 +155,12 @@ public final class ReceivePath implements AutoCloseable
         for (int i = 0; i < channels.size(); i++)
         {
             final ChannelSpec c = channels.get(i);
+            if (channelBySource[c.node()] >= 0)
+            {
+                throw new IllegalArgumentException("input channels " + channels.get(channelBySource[c.node()]).name() +
+                    " and " + c.name() + " are both published by node " + c.node() +
+                    " (the receiver tells channels apart by publisher)");
+            }
             channelBySource[c.node()] = i;
             receivers[i] = new FrameReceiver(device, c, nodeCounters.frames(i));
         }

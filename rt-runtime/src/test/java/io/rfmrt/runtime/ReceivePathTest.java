@@ -40,6 +40,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class ReceivePathTest
 {
@@ -161,6 +162,20 @@ class ReceivePathTest
             {
                 assertThat(path.counter(RuntimeCounter.CONSUMER_PARKS)).isZero();
             }
+        }
+    }
+
+    @Test
+    void shouldRefuseTwoInputChannelsOfOnePublisherWhenBuiltDirectly()
+    {
+        final ChannelSpec second = new ChannelSpec("status", 1, 0x20000, 16, 128, EventType.INTR1, 2);
+        try (RfmDevice receiver = RfmDevices.open("sim:rp?node=2&size=1M&dmaSlots=16&dmaSlotSize=128&dma=auto"))
+        {
+            assertThatThrownBy(() -> new ReceivePath(receiver, List.of(SENSOR, second), EventType.INTR1,
+                WaitStrategy.blocking(), (frame, stamps) -> { }, null, null, SystemNanoClock.INSTANCE))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("input channels sensor and status are both published by node 1 (the receiver tells " +
+                    "channels apart by publisher)");
         }
     }
 
