@@ -6,6 +6,7 @@ import io.rfmrt.cli.common.ExitCodes;
 import io.rfmrt.cli.common.Failures;
 import io.rfmrt.cli.common.UsageException;
 import io.rfmrt.cli.demo.DemoCommand;
+import io.rfmrt.cli.law.NewLawCommand;
 import io.rfmrt.cli.node.CheckCommand;
 import io.rfmrt.cli.node.NodeCommand;
 import io.rfmrt.cli.node.StatCommand;
@@ -29,7 +30,7 @@ import java.io.PrintWriter;
     versionProvider = Main.Version.class,
     description = "Real-time runtime for reflective-memory networks.",
     subcommands = {RfmCommand.class, BridgeCommand.class, DemoCommand.class, NodeCommand.class, StatCommand.class,
-        ReplayCommand.class, BenchCommand.class, CheckCommand.class, CompletionCommand.class, ReplayBench.class,
+        ReplayCommand.class, BenchCommand.class, CheckCommand.class, CompletionCommand.class, ReplayBench.class, NewLawCommand.class,
         InternalCommand.class, CommandLine.HelpCommand.class})
 public final class Main
 {

@@ -33,8 +33,8 @@ public final class ControlLaws
         }
         catch (final ClassNotFoundException | LinkageError ex)
         {
-            throw new IllegalArgumentException("law '" + name + "': no such class on the class path (put its jar " +
-                "there: RFMRT_CLASSPATH in a checkout, conf/lib/ in a release)");
+            throw new IllegalArgumentException("law '" + name + "': no such class on the class path (give its jar: " +
+                "--app-jar JAR, RFMRT_CLASSPATH in a checkout, conf/lib/ in a release)");
         }
         if (!ControlLaw.class.isAssignableFrom(type))
         {

@@ -7,8 +7,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Starts another {@code rfmrt} process on the same JVM, classpath and flags as this one: how the demo and the
- * benchmarks put their nodes in separate processes.
+ * Starts another {@code rfmrt} process on the same JVM, classpath and flags as this one (and the user's jars of
+ * {@link AppJars}): how the demo and the benchmarks put their nodes in separate processes.
  */
 public final class ChildJvm
 {
@@ -43,7 +43,7 @@ public final class ChildJvm
             }
         }
         command.add("-cp");
-        command.add(System.getProperty("java.class.path"));
+        command.add(AppJars.after(System.getProperty("java.class.path")));
         command.add(MAIN_CLASS);
         command.addAll(List.of(args));
         return new ProcessBuilder(command);

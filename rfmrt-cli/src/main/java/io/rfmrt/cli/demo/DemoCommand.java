@@ -1,5 +1,6 @@
 package io.rfmrt.cli.demo;
 
+import io.rfmrt.cli.common.AppJars;
 import io.rfmrt.cli.common.ChildJvm;
 import io.rfmrt.cli.common.ChildResult;
 import io.rfmrt.cli.common.ExitCodes;
@@ -13,10 +14,12 @@ import io.rfmrt.control.node.ControlFrames;
 import io.rfmrt.control.node.NodeResults.ControllerResult;
 import io.rfmrt.control.node.NodeResults.PlantResult;
 import io.rfmrt.control.node.PlantApp;
+import io.rfmrt.control.law.ControlLaws;
 import io.rfmrt.control.law.GainsFile;
 import io.rfmrt.rfm.sim.SimNetwork;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 import sun.misc.Signal;
@@ -84,9 +87,12 @@ public final class DemoCommand implements Callable<Integer>
     Path gains;
 
     @Option(names = "--law", paramLabel = "CLASS",
-        description = "The controller's law: a ControlLaw class on the class path (RFMRT_CLASSPATH), run inside the " +
-            "built-in safety layer; --gains then holds its settings (default the shipped cascaded PID).")
+        description = "The controller's law: a ControlLaw class on the class path (--app-jar, RFMRT_CLASSPATH), run " +
+            "inside the built-in safety layer; --gains then holds its settings (default the shipped cascaded PID).")
     String law;
+
+    @Mixin
+    AppJars appJars;
 
     @Option(names = "--hosts",
         description = "Run the plant and the controller on two emulated hosts: network namespaces on a veth pair, " +
@@ -127,12 +133,8 @@ public final class DemoCommand implements Callable<Integer>
             {
                 throw new UsageException("--fault and --hosts need the plant; --controller-only runs none");
             }
-            if (law != null)
-            {
-                throw new UsageException("--law runs with the demo's plant; --controller-only runs the shipped law");
-            }
-            return DemoControllerOnly.run(spec.commandLine().getOut(), json, outDir, network, rate, wait, profile,
-                controllerGains);
+            return DemoControllerOnly.run(spec.commandLine().getOut(), json, outDir, network, rate, wait,
+                controllerSettings(profile, controllerGains));
         }
         final long cycles = (long)seconds * rate;
         final DemoFault plan = DemoFault.parse(fault, cycles);
@@ -234,6 +236,23 @@ public final class DemoCommand implements Callable<Integer>
         {
             throw new UsageException("--wait '" + wait + "' is not BLOCKING or INLINE");
         }
+        appJars.use();
+        if (appJars.jarsGiven() && law == null)
+        {
+            throw new UsageException("--app-jar needs --law (the class of the law in the jar)");
+        }
+        if (law != null)
+        {
+            try
+            {
+                // looked up here, so that a class that is not there stops the demo before it starts a process
+                ControlLaws.create(law, AppJars.loader());
+            }
+            catch (final IllegalArgumentException ex)
+            {
+                throw new UsageException("--law: " + ex.getMessage());
+            }
+        }
         if (controllerOnly != (network != null))
         {
             throw new UsageException(controllerOnly ? "--controller-only needs --network NET (the network the " +
@@ -252,12 +271,21 @@ public final class DemoCommand implements Callable<Integer>
         DemoConfigs.writePlant(outDir, network, journals, new DemoConfigs.PlantSettings(PlantApp.NAME, rate, cycles,
             plan.dropFrom(), plan.dropTo(), plan.latencyFrom(), plan.latencyNanos(), plantModel,
             plan.plantStallNanos() > 0 ? plan.stallAt() : 0, plan.plantStallNanos()));
-        final DemoConfigs.ControllerSettings shipped = DemoConfigs.ControllerSettings.of(rate, profile,
-            controllerGains);
-        final DemoConfigs.ControllerSettings controller = law == null ? shipped :
-            shipped.withLaw(law, gains == null ? null : ReplayLaw.settings(gains));
+        final DemoConfigs.ControllerSettings controller = controllerSettings(profile, controllerGains);
         DemoConfigs.writeController(outDir, network, journals, wait, plan.controllerStallNanos() > 0 ?
             controller.withStall(plan.stallAt(), plan.controllerStallNanos()) : controller);
+    }
+
+    /**
+     * @return the controller's settings: the shipped law with its gains, or {@code --law} with the settings of
+     * {@code --gains}.
+     */
+    private DemoConfigs.ControllerSettings controllerSettings(final String profile,
+        final ControllerGains controllerGains)
+    {
+        final DemoConfigs.ControllerSettings shipped = DemoConfigs.ControllerSettings.of(rate, profile,
+            controllerGains);
+        return law == null ? shipped : shipped.withLaw(law, gains == null ? null : ReplayLaw.settings(gains));
     }
 
     /** What the two nodes reported. */

@@ -4,7 +4,6 @@ import io.rfmrt.cli.common.ChildJvm;
 import io.rfmrt.cli.common.ChildResult;
 import io.rfmrt.cli.common.ExitCodes;
 import io.rfmrt.cli.common.Failures;
-import io.rfmrt.control.ControllerGains;
 import io.rfmrt.control.node.ControlFrames;
 import io.rfmrt.control.node.NodeResults.ControllerResult;
 
@@ -32,7 +31,7 @@ final class DemoControllerOnly
     }
 
     static int run(final PrintWriter out, final boolean json, final Path outDir, final String network, final int rate,
-        final String wait, final String profile, final ControllerGains gains) throws Exception
+        final String wait, final DemoConfigs.ControllerSettings settings) throws Exception
     {
         final PrintWriter console = json ? new PrintWriter(System.err, true) : out;
         io.rfmrt.rfm.sim.SimNetwork.checkName(network);
@@ -43,7 +42,6 @@ final class DemoControllerOnly
                 outDir);
         }
         final Path journals = outDir.toAbsolutePath().resolve("journal");
-        final DemoConfigs.ControllerSettings settings = DemoConfigs.ControllerSettings.of(rate, profile, gains);
         final Path config = DemoConfigs.writeController(outDir, network, journals, wait, settings);
         // the network the frames are played onto: made here when missing (and removed at the end if nobody else is
         // on it then), joined when it exists
@@ -77,7 +75,8 @@ final class DemoControllerOnly
         {
             console.printf("rfmrt demo --controller-only: the controller (node %d) on network '%s', %d Hz%s; it " +
                 "takes the sensor frames of node %d (rfmrt replay DIR --play --network %s --source %d)%n",
-                ControlFrames.CONTROLLER_NODE, network, rate, settings.gains() == null ? "" : ", gains " + DemoConfigs.text(settings.gains()),
+                ControlFrames.CONTROLLER_NODE, network, rate, (settings.law() == null ? "" : ", law " + settings.law()) +
+                    (settings.gains() == null ? "" : ", gains " + DemoConfigs.text(settings.gains())),
                 ControlFrames.PLANT_NODE, network, ControlFrames.PLANT_NODE);
             console.flush();
             final Process controller = ChildJvm.start("node", "--child", "--config", config.toString());

@@ -1,5 +1,6 @@
 package io.rfmrt.cli.node;
 
+import io.rfmrt.cli.common.AppJars;
 import io.rfmrt.cli.common.ChildJvm;
 import io.rfmrt.cli.common.ChildResult;
 import io.rfmrt.cli.common.ExitCodes;
@@ -12,6 +13,7 @@ import io.rfmrt.runtime.config.NodeConfig;
 import org.apache.logging.log4j.LogManager;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 import sun.misc.Signal;
@@ -37,6 +39,9 @@ public final class NodeCommand implements Callable<Integer>
 {
     @Spec
     CommandSpec spec;
+
+    @Mixin
+    AppJars appJars;
 
     @Option(names = "--config", required = true, paramLabel = "FILE", description = "Node configuration (YAML).")
     Path config;
@@ -141,6 +146,7 @@ public final class NodeCommand implements Callable<Integer>
         {
             throw new UsageException("--seconds " + seconds + " is negative (0: run until a signal)");
         }
+        appJars.use();
         try
         {
             return NodeConfig.load(config);

@@ -2,6 +2,7 @@ package io.rfmrt.cli.replay;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import io.rfmrt.cli.common.AppJars;
 import io.rfmrt.cli.common.ExitCodes;
 import io.rfmrt.cli.common.Failures;
 import io.rfmrt.cli.common.UsageException;
@@ -26,6 +27,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Spec;
 
 import java.io.PrintWriter;
@@ -52,6 +54,9 @@ public final class ReplayCommand implements Callable<Integer>
 {
     @Spec
     CommandSpec spec;
+
+    @Mixin
+    AppJars appJars;
 
     @Parameters(arity = "1..2", paramLabel = "DIR", description = "A journal folder, or a folder with journals " +
         "below; with --compare, two (the recording, then the run to compare with it).")
@@ -193,6 +198,14 @@ public final class ReplayCommand implements Callable<Integer>
         if (gains != null && !rerun)
         {
             throw new UsageException("--gains needs --rerun");
+        }
+        if (!appJars.jarsGiven() || law != null)
+        {
+            appJars.use();
+        }
+        else
+        {
+            throw new UsageException("--app-jar needs --rerun --law (the law's jar)");
         }
         if (law != null && (!rerun || gains != null))
         {

@@ -2,6 +2,7 @@ package io.rfmrt.cli.replay;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import io.rfmrt.cli.common.AppJars;
 import io.rfmrt.cli.common.UsageException;
 import io.rfmrt.control.ControlLaw;
 import io.rfmrt.control.law.ControlLaws;
@@ -35,7 +36,7 @@ public final class ReplayLaw
         final ControlLaw law;
         try
         {
-            law = ControlLaws.create(lawName, ReplayLaw.class.getClassLoader());
+            law = ControlLaws.create(lawName, AppJars.loader());
             law.configure(settings(settingsFile), periodSeconds);
         }
         catch (final IllegalArgumentException ex)

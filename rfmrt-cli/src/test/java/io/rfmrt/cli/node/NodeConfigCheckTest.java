@@ -108,7 +108,8 @@ class NodeConfigCheckTest
             "app: {name: controller, gains: {positionGainPerS: 60}}\n");
         assertThat(run("node", "--check-config", "--config", gains.toString()).exit()).isZero();
         assertOneLine(node("device: sim:cfg?node=2\nlayout: layout.yaml\napp: {class: com.example.Missing}\n"), 2,
-            "app.class 'com.example.Missing' is not on the node's classpath (put its jar in conf/lib/ of the release)");
+            "app.class 'com.example.Missing' is not on the node's classpath (give its jar: --app-jar JAR, " +
+                "RFMRT_CLASSPATH in a checkout, conf/lib/ in a release)");
         assertOneLine(node("device: sim:cfg?node=2\nlayout: layout.yaml\napp: {class: java.lang.Thread}\n"), 2,
             "app.class 'java.lang.Thread' implements neither io.rfmrt.runtime.NodeApp nor " +
                 "io.rfmrt.runtime.FrameHandler");

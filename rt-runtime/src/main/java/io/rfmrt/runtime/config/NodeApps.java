@@ -116,8 +116,9 @@ public final class NodeApps
         }
         catch (final ClassNotFoundException | LinkageError ex)
         {
-            problems.add("app.class '" + name + "' is not on the node's classpath (put its jar in " + USER_LIB +
-                " of the release)" + (ex instanceof LinkageError ? ": " + ex : ""));
+            problems.add("app.class '" + name + "' is not on the node's classpath (give its jar: --app-jar JAR, " +
+                "RFMRT_CLASSPATH in a checkout, " + USER_LIB + " in a release)" +
+                (ex instanceof LinkageError ? ": " + ex : ""));
             return App.NONE;
         }
         if (!NodeApp.class.isAssignableFrom(type) && !FrameHandler.class.isAssignableFrom(type))
