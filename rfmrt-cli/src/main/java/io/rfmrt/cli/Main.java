@@ -30,8 +30,8 @@ import java.io.PrintWriter;
     versionProvider = Main.Version.class,
     description = "Real-time runtime for reflective-memory networks.",
     subcommands = {RfmCommand.class, BridgeCommand.class, DemoCommand.class, NodeCommand.class, StatCommand.class,
-        ReplayCommand.class, BenchCommand.class, CheckCommand.class, CompletionCommand.class, ReplayBench.class, NewLawCommand.class,
-        InternalCommand.class, CommandLine.HelpCommand.class})
+        ReplayCommand.class, BenchCommand.class, CheckCommand.class, CompletionCommand.class, ReplayBench.class,
+        InternalCommand.class, NewLawCommand.class, CommandLine.HelpCommand.class})
 public final class Main
 {
     private Main()
