@@ -90,7 +90,8 @@ final class BenchJmh implements Callable<Integer>
             {
                 return ExitCodes.ERROR;
             }
-            final List<Row> rows = rows(new ObjectMapper().readTree(results.toFile()));
+            final JsonNode parsed = new ObjectMapper().readTree(results.toFile());
+            final List<Row> rows = rows(parsed);
             final List<Row> allocating = rows.stream().filter(r -> !(r.bytesPerOp < ALLOCATION_LIMIT_BYTES)).toList();
             if (json)
             {
@@ -98,7 +99,7 @@ final class BenchJmh implements Callable<Integer>
             }
             else
             {
-                print(out, new ObjectMapper().readTree(results.toFile()).get(0), rows, allocating);
+                print(out, parsed.get(0), rows, allocating);
             }
             return allocating.isEmpty() ? ExitCodes.OK : ExitCodes.ERROR;
         }
@@ -139,11 +140,16 @@ final class BenchJmh implements Callable<Integer>
      *
      * @return JMH's exit code.
      */
-    private static int runJmh(final List<String> command, final PrintWriter progress, final PrintWriter err)
+    private int runJmh(final List<String> command, final PrintWriter progress, final PrintWriter err)
         throws IOException, InterruptedException
     {
         final Process child = new ProcessBuilder(command).redirectErrorStream(true).start();
-        final Thread stop = new Thread(child::destroyForcibly, "rfmrt-jmh-stop");
+        // on Ctrl-C: JMH's forks first, then its runner, so that no measuring JVM is left behind
+        final Thread stop = new Thread(() ->
+        {
+            child.descendants().forEach(ProcessHandle::destroyForcibly);
+            child.destroyForcibly();
+        }, "rfmrt-jmh-stop");
         Runtime.getRuntime().addShutdownHook(stop);
         final Deque<String> last = new ArrayDeque<>();
         try (BufferedReader lines = new BufferedReader(new InputStreamReader(child.getInputStream(),
@@ -168,8 +174,7 @@ final class BenchJmh implements Callable<Integer>
         Runtime.getRuntime().removeShutdownHook(stop);
         if (exit != 0 && last.stream().anyMatch(l -> l.startsWith("No matching benchmarks")))
         {
-            throw new UsageException("--include '" + command.get(command.indexOf("org.openjdk.jmh.Main") + 1) +
-                "' matches no benchmark");
+            throw new UsageException("--include '" + include + "' matches no benchmark");
         }
         if (exit != 0)
         {
