@@ -31,6 +31,20 @@ public final class ChildJvm
      */
     public static ProcessBuilder builder(final String... args)
     {
+        final List<String> command = javaAndFlags();
+        command.add("-cp");
+        command.add(AppJars.after(System.getProperty("java.class.path")));
+        command.add(MAIN_CLASS);
+        command.addAll(List.of(args));
+        return new ProcessBuilder(command);
+    }
+
+    /**
+     * @return this JVM's java command and its flags (agent and debugger options left out), to which a caller adds a
+     * classpath, a main class and arguments.
+     */
+    public static List<String> javaAndFlags()
+    {
         final List<String> command = new ArrayList<>();
         command.add(ProcessHandle.current().info().command()
             .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
@@ -42,11 +56,7 @@ public final class ChildJvm
                 command.add(arg);
             }
         }
-        command.add("-cp");
-        command.add(AppJars.after(System.getProperty("java.class.path")));
-        command.add(MAIN_CLASS);
-        command.addAll(List.of(args));
-        return new ProcessBuilder(command);
+        return command;
     }
 
     /**
