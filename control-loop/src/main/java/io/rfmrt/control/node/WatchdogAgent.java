@@ -1,6 +1,7 @@
 package io.rfmrt.control.node;
 
 import io.rfmrt.control.WakeLateness;
+import io.rfmrt.runtime.threads.AbsoluteTimer;
 import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.NanoClock;
 
@@ -9,7 +10,7 @@ import java.util.function.LongSupplier;
 
 /**
  * The controller's watchdog timer thread ({@value ControllerApp#WATCHDOG_THREAD}): one {@link WatchdogTimer#tick} per
- * period on the absolute schedule, parked in between (a missing frame cannot wake anything, so the watchdog needs its
+ * period on the absolute schedule, asleep on the kernel's absolute timer in between (a missing frame cannot wake anything, so the watchdog needs its
  * own clock). Its wake-ups' lateness is measured. It stops watching once the plant says it is done: the plant's end of
  * stream is not a sensor failure.
  * <p>
@@ -22,6 +23,7 @@ final class WatchdogAgent implements Agent
     private final long periodNanos;
     private final LongSupplier plantDone;
     private final NanoClock clock;
+    private final AbsoluteTimer sleeper = new AbsoluteTimer();
     private long next;
     private boolean done;
 
@@ -61,7 +63,9 @@ final class WatchdogAgent implements Agent
             done = true;
             return 0;
         }
-        LockSupport.parkNanos(next - clock.nanoTime());
+        // next is in the injected clock's time; the kernel's timer runs on System.nanoTime() (the same clock in a
+        // node, a test's own clock otherwise)
+        sleeper.sleepUntil(System.nanoTime() + next - clock.nanoTime());
         final long now = clock.nanoTime();
         lateness.wake(timer.seen(), next, now);
         next += periodNanos;

@@ -8,6 +8,7 @@ import io.rfmrt.rfm.sim.SimNetwork;
 import io.rfmrt.runtime.ReceivePath;
 import io.rfmrt.runtime.RuntimeCounter;
 import io.rfmrt.runtime.WaitStrategy;
+import io.rfmrt.runtime.threads.AbsoluteTimer;
 import io.rfmrt.runtime.threads.RtEnvironment;
 import io.rfmrt.runtime.threads.RtSettings;
 import org.agrona.concurrent.SystemNanoClock;
@@ -86,10 +87,11 @@ class NodeLatenessTest
         final long[] held = new long[2];
         final Thread loop = new Thread(() ->
         {
+            final AbsoluteTimer timer = new AbsoluteTimer();
             long next = System.nanoTime() + PERIOD;
             for (long cycle = 1; cycle <= 200; cycle++)
             {
-                lateness.wake(cycle, next, PlantApp.awaitTick(next));
+                lateness.wake(cycle, next, PlantApp.awaitTick(timer, next));
                 next += PERIOD;
                 if (cycle == 50)
                 {
@@ -139,10 +141,11 @@ class NodeLatenessTest
             path.start(env, -1, 0, -1, 0);
             final FramePublisher publisher = new FramePublisher(sender, ControlFrames.SENSOR);
             final UnsafeBuffer payload = new UnsafeBuffer(new byte[ControlFrames.SENSOR_LENGTH]);
+            final AbsoluteTimer timer = new AbsoluteTimer();
             long next = System.nanoTime() + PERIOD;
             for (int k = 1; k <= frames; k++)
             {
-                PlantApp.awaitTick(next);
+                PlantApp.awaitTick(timer, next);
                 next += PERIOD;
                 payload.putLong(ControlFrames.SENSOR_CYCLE_OFFSET, k);
                 publisher.publish(payload, 0, ControlFrames.SENSOR_LENGTH, 0);

@@ -17,6 +17,9 @@ import io.rfmrt.control.node.PlantApp;
 import io.rfmrt.control.law.ControlLaws;
 import io.rfmrt.control.law.GainsFile;
 import io.rfmrt.rfm.sim.SimNetwork;
+import io.rfmrt.runtime.threads.CpuPlan;
+import io.rfmrt.runtime.threads.RtBudget;
+import io.rfmrt.runtime.threads.RtSettings;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Mixin;
@@ -174,6 +177,7 @@ public final class DemoCommand implements Callable<Integer>
                 "%d Hz for %d s%s%n", plantModel, ControlFrames.PLANT_NODE, ControlFrames.CONTROLLER_NODE,
                 twoHosts == null ? "" : " on two hosts (network namespaces joined by rfmrt bridge)", profile,
                 rate, seconds, plan.describe(rate));
+            console.println(rtPlanLine());
             console.flush();
             writeConfigs(network, journals, cycles, profile, controllerGains, plan);
             final Results results = runNodes(network, twoHosts, console, interrupted, children);
@@ -260,6 +264,23 @@ public final class DemoCommand implements Callable<Integer>
                 "--network is for --controller-only (the demo makes its own network)");
         }
         return profile;
+    }
+
+    /**
+     * @return the RT duty both nodes plan on their RT cpu against the kernel's RT budget, one line: said before they
+     *         start, and when it does not fit, the setting that lifts the budget ({@link DemoRtPlan}).
+     */
+    private String rtPlanLine()
+    {
+        try
+        {
+            final int cpu = CpuPlan.choose(RtSettings.defaults()).rtCpus().get(0);
+            return DemoRtPlan.plan(rate, wait, cpu, RtBudget.read(Path.of("/"))).line("rfmrt demo");
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            return "rfmrt demo: RT duty not planned: " + ex.getMessage();
+        }
     }
 
     /**

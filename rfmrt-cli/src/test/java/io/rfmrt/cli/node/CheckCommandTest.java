@@ -137,7 +137,7 @@ class CheckCommandTest
         assertThat(exit).isEqualTo(ExitCodes.OK);
         assertThat(out.toString()).containsPattern("WARN +transparent huge pages +always \\[madvise] never")
             .contains("fix: tuning/bin/rfmrt-isolate (thp step)")
-            .containsPattern("WARN +RT throttling +950000 us")
+            .containsPattern("WARN +RT throttling +950000 of 1000000 us: RT threads get 95% of each cpu")
             .contains("2 warn, 0 fail");
     }
 

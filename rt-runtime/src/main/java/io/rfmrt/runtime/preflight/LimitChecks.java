@@ -1,6 +1,7 @@
 package io.rfmrt.runtime.preflight;
 
 import io.rfmrt.runtime.threads.CpuSet;
+import io.rfmrt.runtime.threads.RtBudget;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -48,38 +49,40 @@ final class LimitChecks
             new Check(CheckId.SWAP, HINT_SWAP, LimitChecks::swap));
     }
 
+    /**
+     * The RT budget ({@link RtBudget}): -1 passes (no throttling); a positive runtime warns with what it leaves the RT
+     * threads of each cpu, the share their planned duty must stay under ({@link io.rfmrt.runtime.threads.RtDuty});
+     * 0 fails.
+     */
     static PreflightItem rtThrottling(final HostView host, final Check c)
     {
-        final String path = "/proc/sys/kernel/sched_rt_runtime_us";
+        final String path = "/" + RtBudget.RUNTIME_FILE;
         final Optional<String> text = host.firstLine(path).map(String::strip);
         if (text.isEmpty())
         {
             return c.unknown(host, path);
         }
-        final long runtime;
+        final RtBudget budget;
         try
         {
-            runtime = Long.parseLong(text.get());
+            budget = RtBudget.parse(text.get(), host.firstLine("/" + RtBudget.PERIOD_FILE).orElse(null));
         }
-        catch (final NumberFormatException ex)
+        catch (final IllegalArgumentException ex)
         {
-            return c.item(CheckStatus.WARN, "unknown: '" + text.get() + "' in " + path);
+            return c.item(CheckStatus.WARN, "unknown: " + ex.getMessage());
         }
-        if (runtime < 0)
+        if (budget.unlimited())
         {
-            return c.item(CheckStatus.PASS, runtime + " (no RT throttling)");
+            return c.item(CheckStatus.PASS, budget.runtimeUs() + " (no RT throttling)");
         }
-        if (runtime == 0)
+        if (budget.runtimeUs() == 0)
         {
             return c.item(CheckStatus.FAIL, "0: RT tasks get no cpu time at all");
         }
-        final Optional<Long> period = host.firstLine("/proc/sys/kernel/sched_rt_period_us")
-            .flatMap(LimitChecks::parseLong);
-        final String share = period.filter(p -> p > 0)
-            .map(p -> String.format(Locale.ROOT, " of %d us: RT tasks throttled after %.0f%% of each period", p,
-                100.0 * runtime / p))
-            .orElse(" us: RT tasks throttled");
-        return c.item(CheckStatus.WARN, runtime + share);
+        return c.item(CheckStatus.WARN, String.format(Locale.ROOT, "%d of %d us: RT threads get %.0f%% of each " +
+            "cpu, then are stopped for %d ms; a node's RT threads on one cpu must plan under %.0f%% of it (a " +
+            "spinning one plans 100%%)", budget.runtimeUs(), budget.periodUs(), 100 * budget.share(),
+            budget.throttleUs() / 1000, 100 * budget.share()));
     }
 
     static PreflightItem rtprio(final HostView host, final Check c)

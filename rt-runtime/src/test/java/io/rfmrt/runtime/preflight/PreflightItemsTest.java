@@ -352,14 +352,27 @@ class PreflightItemsTest
         write("proc/sys/kernel/sched_rt_runtime_us", "950000\n");
         assertThat(check(CheckId.RT_THROTTLING).status()).isEqualTo(WARN);
         assertThat(check(CheckId.RT_THROTTLING).value())
-            .isEqualTo("950000 of 1000000 us: RT tasks throttled after 95% of each period");
+            .isEqualTo("950000 of 1000000 us: RT threads get 95% of each cpu, then are stopped for 50 ms; a node's RT " +
+                "threads on one cpu must plan under 95% of it (a spinning one plans 100%)");
+
+        // the budget is the runtime over the period: the period is read too
+        write("proc/sys/kernel/sched_rt_runtime_us", "800000\n");
+        write("proc/sys/kernel/sched_rt_period_us", "2000000\n");
+        assertThat(check(CheckId.RT_THROTTLING).status()).isEqualTo(WARN);
+        assertThat(check(CheckId.RT_THROTTLING).value()).startsWith("800000 of 2000000 us: RT threads get 40% of " +
+            "each cpu, then are stopped for 1200 ms; a node's RT threads on one cpu must plan under 40% of it");
+        write("proc/sys/kernel/sched_rt_period_us", "1000000\n");
+
+        write("proc/sys/kernel/sched_rt_runtime_us", "-1\n");
+        assertThat(check(CheckId.RT_THROTTLING).status()).isEqualTo(PASS);
+        assertThat(check(CheckId.RT_THROTTLING).value()).isEqualTo("-1 (no RT throttling)");
 
         write("proc/sys/kernel/sched_rt_runtime_us", "0\n");
         assertThat(check(CheckId.RT_THROTTLING).status()).isEqualTo(FAIL);
 
         write("proc/sys/kernel/sched_rt_runtime_us", "lots\n");
         assertThat(check(CheckId.RT_THROTTLING).status()).isEqualTo(WARN);
-        assertThat(check(CheckId.RT_THROTTLING).value()).startsWith("unknown: 'lots'");
+        assertThat(check(CheckId.RT_THROTTLING).value()).isEqualTo("unknown: kernel.sched_rt_runtime_us 'lots' is not a number");
     }
 
     @Test

@@ -109,7 +109,8 @@ class PreflightTest
         assertThat(report.item(CheckId.CPU_GOVERNOR).value()).startsWith("no cpufreq");
         assertThat(report.item(CheckId.THP).value()).isEqualTo("always [madvise] never");
         assertThat(report.item(CheckId.RT_THROTTLING).value())
-            .isEqualTo("950000 of 1000000 us: RT tasks throttled after 95% of each period");
+            .isEqualTo("950000 of 1000000 us: RT threads get 95% of each cpu, then are stopped for 50 ms; a node's RT " +
+                "threads on one cpu must plan under 95% of it (a spinning one plans 100%)");
         assertThat(report.item(CheckId.RLIMIT_RTPRIO).value()).startsWith("0 (hard 0); CAP_SYS_NICE held");
         assertThat(report.item(CheckId.RLIMIT_MEMLOCK).value()).startsWith("8 MiB (hard 8 MiB); CAP_IPC_LOCK held");
         assertThat(report.item(CheckId.SWAP).value()).isEqualTo("none");
