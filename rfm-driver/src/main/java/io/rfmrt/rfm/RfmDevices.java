@@ -1,11 +1,11 @@
 package io.rfmrt.rfm;
 
-import io.rfmrt.rfm.internal.bridge.BridgeFile;
 import io.rfmrt.rfm.internal.rfm2g.Rfm2gDevice;
 import io.rfmrt.rfm.internal.rfm2g.Rfm2gLibrary;
 import io.rfmrt.rfm.internal.sim.DmaRing;
 import io.rfmrt.rfm.internal.sim.NetworkImage;
 import io.rfmrt.rfm.internal.sim.SimDevice;
+import io.rfmrt.rfm.sim.HostBridge;
 import io.rfmrt.rfm.sim.SimNetwork;
 
 import java.util.LinkedHashMap;
@@ -184,7 +184,7 @@ public final class RfmDevices
             return null;
         }
         final String network = sim.network;
-        if ("bridge".equals(sim.scheme) && !BridgeFile.exists(SimNetwork.checkedDir(network, false)))
+        if ("bridge".equals(sim.scheme) && !HostBridge.present(SimNetwork.checkedDir(network, false)))
         {
             throw new RfmException(RfmStatus.NOT_FOUND, "device URI '" + uri + "': network '" + network +
                 "' is not bridged on this host (no bridge file): start rfmrt bridge --network " + network + " first");

@@ -3,6 +3,7 @@ package io.rfmrt.cli;
 import io.rfmrt.rfm.sim.SimNetwork;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -96,6 +97,54 @@ public final class CliProcesses
             {
                 Files.deleteIfExists(p);
             }
+        }
+    }
+
+    /**
+     * @param process a process.
+     * @return its command line, arguments separated by NUL as in {@code /proc/PID/cmdline}; empty once it is gone.
+     */
+    public static String commandLine(final ProcessHandle process)
+    {
+        try
+        {
+            return new String(Files.readAllBytes(Path.of("/proc", Long.toString(process.pid()), "cmdline")),
+                StandardCharsets.UTF_8);
+        }
+        catch (final IOException gone)
+        {
+            return "";
+        }
+    }
+
+    /**
+     * @param process a process.
+     * @param name    a thread name (the kernel keeps its first 15 characters, which are compared).
+     * @return whether one of its threads has that name now.
+     */
+    public static boolean hasThread(final ProcessHandle process, final String name)
+    {
+        final String kept = name.length() > 15 ? name.substring(0, 15) : name;
+        try (Stream<Path> tasks = Files.list(Path.of("/proc", Long.toString(process.pid()), "task")))
+        {
+            return tasks.anyMatch(t -> threadName(t).equals(kept));
+        }
+        catch (final IOException | java.io.UncheckedIOException gone)
+        {
+            // the process or a thread ended between the listing and the read
+            return false;
+        }
+    }
+
+    private static String threadName(final Path task)
+    {
+        try
+        {
+            return Files.readString(task.resolve("comm")).trim();
+        }
+        catch (final IOException gone)
+        {
+            return "";
         }
     }
 }

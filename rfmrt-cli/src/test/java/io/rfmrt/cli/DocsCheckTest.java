@@ -287,7 +287,7 @@ class DocsCheckTest
         {
             throw new java.io.UncheckedIOException(ex);
         }
-        return new DocsFormats(Stream.of("rfm-driver", "rt-runtime", "control-loop", "rfmrt-cli")
+        return new DocsFormats(Stream.of("rfm-driver", "rfm-bridge", "rt-runtime", "control-loop", "rfmrt-cli")
             .map(m -> REPO.resolve(m).resolve("src/main/java")).toList(), scripts);
     }
 

@@ -157,6 +157,69 @@ class HostsCommandsTest
     }
 
     @Test
+    void shouldEndTheSenderWhenTheBenchIsKilled() throws Exception
+    {
+        assumeNamespaces();
+        final String prefix = "i14" + UUID.randomUUID().toString().substring(0, 4);
+        final Process bench = CliProcesses.start(dir.resolve("sim"), ProcessBuilder.Redirect.DISCARD, "bench",
+            "hosts", "--seconds", "600", "--rates", "1000", "--rows", "aeron-udp-backoff", "--netns-prefix", prefix,
+            "--json");
+        final List<ProcessHandle> children = new ArrayList<>();
+        try
+        {
+            final ProcessHandle sender = awaitSending(bench);
+            children.addAll(bench.toHandle().descendants().toList());
+            // SIGKILL: nothing of the bench tells its children; only its end does
+            bench.destroyForcibly();
+            assertThat(bench.waitFor(30, TimeUnit.SECONDS)).isTrue();
+            // it would send for 600 s more on its own
+            assertThat(sender.onExit().get(60, TimeUnit.SECONDS).isAlive())
+                .as("the sender ends with its bench, instead of sending on as an orphan").isFalse();
+        }
+        finally
+        {
+            bench.destroyForcibly();
+            for (final ProcessHandle child : children)
+            {
+                child.destroyForcibly();
+                child.onExit().get(30, TimeUnit.SECONDS);
+            }
+            // what a killed bench cannot remove: its namespaces and its hosts' folders
+            for (final String name : namespaces(prefix))
+            {
+                new ProcessBuilder("ip", "netns", "del", name.split(" ")[0]).inheritIO().start()
+                    .waitFor(10, TimeUnit.SECONDS);
+            }
+            try (var leftovers = Files.list(Path.of("/dev/shm")))
+            {
+                for (final Path left : leftovers.filter(p -> p.getFileName().toString().startsWith(prefix)).toList())
+                {
+                    CliProcesses.removeTree(left);
+                }
+            }
+        }
+    }
+
+    /** The sender process once its sending thread runs. */
+    private static ProcessHandle awaitSending(final Process bench) throws Exception
+    {
+        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+        while (System.nanoTime() < deadline && bench.isAlive())
+        {
+            for (final ProcessHandle p : bench.toHandle().descendants().toList())
+            {
+                if (CliProcesses.commandLine(p).contains("\0bench-hosts-sender\0") &&
+                    CliProcesses.hasThread(p, "rfmrt-bench-sender"))
+                {
+                    return p;
+                }
+            }
+            Thread.sleep(20);
+        }
+        throw new AssertionError("no bench-hosts-sender sending within 120 s (bench alive: " + bench.isAlive() + ")");
+    }
+
+    @Test
     void shouldCloseTheLoopAcrossTwoHostsInTheDemo() throws Exception
     {
         assumeNamespaces();

@@ -4,18 +4,10 @@ import io.rfmrt.rfm.EventType;
 import io.rfmrt.rfm.RfmCounter;
 import io.rfmrt.rfm.RfmException;
 import io.rfmrt.rfm.RfmStatus;
-import io.rfmrt.rfm.bridge.BridgeCounter;
-import io.rfmrt.rfm.bridge.BridgeRecordKind;
-import io.rfmrt.rfm.bridge.BridgeState;
-import io.rfmrt.rfm.bridge.BridgeStatus;
 import io.rfmrt.rfm.internal.SharedFiles;
-import io.rfmrt.rfm.internal.bridge.BridgeFile;
-import io.rfmrt.rfm.internal.bridge.BridgeFileDescriptor;
-import io.rfmrt.rfm.internal.bridge.PeerTable;
 import io.rfmrt.rfm.internal.sim.ControlBlockDescriptor;
 import io.rfmrt.rfm.internal.sim.DmaRing;
 import io.rfmrt.rfm.internal.sim.NetworkImage;
-import org.agrona.concurrent.ringbuffer.ManyToOneRingBuffer;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -60,7 +52,7 @@ public final class SimNetwork implements AutoCloseable
         "(\\.?(memory|control|bridge|dma-[0-9]{3}|node-[0-9]{1,3}\\.counters)(\\.tmp-[0-9]+)?)|\\.create\\.lock");
 
     /** The bridge's media driver folder in a network folder. */
-    private static final String BRIDGE_AERON_DIR = BridgeFileDescriptor.AERON_DIR;
+    private static final String BRIDGE_AERON_DIR = HostBridge.AERON_DIR;
 
     private final NetworkImage image;
 
@@ -325,7 +317,7 @@ public final class SimNetwork implements AutoCloseable
         {
             if (!force)
             {
-                final BridgeFile bridge = net.image.bridgeFile();
+                final HostBridge bridge = net.image.bridge();
                 if (bridge != null && bridge.bridgeAlive())
                 {
                     throw new RfmException(RfmStatus.NODE_IN_USE, "network '" + network + "' is bridged by live " +
@@ -556,77 +548,15 @@ public final class SimNetwork implements AutoCloseable
     public Status status()
     {
         return new Status(image.name(), image.memorySize(), image.linkUp(), image.createdMillis(), image.resets(),
-            image.linkDowns(), cards(), bridgeStatus());
+            image.linkDowns(), cards());
     }
 
     /**
-     * @return the host's bridge as its bridge file shows it, or null when the network is not bridged.
+     * @return the host's bridge (its bridge file mapped), or null when the network is not bridged; closed with this.
      */
-    public BridgeStatus bridgeStatus()
+    public HostBridge bridge()
     {
-        final BridgeFile file = image.bridgeFile();
-        if (file == null)
-        {
-            return null;
-        }
-        final PeerTable table = file.peers();
-        final List<BridgeStatus.PeerStatus> peers = new ArrayList<>();
-        for (int i = 0; i < BridgeFileDescriptor.MAX_PEERS; i++)
-        {
-            final int host = table.peerHostId(i);
-            if (host == 0)
-            {
-                continue;
-            }
-            peers.add(new BridgeStatus.PeerStatus(host, table.peerName(i), table.peerEndpoint(i),
-                stateOf(table.peerInt(i, BridgeFileDescriptor.PEER_STATE_OFFSET)),
-                stateOf(table.peerInt(i, BridgeFileDescriptor.PEER_VIEW_OF_US_OFFSET)),
-                table.peerLong(i, BridgeFileDescriptor.PEER_PID_OFFSET),
-                table.peerLong(i, BridgeFileDescriptor.PEER_LAST_HEARD_OFFSET),
-                table.peerLong(i, BridgeFileDescriptor.PEER_MESSAGES_OFFSET),
-                table.peerLong(i, BridgeFileDescriptor.PEER_BYTES_OFFSET),
-                table.peerLong(i, BridgeFileDescriptor.PEER_RESYNCS_OFFSET),
-                table.peerLong(i, BridgeFileDescriptor.PEER_LOSSES_OFFSET)));
-        }
-        final List<BridgeStatus.RemoteNode> remote = new ArrayList<>();
-        for (int node = 0; node < ControlBlockDescriptor.CARD_COUNT; node++)
-        {
-            final int host = table.remoteHost(node);
-            if (host != 0)
-            {
-                final int peer = table.peerIndex(host);
-                remote.add(new BridgeStatus.RemoteNode(node, host, peer < 0 ? "" : table.peerName(peer),
-                    table.remotePid(node), table.remoteLastHeard(node), table.remoteSince(node)));
-            }
-        }
-        final long[] counters = new long[BridgeCounter.SLOT_COUNT];
-        for (final BridgeCounter counter : BridgeCounter.values())
-        {
-            counters[counter.id()] = file.counter(counter);
-        }
-        final List<BridgeStatus.Record> records = new ArrayList<>();
-        final long count = file.recordCount();
-        final long[] fields = new long[5];
-        for (long index = Math.max(0, count - BridgeFileDescriptor.RECORD_COUNT); index < count; index++)
-        {
-            final BridgeRecordKind kind;
-            if (file.readRecord(index, fields) && (kind = BridgeRecordKind.fromId((int)fields[1])) != null)
-            {
-                records.add(new BridgeStatus.Record(fields[0], kind, (int)fields[2], fields[3], fields[4]));
-            }
-        }
-        final ManyToOneRingBuffer log = file.newLog();
-        final boolean alive = file.bridgeAlive();
-        return new BridgeStatus(file.hostId(), file.hostName(), file.channel(), file.bridgePid(), alive,
-            file.leaseValid(System.nanoTime()), alive ? file.state() : BridgeState.STOPPED, file.bridgeStartedMillis(),
-            peers, remote, counters,
-            records, file.logCapacity(), log.producerPosition() - log.consumerPosition(), file.owners().overflowFlag());
-    }
-
-    private static BridgeState stateOf(final int id)
-    {
-        final BridgeState state = BridgeState.fromId(id);
-        return state == null ? BridgeState.STOPPED : state;
+        return image.bridge();
     }
 
     /**
@@ -648,10 +578,9 @@ public final class SimNetwork implements AutoCloseable
      * @param resets        network resets done.
      * @param linkDowns     times the ring went down.
      * @param cards         the cards, in node order.
-     * @param bridge        the host's bridge, or null when the network is not bridged.
      */
     public record Status(String name, long memorySize, boolean linkUp, long createdMillis, long resets,
-        long linkDowns, List<CardStatus> cards, BridgeStatus bridge)
+        long linkDowns, List<CardStatus> cards)
     {
     }
 

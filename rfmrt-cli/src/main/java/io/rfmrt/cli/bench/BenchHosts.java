@@ -516,6 +516,8 @@ public final class BenchHosts implements Callable<Integer>
         @Override
         public Integer call() throws Exception
         {
+            // a bench killed outright leaves no one to stop this sender's RT thread: it ends with its parent
+            ChildJvm.haltWhenParentGone("bench-hosts-sender");
             final PeerTransport transport = BenchPeers.transport(kind);
             if (transport == null)
             {

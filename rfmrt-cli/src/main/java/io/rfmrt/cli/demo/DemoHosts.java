@@ -180,7 +180,7 @@ final class DemoHosts implements AutoCloseable
         final Map<String, HostBridge> s = new LinkedHashMap<>();
         for (int host = 0; host < 2; host++)
         {
-            final BridgeStatus b = onHost(host, SimNetwork::bridgeStatus);
+            final BridgeStatus b = onHost(host, BridgeStatus::of);
             s.put(NAMES[host], new HostBridge(host == PLANT_HOST ? "plant" : "controller",
                 b.counter(BridgeCounter.MESSAGES_SENT), b.counter(BridgeCounter.MESSAGES_RECEIVED),
                 b.counter(BridgeCounter.EVENTS_DELIVERED), b.counter(BridgeCounter.DIVERGENCES),

@@ -10,6 +10,7 @@ import io.rfmrt.rfm.RfmDevices;
 import io.rfmrt.rfm.RfmException;
 import io.rfmrt.rfm.RfmStatus;
 import io.rfmrt.rfm.RfmWindow;
+import io.rfmrt.rfm.bridge.BridgeStatus;
 import io.rfmrt.rfm.rfm2g.Rfm2gCard;
 import io.rfmrt.rfm.rfm2g.Rfm2gEventStats;
 import io.rfmrt.rfm.sim.SimNetwork;
@@ -307,7 +308,7 @@ public final class RfmCommand
             final PrintWriter out = out();
             try (SimNetwork net = SimNetwork.attach(network))
             {
-                RfmStatusText.print(net.status(), out);
+                RfmStatusText.print(net.status(), BridgeStatus.of(net), out);
             }
             return ExitCodes.OK;
         }

@@ -26,9 +26,10 @@ final class RfmStatusText
 
     /**
      * @param status the network as read.
+     * @param bridge the host's bridge as read, or null when the network is not bridged.
      * @param out    where the table goes.
      */
-    static void print(final SimNetwork.Status status, final PrintWriter out)
+    static void print(final SimNetwork.Status status, final BridgeStatus bridge, final PrintWriter out)
     {
         final List<SimNetwork.CardStatus> cards = status.cards();
         out.printf("network %s  memory %d bytes  link %s  created %s  resets %d  link downs %d%n",
@@ -49,9 +50,9 @@ final class RfmStatusText
         {
             out.println("(no cards)");
         }
-        if (status.bridge() != null)
+        if (bridge != null)
         {
-            printBridge(status.bridge(), out);
+            printBridge(bridge, out);
         }
         for (final SimNetwork.CardStatus card : cards)
         {

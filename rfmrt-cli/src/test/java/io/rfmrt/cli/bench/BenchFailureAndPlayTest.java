@@ -113,7 +113,7 @@ class BenchFailureAndPlayTest
         while (System.nanoTime() < deadline && bench.isAlive())
         {
             final Optional<ProcessHandle> receiver = bench.toHandle().descendants()
-                .filter(p -> commandLine(p).contains("\0bench-receiver\0"))
+                .filter(p -> CliProcesses.commandLine(p).contains("\0bench-receiver\0"))
                 .findFirst();
             if (receiver.isPresent())
             {
@@ -127,50 +127,16 @@ class BenchFailureAndPlayTest
     /** Waits until the bench's sender thread runs: the receiver said it was ready and frames are on their way. */
     private static void awaitSending(final Process bench) throws Exception
     {
-        final Path tasks = Path.of("/proc", Long.toString(bench.pid()), "task");
         final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
         while (System.nanoTime() < deadline && bench.isAlive())
         {
-            try (var threads = Files.list(tasks))
+            if (CliProcesses.hasThread(bench.toHandle(), "rfmrt-bench-sender"))
             {
-                // the kernel keeps 15 characters of a thread's name
-                if (threads.anyMatch(t -> threadName(t).equals("rfmrt-bench-sender".substring(0, 15))))
-                {
-                    return;
-                }
-            }
-            catch (final java.io.IOException | java.io.UncheckedIOException gone)
-            {
-                // a thread ended between the listing and the read
+                return;
             }
             Thread.sleep(20);
         }
         throw new AssertionError("the bench's sender did not start within 120 s");
-    }
-
-    private static String threadName(final Path task)
-    {
-        try
-        {
-            return Files.readString(task.resolve("comm")).trim();
-        }
-        catch (final java.io.IOException gone)
-        {
-            return "";
-        }
-    }
-
-    private static String commandLine(final ProcessHandle process)
-    {
-        try
-        {
-            return new String(Files.readAllBytes(Path.of("/proc", Long.toString(process.pid()), "cmdline")),
-                StandardCharsets.UTF_8);
-        }
-        catch (final java.io.IOException gone)
-        {
-            return "";
-        }
     }
 
     private static String readAll(final java.io.InputStream in)

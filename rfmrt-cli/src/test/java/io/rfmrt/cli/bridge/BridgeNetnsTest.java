@@ -28,6 +28,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import java.util.zip.CRC32C;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -518,13 +519,18 @@ class BridgeNetnsTest
 
     // ------------------------------------------------------------------------------------------ what the hosts show
 
-    private synchronized SimNetwork.Status status(final int host)
+    private SimNetwork.Status status(final int host)
+    {
+        return onHost(host, SimNetwork::status);
+    }
+
+    private synchronized <T> T onHost(final int host, final Function<SimNetwork, T> read)
     {
         final String before = System.getProperty(SimNetwork.ROOT_PROPERTY);
         System.setProperty(SimNetwork.ROOT_PROPERTY, roots.get(host).toString());
         try (SimNetwork net = SimNetwork.attach(NETWORK))
         {
-            return net.status();
+            return read.apply(net);
         }
         finally
         {
@@ -541,7 +547,7 @@ class BridgeNetnsTest
 
     private BridgeStatus bridge(final int host)
     {
-        return status(host).bridge();
+        return onHost(host, BridgeStatus::of);
     }
 
     private boolean linkUp(final int host)
@@ -550,8 +556,8 @@ class BridgeNetnsTest
         {
             return false;
         }
-        final SimNetwork.Status s = status(host);
-        return s.linkUp() && s.bridge() != null && s.bridge().state() == BridgeState.UP;
+        return onHost(host, net -> net.linkUp() && BridgeStatus.of(net) != null &&
+            BridgeStatus.of(net).state() == BridgeState.UP);
     }
 
     private SimNetwork.CardStatus card(final int host, final int node)

@@ -7,9 +7,7 @@ import io.rfmrt.rfm.RfmException;
 import io.rfmrt.rfm.RfmStatus;
 import io.rfmrt.rfm.internal.ProcStat;
 import io.rfmrt.rfm.internal.SharedFiles;
-import io.rfmrt.rfm.internal.bridge.BridgeFile;
-import io.rfmrt.rfm.internal.bridge.OutboundLog;
-import io.rfmrt.rfm.internal.bridge.PeerTable;
+import io.rfmrt.rfm.sim.HostBridge;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.nio.MappedByteBuffer;
@@ -19,7 +17,7 @@ import static io.rfmrt.rfm.internal.sim.ControlBlockDescriptor.*;
 
 /**
  * An emulated network mapped into this process: its two files made or mapped with every check by
- * {@link NetworkFiles}, its bridge file attached when it is bridged, and the operations that span several parts of
+ * {@link NetworkFiles}, its {@link HostBridge} attached when it is bridged, and the operations that span several parts of
  * the control block, composed from the flyweights {@link LinkState}, {@link CardFlyweight}, {@link EventFifo} and
  * {@link InterruptLine}. Everything here works on shared memory and may race with other processes; each operation
  * says what it guarantees.
@@ -44,8 +42,7 @@ public final class NetworkImage implements AutoCloseable
     private final CardFlyweight[] cards = new CardFlyweight[CARD_COUNT];
     private final EventFifo[][] fifos = new EventFifo[CARD_COUNT][EventType.ID_LIMIT];
     private final InterruptLine[][] lines = new InterruptLine[CARD_COUNT][EventType.ID_LIMIT];
-    private BridgeFile bridgeFile;
-    private OutboundLog outbound;
+    private HostBridge bridge;
 
     private NetworkImage(final Path dir, final String name, final MappedByteBuffer controlMap,
         final MappedByteBuffer memoryMap)
@@ -144,9 +141,8 @@ public final class NetworkImage implements AutoCloseable
         try
         {
             // a bridged network's bridge file is checked before anything is handed out (a bad one unmaps both here)
-            final BridgeFile bridge = BridgeFile.attachIfPresent(dir, name, mapped.memorySize());
             final NetworkImage image = new NetworkImage(dir, name, mapped.control(), mapped.memory());
-            image.useBridge(bridge);
+            image.useBridge(HostBridge.attachIfPresent(dir, name, image.memory));
             return image;
         }
         catch (final RuntimeException ex)
@@ -221,39 +217,31 @@ public final class NetworkImage implements AutoCloseable
      */
     public boolean linkUp()
     {
-        return linkState.up() && (bridgeFile == null || bridgeFile.leaseValid(System.nanoTime()));
+        return linkState.up() && (bridge == null || bridge.leaseValid(System.nanoTime()));
     }
 
     // ---------------------------------------------------------------------------------------------- bridge
 
     /**
-     * Map a bridge file for this image (done by attach when the network is bridged; by the bridge once it made it).
+     * Use a host's bridge for this image (done by attach when the network is bridged; by the bridge once it made its
+     * file); the image closes it.
      *
-     * @param file the bridge file, or null.
+     * @param hostBridge the bridge, or null.
      */
-    public void useBridge(final BridgeFile file)
+    public void useBridge(final HostBridge hostBridge)
     {
-        if (file != null && bridgeFile == null)
+        if (hostBridge != null && bridge == null)
         {
-            bridgeFile = file;
-            outbound = new OutboundLog(file, memory);
+            bridge = hostBridge;
         }
     }
 
     /**
-     * @return the host's bridge file, or null when the network is not bridged.
+     * @return the host's bridge, whose outbound log node processes append to; null when the network is not bridged.
      */
-    public BridgeFile bridgeFile()
+    public HostBridge bridge()
     {
-        return bridgeFile;
-    }
-
-    /**
-     * @return the outbound log node processes append to, or null when the network is not bridged.
-     */
-    public OutboundLog outbound()
-    {
-        return outbound;
+        return bridge;
     }
 
     /**
@@ -272,18 +260,8 @@ public final class NetworkImage implements AutoCloseable
     public String describeHolder(final int node)
     {
         final long pid = cards[node].ownerPid();
-        if (isRemote(node) && bridgeFile != null && bridgeFile.peers().remoteHost(node) != 0)
-        {
-            final PeerTable table = bridgeFile.peers();
-            final int host = table.remoteHost(node);
-            final int peer = table.peerIndex(host);
-            final String hostName = peer < 0 ? "" : table.peerName(peer);
-            final long ago = Math.max(0, System.currentTimeMillis() - table.remoteLastHeard(node));
-            return "process " + table.remotePid(node) + " on host " +
-                (hostName.isEmpty() ? "id " + host : "'" + hostName + "' (host id " + host + ")") +
-                ", as this host's bridge (pid " + pid + ") last heard " + ago + " ms ago";
-        }
-        return "live process " + pid;
+        final String remote = isRemote(node) && bridge != null ? bridge.describeRemote(node, pid) : null;
+        return remote != null ? remote : "live process " + pid;
     }
 
     /**
@@ -598,11 +576,10 @@ public final class NetworkImage implements AutoCloseable
     @Override
     public void close()
     {
-        if (bridgeFile != null)
+        if (bridge != null)
         {
-            bridgeFile.close();
-            bridgeFile = null;
-            outbound = null;
+            bridge.close();
+            bridge = null;
         }
         SharedFiles.unmap(controlMap);
         SharedFiles.unmap(memoryMap);

@@ -12,7 +12,7 @@ import io.rfmrt.rfm.RfmException;
 import io.rfmrt.rfm.RfmStatus;
 import io.rfmrt.rfm.RfmWindow;
 import io.rfmrt.rfm.internal.Futex;
-import io.rfmrt.rfm.internal.bridge.OutboundLog;
+import io.rfmrt.rfm.sim.HostBridge;
 import org.agrona.BufferUtil;
 import org.agrona.concurrent.UnsafeBuffer;
 
@@ -47,7 +47,7 @@ public final class SimDevice implements RfmDevice
     private final AtomicIntegerArray cancelled = new AtomicIntegerArray(EventType.ID_LIMIT);
     private final UnsafeBuffer timespecs;
     private final CardDelivery delivery;
-    private final OutboundLog outbound;
+    private final HostBridge outbound;
     private final EventInfo scratch = new EventInfo();
     private volatile boolean closed;
 
@@ -90,7 +90,7 @@ public final class SimDevice implements RfmDevice
         network.card(node).flag(FLAG_DMA_AUTO, mode == DmaMode.AUTO);
         network.card(node).flag(FLAG_LOOPBACK, loopback);
         // the holder logs its writes and remote events for the host's bridge
-        network.card(node).flag(FLAG_BRIDGED, network.outbound() != null);
+        network.card(node).flag(FLAG_BRIDGED, network.bridge() != null);
         return new SimDevice(uri, network, node, ring);
     }
 
@@ -100,7 +100,7 @@ public final class SimDevice implements RfmDevice
         this.network = network;
         this.node = node;
         this.card = network.card(node);
-        this.outbound = network.outbound();
+        this.outbound = network.bridge();
         this.window = new RfmWindow(network.memory(), outbound == null ? null : outbound.observer(node));
         this.dma = new SimDmaEngine(network, ring, node);
         this.delivery = new CardDelivery(network, node, ring);

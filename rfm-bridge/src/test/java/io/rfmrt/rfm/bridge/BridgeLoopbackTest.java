@@ -201,7 +201,7 @@ class BridgeLoopbackTest
         System.setProperty(io.rfmrt.rfm.sim.SimNetwork.ROOT_PROPERTY, dir.getParent().toString());
         try (io.rfmrt.rfm.sim.SimNetwork net = io.rfmrt.rfm.sim.SimNetwork.attach(TwoHosts.NETWORK))
         {
-            return net.bridgeStatus();
+            return BridgeStatus.of(net);
         }
         finally
         {

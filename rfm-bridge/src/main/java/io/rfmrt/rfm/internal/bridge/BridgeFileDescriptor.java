@@ -1,6 +1,7 @@
 package io.rfmrt.rfm.internal.bridge;
 
 import io.rfmrt.rfm.bridge.BridgeCounter;
+import io.rfmrt.rfm.sim.HostBridge;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
 
@@ -69,9 +70,9 @@ public final class BridgeFileDescriptor
     /** Bumped whenever any offset in this file changes. */
     public static final int LAYOUT_VERSION = 1;
     /** File name in the network folder. */
-    public static final String FILE_NAME = "bridge";
+    public static final String FILE_NAME = HostBridge.FILE;
     /** The bridge's media driver folder in the network folder (removed when the bridge stops). */
-    public static final String AERON_DIR = "bridge-aeron";
+    public static final String AERON_DIR = HostBridge.AERON_DIR;
     /** Resynchronisation unit and owner-table granularity: an aligned 8-byte word. */
     public static final int WORD_SIZE = 8;
     /** Peers a bridge can have. */

@@ -3,6 +3,7 @@ package io.rfmrt.rfm.bridge;
 import io.rfmrt.rfm.EventType;
 import io.rfmrt.rfm.internal.bridge.BridgeFile;
 import io.rfmrt.rfm.internal.bridge.DoorbellIdleStrategy;
+import io.rfmrt.rfm.internal.bridge.OutboundLog;
 import io.rfmrt.rfm.internal.sim.NetworkImage;
 import org.agrona.concurrent.IdleStrategy;
 import org.junit.jupiter.api.AfterEach;
@@ -43,15 +44,15 @@ class DoorbellIdleStrategyTest
         try (Bridge ignored = Bridge.launch(hosts.context(true));
             NetworkImage image = NetworkImage.attach(hosts.dirA, TwoHosts.NETWORK))
         {
-            final BridgeFile file = image.bridgeFile();
+            final BridgeFile file = BridgeFile.of(image.bridge());
             // every sleep ten minutes long: only the doorbell ends one within the test's time
             final IdleStrategy idle = new DoorbellIdleStrategy(file, TEN_MINUTES_NS, TEN_MINUTES_NS);
             final CountDownLatch woken = idleThrice(idle, "doorbell-sleeper");
             hosts.await(() -> file.doorbellSleepers() == 1, "the bridge thread asleep on the doorbell");
             // writes alone do not ring: the bridge takes them with the next event or wake
-            image.outbound().appendWrite(1, 0x100, 8);
+            OutboundLog.of(image.bridge()).appendWrite(1, 0x100, 8);
             assertThat(woken.await(200, TimeUnit.MILLISECONDS)).isFalse();
-            assertThat(image.outbound().appendEvent(1, 2, EventType.INTR1.id(), 7, -1, 0, System.nanoTime()))
+            assertThat(OutboundLog.of(image.bridge()).appendEvent(1, 2, EventType.INTR1.id(), 7, -1, 0, System.nanoTime()))
                 .isTrue();
             assertThat(woken.await(30, TimeUnit.SECONDS)).as("woken by the event's doorbell").isTrue();
             assertThat(file.doorbellSleepers()).isZero();
@@ -64,9 +65,9 @@ class DoorbellIdleStrategyTest
         try (Bridge ignored = Bridge.launch(hosts.context(true));
             NetworkImage image = NetworkImage.attach(hosts.dirA, TwoHosts.NETWORK))
         {
-            final BridgeFile file = image.bridgeFile();
+            final BridgeFile file = BridgeFile.of(image.bridge());
             // a committed record at the log's head (nobody drains this bridge's log in the test)
-            image.outbound().appendWrite(1, 0x100, 8);
+            OutboundLog.of(image.bridge()).appendWrite(1, 0x100, 8);
             final java.util.concurrent.atomic.AtomicBoolean blocked = new java.util.concurrent.atomic.AtomicBoolean();
             final IdleStrategy idle = new DoorbellIdleStrategy(file, TEN_MINUTES_NS, TEN_MINUTES_NS, blocked::get);
 
@@ -79,7 +80,7 @@ class DoorbellIdleStrategyTest
             final CountDownLatch woken = idleThrice(idle, "doorbell-blocked");
             hosts.await(() -> file.doorbellSleepers() == 1, "the blocked bridge thread asleep despite the record");
             assertThat(woken.getCount()).isOne();
-            assertThat(image.outbound().appendEvent(1, 2, EventType.INTR1.id(), 7, -1, 0, System.nanoTime()))
+            assertThat(OutboundLog.of(image.bridge()).appendEvent(1, 2, EventType.INTR1.id(), 7, -1, 0, System.nanoTime()))
                 .isTrue();
             assertThat(woken.await(30, TimeUnit.SECONDS)).as("woken by the event's doorbell").isTrue();
         }

@@ -8,6 +8,7 @@ import io.rfmrt.rfm.bridge.BridgeState;
 import io.rfmrt.rfm.internal.Futex;
 import io.rfmrt.rfm.internal.ProcStat;
 import io.rfmrt.rfm.internal.SharedFiles;
+import io.rfmrt.rfm.sim.HostBridge;
 import org.agrona.BitUtil;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.ringbuffer.ManyToOneRingBuffer;
@@ -65,12 +66,21 @@ public final class BridgeFile implements AutoCloseable
     }
 
     /**
+     * @param bridge a network image's bridge ({@code NetworkImage.bridge()}, {@code SimNetwork.bridge()}), or null.
+     * @return its bridge file, or null when the network is not bridged.
+     */
+    public static BridgeFile of(final HostBridge bridge)
+    {
+        return bridge == null ? null : OutboundLog.of(bridge).bridgeFile();
+    }
+
+    /**
      * @param networkDir a network folder.
      * @return whether the network has a bridge file (it is bridged to other hosts).
      */
     public static boolean exists(final Path networkDir)
     {
-        return Files.isRegularFile(file(networkDir), LinkOption.NOFOLLOW_LINKS);
+        return HostBridge.present(networkDir);
     }
 
     /**

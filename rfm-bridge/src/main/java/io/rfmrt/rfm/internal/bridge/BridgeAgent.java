@@ -191,12 +191,12 @@ public final class BridgeAgent
         BridgeFile bridgeFile = null;
         try
         {
-            if (image.bridgeFile() == null)
+            if (image.bridge() == null)
             {
-                image.useBridge(BridgeFile.createOrAttach(ctx.networkDir(), ctx.network(), image.memory(), hostId,
-                    ctx.logCapacity()));
+                image.useBridge(new OutboundLog(BridgeFile.createOrAttach(ctx.networkDir(), ctx.network(),
+                    image.memory(), hostId, ctx.logCapacity()), image.memory()));
             }
-            bridgeFile = image.bridgeFile();
+            bridgeFile = BridgeFile.of(image.bridge());
             if (bridgeFile.hostId() != hostId)
             {
                 throw new RfmException(RfmStatus.BAD_PARAMETER, "network '" + ctx.network() + "' is bridged as " +

@@ -2,6 +2,7 @@ package io.rfmrt.rfm.internal.bridge;
 
 import io.rfmrt.rfm.RfmWindow;
 import io.rfmrt.rfm.bridge.BridgeCounter;
+import io.rfmrt.rfm.sim.HostBridge;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.ringbuffer.ManyToOneRingBuffer;
 
@@ -18,9 +19,12 @@ import static io.rfmrt.rfm.internal.bridge.BridgeFileDescriptor.*;
  * host, and takes the writes before it in the same message; writes alone wait for its next wake (at most its
  * maximum park time).
  * <p>
- * Thread safety: any thread of any process on the host; allocation-free.
+ * This is the emulator's {@link HostBridge} of a bridged network: every process that maps the network holds one, which
+ * unmaps the bridge file when the network's image closes.
+ * <p>
+ * Thread safety: appending from any thread of any process on the host, allocation-free.
  */
-public final class OutboundLog
+public final class OutboundLog implements HostBridge
 {
     private final BridgeFile bridgeFile;
     private final OwnerTable owners;
@@ -42,6 +46,15 @@ public final class OutboundLog
     }
 
     /**
+     * @param bridge a network image's bridge ({@code NetworkImage.bridge()}, {@code SimNetwork.bridge()}), or null.
+     * @return it as this host's outbound log, or null when the network is not bridged.
+     */
+    public static OutboundLog of(final HostBridge bridge)
+    {
+        return (OutboundLog)bridge;
+    }
+
+    /**
      * @return the bridge file.
      */
     public BridgeFile bridgeFile()
@@ -50,9 +63,66 @@ public final class OutboundLog
     }
 
     /**
+     * {@inheritDoc}
+     */
+    @Override
+    public boolean leaseValid(final long nowNanos)
+    {
+        return bridgeFile.leaseValid(nowNanos);
+    }
+
+    /**
+     * {@inheritDoc}
+     */
+    @Override
+    public boolean bridgeAlive()
+    {
+        return bridgeFile.bridgeAlive();
+    }
+
+    /**
+     * {@inheritDoc}
+     */
+    @Override
+    public long bridgePid()
+    {
+        return bridgeFile.bridgePid();
+    }
+
+    /**
+     * {@inheritDoc}
+     */
+    @Override
+    public String describeRemote(final int node, final long holderPid)
+    {
+        final PeerTable table = bridgeFile.peers();
+        final int host = table.remoteHost(node);
+        if (host == 0)
+        {
+            return null;
+        }
+        final int peer = table.peerIndex(host);
+        final String hostName = peer < 0 ? "" : table.peerName(peer);
+        final long ago = Math.max(0, System.currentTimeMillis() - table.remoteLastHeard(node));
+        return "process " + table.remotePid(node) + " on host " +
+            (hostName.isEmpty() ? "id " + host : "'" + hostName + "' (host id " + host + ")") +
+            ", as this host's bridge (pid " + holderPid + ") last heard " + ago + " ms ago";
+    }
+
+    /**
+     * Unmap the bridge file.
+     */
+    @Override
+    public void close()
+    {
+        bridgeFile.close();
+    }
+
+    /**
      * @param node the writing node, recorded in each record.
      * @return an observer for that node's window.
      */
+    @Override
     public RfmWindow.WriteObserver observer(final int node)
     {
         return (offset, length) -> appendWrite(node, offset, length);
@@ -108,6 +178,7 @@ public final class OutboundLog
      * @param sendNanos the sender's {@code System.nanoTime()}.
      * @return false when the log is full (counted; the send must be refused).
      */
+    @Override
     public boolean appendEvent(final int source, final int target, final int typeId, final int data,
         final long dmaOffset, final int dmaLength, final long sendNanos)
     {

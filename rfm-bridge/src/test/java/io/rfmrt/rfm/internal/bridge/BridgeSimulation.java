@@ -328,7 +328,7 @@ final class BridgeSimulation
         for (int h = 1; h <= hostCount; h++)
         {
             final Host host = hosts[h];
-            final BridgeFile file = host.view.bridgeFile();
+            final BridgeFile file = BridgeFile.of(host.view.bridge());
             askedAgain += file.counter(BridgeCounter.RESYNCS_ASKED_AGAIN);
             final long converged = file.counter(BridgeCounter.CONVERGENCES);
             final long diverged = file.counter(BridgeCounter.DIVERGENCES);
@@ -518,7 +518,7 @@ final class BridgeSimulation
             }
             agent = null;
             links.kill(id);
-            view.bridgeFile().releaseBridge();
+            BridgeFile.of(view.bridge()).releaseBridge();
             note("kill host " + id);
         }
 

@@ -111,7 +111,7 @@ class BridgeSlowNodeTest
             assertThat(sender.sendEvent(2, EventType.INTR1, i, FRAME_OFFSET, FRAME_LENGTH))
                 .isEqualTo(RfmStatus.SUCCESS);
         }
-        final BridgeFile file2 = views[2].bridgeFile();
+        final BridgeFile file2 = BridgeFile.of(views[2].bridge());
         stepUntil(() -> file2.counter(BridgeCounter.EVENTS_DELIVERED) == EVENTS, "every event handed to the card");
 
         // every write landed, the last one last
