@@ -167,6 +167,13 @@ class ControlRunTest
         assertThat(journal.unpaired).as("each EXCITATION sample stamped as its cycle's CONTROL sample").isZero();
         assertThat(journal.notAdded).as("the command is the law's torque plus the injection").isZero();
         assertThat(journal.otherSignal).as("torque point, chirp, 0.05 N·m").isZero();
+
+        // the excited journal re-runs bit for bit: with a torque injection the law's own torque is compared
+        final ControlRerun rerun = new ControlRerun();
+        Replay.run(dir.resolve("journal-controller-1"), ReplayFilter.ALL, ControlJournal.vocabulary(), List.of(rerun));
+        final ControlRerun.Comparison same = rerun.compare(((ControllerApp)controller.app).law(), 1e-3);
+        assertThat(same.running()).isPositive();
+        assertThat(same.divergences()).as("first at %d", same.firstCycle()).isZero();
     }
 
     @Test
