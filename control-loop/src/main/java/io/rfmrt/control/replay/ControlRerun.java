@@ -10,9 +10,11 @@ import io.rfmrt.control.ControllerGains;
 import io.rfmrt.control.ControllerState;
 import io.rfmrt.control.SensorSample;
 import io.rfmrt.control.Setpoint;
+import io.rfmrt.control.excite.InjectionPoint;
 import io.rfmrt.control.journal.ControlInputSample;
 import io.rfmrt.control.journal.ControlJournal;
 import io.rfmrt.control.journal.ControlSample;
+import io.rfmrt.control.journal.ExcitationSample;
 import io.rfmrt.runtime.journal.JournalRecord;
 import io.rfmrt.runtime.replay.NodeAnalysis;
 import io.rfmrt.runtime.replay.ReplayListener;
@@ -28,7 +30,10 @@ import java.util.Arrays;
  *   <li>{@link #compare}: for each input cycle in recorded order, state = the recorded integrator before the step,
  *   sample = (cycle, sendNanos, sensor position, sensor velocity), setpoint = (CONTROL position, input velocity,
  *   acceleration, jerk); the controller runs for RUNNING cycles, every other cycle is a zero torque; the torque is
- *   compared bit for bit ({@link Double#doubleToRawLongBits}) with the recorded one;</li>
+ *   compared bit for bit ({@link Double#doubleToRawLongBits}) with the recorded one; in a cycle an excitation
+ *   injected in (its EXCITATION sample), a velocity-reference injection is given to the law again
+ *   ({@link ControlLaw#velocityReferenceOffset}) and with a torque injection the law's own torque (the sample's
+ *   value before the injection) is what is compared;</li>
  *   <li>{@link #closedLoop}: a what-if: the recorded setpoints drive a simulated axis ({@link AxisPlant},
  *   {@link AxisParameters#standard()}) in closed loop under some gains, giving tracking RMS and max error. Once the
  *   commands differ from the recorded ones the recorded sensor inputs no longer apply, so other gains can only be
@@ -58,6 +63,13 @@ public final class ControlRerun implements ReplayListener
 
     private final ControlSample controlSample = new ControlSample();
     private final ControlInputSample inputSample = new ControlInputSample();
+    private final ExcitationSample excitationSample = new ExcitationSample();
+    /** Per excited cycle: the injection point's id, the injected value, the value before it. */
+    private final Long2LongHashMap excitationByCycle = new Long2LongHashMap(-1);
+    private int[] excitationPoint = new int[256];
+    private double[] excitationInjected = new double[256];
+    private double[] excitationBefore = new double[256];
+    private int excitations;
 
     private final Long2LongHashMap controlByCycle = new Long2LongHashMap(-1);
     private double[] control = new double[C_WIDTH * 1024];
@@ -113,6 +125,21 @@ public final class ControlRerun implements ReplayListener
             controlByCycle.put(c.cycle(), controls);
             controls++;
         }
+        else if (excitationSample.wrap(record))
+        {
+            if (excitations == excitationPoint.length)
+            {
+                final int n = excitations * 2;
+                excitationPoint = Arrays.copyOf(excitationPoint, n);
+                excitationInjected = Arrays.copyOf(excitationInjected, n);
+                excitationBefore = Arrays.copyOf(excitationBefore, n);
+            }
+            excitationPoint[excitations] = excitationSample.stateId();
+            excitationInjected[excitations] = excitationSample.injected();
+            excitationBefore[excitations] = excitationSample.before();
+            excitationByCycle.put(excitationSample.cycle(), excitations);
+            excitations++;
+        }
         else if (inputSample.wrap(record))
         {
             final ControlInputSample in = inputSample;
@@ -166,10 +193,10 @@ public final class ControlRerun implements ReplayListener
         final ControllerState state = new ControllerState();
         final ControllerState next = new ControllerState();
         final ControlCommand command = new ControlCommand();
-        return compare((integrator, sample, setpoint) ->
+        return compare((integrator, sample, setpoint, velocityOffset) ->
         {
             state.set(integrator);
-            controller.step(state, sample, setpoint, next, command);
+            controller.step(state, sample, setpoint, velocityOffset, next, command);
             return command.torqueNm();
         });
     }
@@ -186,19 +213,24 @@ public final class ControlRerun implements ReplayListener
     public Comparison compare(final ControlLaw law, final double periodSeconds)
     {
         final ControlCommand command = new ControlCommand();
-        return compare((journaled, sample, setpoint) ->
+        return compare((journaled, sample, setpoint, velocityOffset) ->
         {
             law.restoreState(journaled);
+            law.velocityReferenceOffset(velocityOffset);
             law.update(sample, setpoint, sample.cycle() * periodSeconds, periodSeconds, command);
+            law.velocityReferenceOffset(0.0);
             return command.torqueNm();
         });
     }
 
-    /** The torque of one RUNNING cycle re-run from its journaled state, sample and setpoint. */
+    /**
+     * The torque of one RUNNING cycle re-run from its journaled state, sample and setpoint (with the offset an
+     * excitation at the velocity reference added to it, 0 otherwise).
+     */
     @FunctionalInterface
     private interface Step
     {
-        double torque(double journaledState, SensorSample sample, Setpoint setpoint);
+        double torque(double journaledState, SensorSample sample, Setpoint setpoint, double velocityOffset);
     }
 
     private Comparison compare(final Step step)
@@ -221,7 +253,11 @@ public final class ControlRerun implements ReplayListener
             compared++;
             final int at = I_WIDTH * i;
             final int c = C_WIDTH * (int)j;
-            final double recorded = control[c + C_COMMAND];
+            // an excited cycle: its setpoint already holds a position injection; a velocity injection is given to the
+            // law again; with a torque injection the law's own torque (journaled before it) is what is compared
+            final int x = (int)excitationByCycle.get(inputCycle[i]);
+            final int point = x < 0 ? 0 : excitationPoint[x];
+            final double recorded = point == InjectionPoint.TORQUE.id() ? excitationBefore[x] : control[c + C_COMMAND];
             final double torque;
             if (inputState[i] == RUNNING)
             {
@@ -229,7 +265,8 @@ public final class ControlRerun implements ReplayListener
                 sample.set(inputCycle[i], inputSend[i], input[at + I_POSITION], input[at + I_SENSOR_VELOCITY]);
                 setpoint.set(control[c + C_SETPOINT], input[at + I_VELOCITY], input[at + I_ACCELERATION],
                     input[at + I_JERK]);
-                torque = step.torque(input[at + I_INTEGRATOR], sample, setpoint);
+                torque = step.torque(input[at + I_INTEGRATOR], sample, setpoint,
+                    point == InjectionPoint.VELOCITY.id() ? excitationInjected[x] : 0.0);
             }
             else
             {

@@ -120,6 +120,12 @@ public final class DemoCommand implements Callable<Integer>
             "60 %% of peak torque or more, the default with the realistic plant).")
     String profileName;
 
+    @Option(names = "--excite", paramLabel = "SPEC",
+        description = "Run an excitation in the controller's loop, e.g. chirp:point=torque,f0=5,f1=400,amp=0.1," +
+            "seconds=4,start=1 (KIND step|chirp|prbs; keys point, amp, seconds, start, fade, f0, f1, sweep, bit, " +
+            "seed; docs/control.md). Journaled as EXCITATION samples for rfmrt replay.")
+    String excite;
+
     /** The realistic plant's transport delay (its default): the rate is checked with it. */
     static final int REALISTIC_DELAY_PERIODS = 1;
 
@@ -127,6 +133,7 @@ public final class DemoCommand implements Callable<Integer>
     public Integer call() throws Exception
     {
         final String profile = checkOptions();
+        DemoExcitation.check(excite, rate);
         // the shipped law's gains are checked here; another law's settings go to it as they are (it checks them)
         final ControllerGains controllerGains = gains == null || law != null ? null :
             GainsFile.load(gains, ControllerGains.standard());
@@ -135,6 +142,10 @@ public final class DemoCommand implements Callable<Integer>
             if (fault != null || hosts)
             {
                 throw new UsageException("--fault and --hosts need the plant; --controller-only runs none");
+            }
+            if (excite != null)
+            {
+                throw new UsageException("--excite runs with the demo's plant; --controller-only runs none");
             }
             return DemoControllerOnly.run(spec.commandLine().getOut(), json, outDir, network, rate, wait,
                 controllerSettings(profile, controllerGains));
@@ -178,6 +189,7 @@ public final class DemoCommand implements Callable<Integer>
                 twoHosts == null ? "" : " on two hosts (network namespaces joined by rfmrt bridge)", profile,
                 rate, seconds, plan.describe(rate));
             console.println(rtPlanLine());
+            DemoExcitation.announce(excite, console);
             console.flush();
             writeConfigs(network, journals, cycles, profile, controllerGains, plan);
             final Results results = runNodes(network, twoHosts, console, interrupted, children);
@@ -293,8 +305,8 @@ public final class DemoCommand implements Callable<Integer>
             plan.dropFrom(), plan.dropTo(), plan.latencyFrom(), plan.latencyNanos(), plantModel,
             plan.plantStallNanos() > 0 ? plan.stallAt() : 0, plan.plantStallNanos()));
         final DemoConfigs.ControllerSettings controller = controllerSettings(profile, controllerGains);
-        DemoConfigs.writeController(outDir, network, journals, wait, plan.controllerStallNanos() > 0 ?
-            controller.withStall(plan.stallAt(), plan.controllerStallNanos()) : controller);
+        DemoConfigs.writeController(outDir, network, journals, wait, (plan.controllerStallNanos() > 0 ?
+            controller.withStall(plan.stallAt(), plan.controllerStallNanos()) : controller).withExcite(excite));
     }
 
     /**
@@ -377,6 +389,7 @@ public final class DemoCommand implements Callable<Integer>
             console.printf("rfmrt demo: warning: the journals lost %d records (write errors or full rings); " +
                 "replay and plots show only what was written%n", lost);
         }
+        DemoExcitation.report(excite, Path.of(run.journals().controller()), console);
         List<Path> plots = List.of();
         try
         {
