@@ -71,6 +71,8 @@ public final class ReceivePath implements AutoCloseable
     private final RtErrorPolicy errors;
     private long pretouched;
     private volatile boolean running;
+    /** The threads' figures read as {@link #close()} began; null before. */
+    private volatile List<ThreadStats> stoppedStats;
     private AgentRunner isrRunner;
     private AgentRunner consumerRunner;
     private RtThread isrThread;
@@ -299,10 +301,15 @@ public final class ReceivePath implements AutoCloseable
 
     /**
      * @return the RT hygiene figures of the threads so far, in the order of {@link #threads()} (read from a
-     * housekeeping thread: this reads /proc and allocates).
+     * housekeeping thread: this reads /proc and allocates). After {@link #close()}, the figures read just before the
+     * threads were told to stop: an ended thread has no {@code /proc/self/task} entry left to read.
      */
     public List<ThreadStats> threadStats()
     {
+        if (stoppedStats != null)
+        {
+            return stoppedStats;
+        }
         final List<ThreadStats> stats = new ArrayList<>();
         for (final RtThread t : threads())
         {
@@ -455,6 +462,7 @@ public final class ReceivePath implements AutoCloseable
         {
             return;
         }
+        stoppedStats = List.copyOf(threadStats());
         running = false;
         ThreadNotStoppedException stuck = null;
         if (isrRunner != null)

@@ -135,6 +135,12 @@ class ReceivePathTest
             awaitHandled(path, 2_000);
             path.close();
 
+            // the threads have ended: their figures are the ones read as the close began, not "unreadable" (-1)
+            assertThat(path.threadStats()).hasSameSizeAs(path.threads()).allSatisfy(stats ->
+            {
+                assertThat(stats.minorFaults()).isNotNegative();
+                assertThat(stats.involuntarySwitches()).isNotNegative();
+            });
             assertThat(path.counter(RuntimeCounter.FRAMES_HANDLED)).isEqualTo(2_000);
             assertThat(outOfOrder[0]).isZero();
             assertThat(badStamps[0]).isZero();

@@ -8,7 +8,7 @@ import picocli.CommandLine.Command;
  */
 @Command(name = "bench", mixinStandardHelpOptions = true, description = "Benchmarks, compared side by side.",
     subcommands = {BenchEvents.class, BenchCompare.class, BenchRamp.class, BenchBurst.class,
-        BenchPeers.class, BenchHosts.class, BenchPlay.class, BenchJmh.class})
+        BenchPeers.class, BenchHosts.class, BenchPlay.class, BenchJmh.class, BenchSoak.class})
 public final class BenchCommand
 {
     private BenchCommand()

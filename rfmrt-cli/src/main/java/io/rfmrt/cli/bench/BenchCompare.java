@@ -9,16 +9,19 @@ import io.rfmrt.cli.common.ExitCodes;
 import io.rfmrt.cli.common.Folders;
 import io.rfmrt.cli.common.UsageException;
 import io.rfmrt.rfm.EventType;
+import io.rfmrt.rfm.RfmCounter;
 import io.rfmrt.rfm.RfmDevice;
 import io.rfmrt.rfm.RfmDevices;
 import io.rfmrt.rfm.channel.FrameCounter;
 import io.rfmrt.runtime.FrameHandler;
 import io.rfmrt.runtime.ReceivePath;
 import io.rfmrt.runtime.ReceiveWarmUp;
+import io.rfmrt.runtime.RtErrorPolicy;
 import io.rfmrt.runtime.RuntimeCounter;
 import io.rfmrt.runtime.Stage;
 import io.rfmrt.runtime.ThreadNotStoppedException;
 import io.rfmrt.runtime.WaitStrategy;
+import io.rfmrt.runtime.counters.NodeCounters;
 import io.rfmrt.runtime.journal.Journal;
 import io.rfmrt.runtime.journal.JournalConfig;
 import io.rfmrt.runtime.threads.RtEnvironment;
@@ -231,6 +234,26 @@ public final class BenchCompare implements Callable<Integer>
         @Parameters(index = "5")
         long warmupFrames;
 
+        /** {@value #COUNTERS_FILE}: keep the counters in the node's counters file, for another process to read. */
+        @Parameters(index = "6", arity = "0..1")
+        String countersOn;
+
+        /** The journal's folder (made by the caller, left to it), instead of a scratch folder. */
+        @Parameters(index = "7", arity = "0..1")
+        Path journalAt;
+
+        /** The value of the counters parameter that asks for a counters file. */
+        static final String COUNTERS_FILE = "counters-file";
+        /** The receiver's node id. */
+        static final int NODE = 2;
+
+        /** Taken once: {@code values()} copies its array at every call, 100 times a second here. */
+        private static final RfmCounter[] CARD_COUNTERS = RfmCounter.values();
+        private static final EventType[] EVENT_TYPES = EventType.values();
+
+        private NodeCounters counters;
+        private RfmDevice device;
+
         @Override
         public Integer call() throws Exception
         {
@@ -238,9 +261,15 @@ public final class BenchCompare implements Callable<Integer>
             final WaitStrategy strategy = WaitStrategy.parse(wait);
             final boolean withJournal = "on".equals(journalOn);
             final String dma = strategy.kind() == WaitStrategy.Kind.POLLING ? "on-demand" : "auto";
-            final Path journalDir = withJournal ? Files.createTempDirectory("rfmrt-bench-journal") : null;
-            try (RfmDevice device = RfmDevices.open("sim:" + network + "?node=2&dmaSlots=" + BenchRun.DMA_SLOTS +
+            final Path scratch = withJournal && journalAt == null ? Files.createTempDirectory("rfmrt-bench-journal") :
+                null;
+            final Path journalDir = withJournal ? journalAt != null ? journalAt : scratch : null;
+            final String uri = "sim:" + network;
+            try (RfmDevice device = RfmDevices.open(uri + "?node=" + NODE + "&dmaSlots=" + BenchRun.DMA_SLOTS +
                 "&dmaSlotSize=256&dma=" + dma);
+                NodeCounters nodeCounters = COUNTERS_FILE.equals(countersOn) ?
+                    NodeCounters.create(NodeCounters.fileFor(uri, NODE), NODE, uri, List.of(BenchRun.CHANNEL)) :
+                    NodeCounters.inMemory(List.of(BenchRun.CHANNEL));
                 RtEnvironment env = RtEnvironment.prepare(new RtSettings(List.of(), false, true, true, Path.of("/")),
                     warning -> System.err.println("bench-receiver: " + warning));
                 Journal journal = withJournal ? Journal.start(JournalConfig.of(journalDir, 2)) : null)
@@ -250,7 +279,10 @@ public final class BenchCompare implements Callable<Integer>
                 final ReceivePath path = new ReceivePath(device, List.of(BenchRun.CHANNEL), EventType.INTR1, strategy,
                     handler,
                     journal == null ? null : journal.newWriter("isr"),
-                    journal == null ? null : journal.newWriter("consumer"), SystemNanoClock.INSTANCE);
+                    journal == null ? null : journal.newWriter("consumer"), SystemNanoClock.INSTANCE,
+                    new RtErrorPolicy(null), nodeCounters);
+                this.counters = nodeCounters;
+                this.device = device;
                 final int cpu = env.rtCpus().isEmpty() ? -1 : env.rtCpus().get(0);
                 ReceiveWarmUp.warmUp(device, List.of(BenchRun.CHANNEL), EventType.INTR1, strategy,
                     ReceiveWarmUp.WARMUP_FRAMES_DEFAULT, handler);
@@ -285,9 +317,9 @@ public final class BenchCompare implements Callable<Integer>
             }
             finally
             {
-                if (journalDir != null)
+                if (scratch != null)
                 {
-                    Folders.deleteTree(journalDir);
+                    Folders.deleteTree(scratch);
                 }
             }
             return ExitCodes.OK;
@@ -357,6 +389,7 @@ public final class BenchCompare implements Callable<Integer>
             while (path.counter(RuntimeCounter.FRAMES_HANDLED) + path.counter(FrameCounter.GAPS) < warmupFrames &&
                 device.window().getLongAcquire(BenchRun.TOTAL_OFFSET) == 0 && !path.errors().failed())
             {
+                publishCard();
                 Thread.sleep(10);
             }
             path.latencies().discard();
@@ -368,6 +401,7 @@ public final class BenchCompare implements Callable<Integer>
             long total;
             while ((total = device.window().getLongAcquire(BenchRun.TOTAL_OFFSET)) == 0 && !path.errors().failed())
             {
+                publishCard();
                 Thread.sleep(10);
             }
             final long cpu1 = os.getProcessCpuTime();
@@ -376,9 +410,36 @@ public final class BenchCompare implements Callable<Integer>
             while (path.counter(RuntimeCounter.FRAMES_HANDLED) + path.counter(FrameCounter.GAPS) < total &&
                 System.nanoTime() < deadline && !path.errors().failed())
             {
+                publishCard();
                 Thread.sleep(1);
             }
+            publishCard();
             return new Window(warmGaps, warmDropped, warm, cpu0, wall0, cpu1, wall1);
+        }
+
+        /**
+         * Copy the card's counters (summed over event types) into the counters, as a node's heartbeat does, so that
+         * a reader of the counters file sees the card's drops and overflows. On the watching thread; allocates
+         * nothing (a soak watches this process's heap).
+         */
+        private void publishCard()
+        {
+            for (final RfmCounter c : CARD_COUNTERS)
+            {
+                long value = 0;
+                if (c.perType())
+                {
+                    for (final EventType type : EVENT_TYPES)
+                    {
+                        value += device.counter(c, type);
+                    }
+                }
+                else
+                {
+                    value = device.counter(c, null);
+                }
+                counters.card(c).setRelease(value);
+            }
         }
 
         private static Result result(final ReceivePath path, final RfmDevice device, final Window window,

@@ -48,6 +48,8 @@ final class BenchRun
     static final int START_OFFSET = 0x100;
     static final int TOTAL_OFFSET = 0x108;
 
+    /** The sender thread's name. */
+    static final String SENDER_THREAD = "rfmrt-bench-sender";
     /** Sender whose send times are each moved by a uniform random offset of up to half a period either way. */
     static final String UNIFORM_JITTER = "uniform-jitter";
     /** Sender that sends at exact multiples of the period (phase-locked to a poller of a related period). */
@@ -166,7 +168,7 @@ final class BenchRun
                     warning -> { }))
             {
                 // the sender stands for another machine: its own thread, SCHED_FIFO 60, on the housekeeping core
-                env.start("rfmrt-bench-sender", env.housekeepingCpu(), 60, () -> send(sender, traffic, sent)).join(
+                env.start(SENDER_THREAD, env.housekeepingCpu(), 60, () -> send(sender, traffic, sent)).join(
                     TimeUnit.SECONDS.toMillis(traffic.seconds() + 600L));
             }
             final String line = lines.readLine();

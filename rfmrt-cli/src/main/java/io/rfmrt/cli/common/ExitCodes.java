@@ -15,6 +15,8 @@ public final class ExitCodes
     public static final int TIMEOUT = 3;
     /** A node ran, but its app says the run was not sound (a plant whose controller never came or went away). */
     public static final int APP = 4;
+    /** A benchmark ran, but a target it holds the run to was missed ({@code bench soak}: the targets line says which). */
+    public static final int TARGETS_MISSED = 5;
     /** A run stopped by SIGINT (128 + 2), after it summarised what ran. */
     public static final int SIGINT = 130;
     /** A run stopped by SIGTERM (128 + 15), after it summarised what ran. */

@@ -7,8 +7,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
- * RT hygiene figures of one thread of this process, from {@code /proc/self/task/TID/stat} (minor page faults, field
- * 10) and {@code /proc/self/task/TID/status} ({@code nonvoluntary_ctxt_switches}): a thread that takes page faults
+ * RT hygiene figures of one thread, from {@code /proc/self/task/TID/stat} (minor page faults, field 10) and
+ * {@code /proc/self/task/TID/status} ({@code nonvoluntary_ctxt_switches}), or the same files under
+ * {@code /proc/PID} for a thread of another process: a thread that takes page faults
  * or is preempted after warm-up is touching memory it never touched before or sharing its core. Read from a
  * housekeeping thread (it allocates), never on the hot path; each file is read at most {@value #MAX_BYTES} bytes.
  *
@@ -33,9 +34,26 @@ public record ThreadStats(long minorFaults, long involuntarySwitches)
         {
             return UNKNOWN;
         }
-        final Path task = Path.of("/proc", "self", "task", Integer.toString(tid));
-        return new ThreadStats(minorFaults(read(task.resolve("stat"))),
-            involuntary(read(task.resolve("status"))));
+        return of(Path.of("/proc", "self", "task", Integer.toString(tid)));
+    }
+
+    /**
+     * @param pid a process, this one or another of the same user.
+     * @param tid kernel thread id of one of its threads.
+     * @return its figures now, {@link #UNKNOWN} parts where a file cannot be read or parsed (the thread has ended).
+     */
+    public static ThreadStats of(final long pid, final int tid)
+    {
+        if (pid <= 0 || tid <= 0)
+        {
+            return UNKNOWN;
+        }
+        return of(Path.of("/proc", Long.toString(pid), "task", Integer.toString(tid)));
+    }
+
+    private static ThreadStats of(final Path task)
+    {
+        return new ThreadStats(minorFaults(read(task.resolve("stat"))), involuntary(read(task.resolve("status"))));
     }
 
     /**
