@@ -12,6 +12,7 @@ import io.rfmrt.cli.node.StatCommand;
 import io.rfmrt.cli.replay.ReplayBench;
 import io.rfmrt.cli.replay.ReplayCommand;
 import io.rfmrt.cli.rfm.RfmCommand;
+import io.rfmrt.cli.tune.TuneCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -29,7 +30,7 @@ import java.io.PrintWriter;
     versionProvider = Main.Version.class,
     description = "Real-time runtime for reflective-memory networks.",
     subcommands = {RfmCommand.class, BridgeCommand.class, DemoCommand.class, NodeCommand.class, StatCommand.class,
-        ReplayCommand.class, BenchCommand.class, CheckCommand.class, CompletionCommand.class, ReplayBench.class,
+        ReplayCommand.class, TuneCommand.class, BenchCommand.class, CheckCommand.class, CompletionCommand.class, ReplayBench.class,
         InternalCommand.class, CommandLine.HelpCommand.class})
 public final class Main
 {
