@@ -56,10 +56,29 @@ public final class AxisController
     public void step(final ControllerState state, final SensorSample sample, final Setpoint setpoint,
         final ControllerState next, final ControlCommand out)
     {
+        step(state, sample, setpoint, 0.0, next, out);
+    }
+
+    /**
+     * {@link #step(ControllerState, SensorSample, Setpoint, ControllerState, ControlCommand)} with an offset added to
+     * the velocity reference inside its clamp (an excitation at the velocity reference); an offset of 0 gives the
+     * same bits as no offset.
+     *
+     * @param state                   the controller state before this cycle; read only.
+     * @param sample                  the sensor sample; read only.
+     * @param setpoint                the setpoint; read only.
+     * @param velocityReferenceOffset added to the velocity reference, rad/s.
+     * @param next                    receives the state after this cycle.
+     * @param out                     receives the command.
+     */
+    public void step(final ControllerState state, final SensorSample sample, final Setpoint setpoint,
+        final double velocityReferenceOffset, final ControllerState next, final ControlCommand out)
+    {
         final double integrator = state.integratorNm();
         final double positionError = setpoint.position() - sample.position();
-        final double velocityReference = clamp(velocityFeedForward * setpoint.velocity() +
-            positionGain * positionError, velocityLimit);
+        final double positionLoop = velocityFeedForward * setpoint.velocity() + positionGain * positionError;
+        final double velocityReference = clamp(velocityReferenceOffset == 0.0 ? positionLoop :
+            positionLoop + velocityReferenceOffset, velocityLimit);
         final double velocityError = velocityReference - sample.velocity();
         final double feedForward = accelerationFeedForward * setpoint.acceleration();
         final double unsaturated = feedForward + velocityGain * velocityError + integrator;

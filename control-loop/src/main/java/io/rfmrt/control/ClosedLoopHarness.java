@@ -1,5 +1,7 @@
 package io.rfmrt.control;
 
+import io.rfmrt.control.excite.Excitation;
+
 /**
  * A law's closed loop in a JUnit test: a simulated axis ({@link SimulatedAxis}), a {@link ControlLaw} and a setpoint
  * source, stepped in time with no threads, no network and no clock. Cycle k: the axis is sampled at t = k·period (what
@@ -12,6 +14,10 @@ package io.rfmrt.control;
  * loop.run(DemoProfile.standard()::setpoint, 3000);
  * assertThat(loop.rmsErrorRad()).isLessThan(1e-4);
  * </pre>
+ * An {@link Excitation} given with {@link #excite} is run in the loop as the controller runs it: decided each cycle
+ * (the harness's axis is always driven and supervised), added to the setpoint or the law's velocity reference before
+ * the law and to its torque after; the axis gets the excited torque.
+ * <p>
  * Preallocated: {@link #run} allocates nothing of its own, so a law's zero-allocation test can use it too.
  * Threading: one thread at a time.
  */
@@ -49,6 +55,7 @@ public final class ClosedLoopHarness
     private final Setpoint setpoint = new Setpoint();
     private final ControlCommand command = new ControlCommand();
     private boolean active;
+    private Excitation excitation;
     private long cycle;
     private long tracked;
     private double sumSquaredError;
@@ -108,7 +115,16 @@ public final class ClosedLoopHarness
                 law.activate(sample);
                 active = true;
             }
+            if (excitation != null)
+            {
+                excitation.cycle(cycle, true, true);
+                excitation.beforeLaw(setpoint, law);
+            }
             law.update(sample, setpoint, t, periodSeconds, command);
+            if (excitation != null)
+            {
+                excitation.afterLaw(command);
+            }
             if (observer != null)
             {
                 observer.cycle(sample, setpoint, command);
@@ -136,6 +152,26 @@ public final class ClosedLoopHarness
         law.deactivate();
         active = false;
         return this;
+    }
+
+    /**
+     * Run an excitation in the loop from the next cycle on (its start counted from that cycle).
+     *
+     * @param excitation the excitation, made for this loop's period; null for none.
+     * @return this.
+     */
+    public ClosedLoopHarness excite(final Excitation excitation)
+    {
+        this.excitation = excitation;
+        return this;
+    }
+
+    /**
+     * @return the excitation, or null.
+     */
+    public Excitation excitation()
+    {
+        return excitation;
     }
 
     /**

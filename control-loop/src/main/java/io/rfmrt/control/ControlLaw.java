@@ -97,6 +97,20 @@ public interface ControlLaw
     }
 
     /**
+     * An offset added to the law's velocity reference from the next {@link #update} on, until changed (the hook an
+     * excitation at the velocity reference uses to measure the closed velocity loop). A law without a velocity
+     * reference ignores it and says so (the default): an excitation at that point is then refused. Hot path: no
+     * allocation. The offset is not part of {@link #journalState}: the excitation journals it itself.
+     *
+     * @param offsetRadPerS rad/s, 0 for none.
+     * @return whether the law adds it (false: it has no velocity reference).
+     */
+    default boolean velocityReferenceOffset(final double offsetRadPerS)
+    {
+        return false;
+    }
+
+    /**
      * @return the torque limit this law commands within, N·m, for the result (0 when it does not say).
      */
     default double torqueLimitNm()

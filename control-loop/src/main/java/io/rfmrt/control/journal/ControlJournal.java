@@ -25,13 +25,19 @@ import io.rfmrt.runtime.replay.ReplayVocabulary;
  *   because a newer one was already in reflective memory (seq = the skipped cycle, value = frames newer);</li>
  *   <li>FAULT {@value #FAULT_DRIVE_FAULT} {@code DRIVE_FAULT}: the plant's drive entered FAULT (seq = the tick,
  *   value = why: {@value #DRIVE_FAULT_COMMAND_TIMEOUT} = its command timed out while operation was enabled);</li>
+ *   <li>FAULT {@value #FAULT_EXCITATION_STOPPED} {@code EXCITATION_STOPPED}: an excitation ended or was refused, once
+ *   (writer "controller"; seq = cycle, value = why: {@value #EXCITATION_DONE} done, {@value #EXCITATION_FAULT} a
+ *   fault or trip, {@value #EXCITATION_DEADLINE_MISSES} a deadline-miss burst, {@value #EXCITATION_REFUSED} refused
+ *   at its start: not operation-enabled or supervision off);</li>
  *   <li>STATE: watchdog transitions of the axis, as {@link #stateId(AxisState)} ids ({@link AxisState} names);</li>
  *   <li>SAMPLE {@value #SAMPLE_CONTROL} {@code CONTROL}: one control cycle ({@link ControlSample}), SAMPLE
  *   {@value #SAMPLE_CONTROL_INPUT} {@code CONTROL_INPUT}: the controller's inputs of that cycle, for re-runs
  *   ({@link ControlInputSample}), SAMPLE {@value #SAMPLE_PLANT} {@code PLANT}: the plant's state each period
  *   ({@link #PLANT_VALUES}; the record's state field is 1 while the brake is applied), SAMPLE
  *   {@value #SAMPLE_LOOP_PERIOD} {@code LOOP_PERIOD} and {@value #SAMPLE_LOOP_EXECUTION} {@code LOOP_EXECUTION}: a
- *   loop's statistics since it started, once a second and when it stops ({@link #loop}).</li>
+ *   loop's statistics since it started, once a second and when it stops ({@link #loop}), SAMPLE
+ *   {@value #SAMPLE_EXCITATION} {@code EXCITATION}: what an excitation injected in a cycle ({@link #EXCITATION_VALUES};
+ *   the state field is the injection point).</li>
  * </ul>
  * A replay learns them through {@link #register(ReplayVocabulary)}.
  */
@@ -55,6 +61,16 @@ public final class ControlJournal
     public static final int FAULT_DRIVE_FAULT = 109;
     /** Why a drive faulted: its command timed out while operation was enabled. */
     public static final int DRIVE_FAULT_COMMAND_TIMEOUT = 1;
+    /** FAULT code: an excitation ended or was refused (value: why, {@link #EXCITATION_DONE} ..). */
+    public static final int FAULT_EXCITATION_STOPPED = 110;
+    /** Why an excitation stopped: its signal was over (a fade follows). */
+    public static final int EXCITATION_DONE = 1;
+    /** Why an excitation stopped: a fault or trip (the axis is no longer driven, or supervision faulted). */
+    public static final int EXCITATION_FAULT = 2;
+    /** Why an excitation stopped: a burst of deadline misses (a fade follows). */
+    public static final int EXCITATION_DEADLINE_MISSES = 3;
+    /** Why an excitation stopped: refused at its start (not operation-enabled, or supervision off). */
+    public static final int EXCITATION_REFUSED = 4;
 
     /** SAMPLE kind: one control cycle. */
     public static final int SAMPLE_CONTROL = 1;
@@ -66,6 +82,19 @@ public final class ControlJournal
     public static final int SAMPLE_LOOP_PERIOD = 4;
     /** SAMPLE kind: a loop's execution time, overruns, skipped frames, late commands ({@link #LOOP_EXECUTION_VALUES}). */
     public static final int SAMPLE_LOOP_EXECUTION = 5;
+    /**
+     * SAMPLE kind: one cycle of an excitation ({@link #EXCITATION_VALUES}), stamped as that cycle's CONTROL sample;
+     * its state field is the injection point (1 torque, 2 velocity reference, 3 position setpoint).
+     */
+    public static final int SAMPLE_EXCITATION = 6;
+    /**
+     * Value names of a {@link #SAMPLE_EXCITATION} sample, in record order: the injected value (N·m, rad/s or rad, by
+     * point), the signal's instantaneous frequency (Hz; a chirp's, 0 for a step, a PRBS and the fade), the signal's
+     * kind (1 step, 2 chirp, 3 PRBS), its amplitude, the value at the injection point before the injection was added
+     * (the law's torque, its velocity reference, the trajectory's position setpoint), and a reserved 0.
+     */
+    public static final String[] EXCITATION_VALUES = {"injected", "frequency_hz", "kind", "amplitude", "before",
+        "reserved"};
     /** Value names of a {@link #SAMPLE_LOOP_PERIOD} sample (µs), in record order; its cycle field: cycles counted. */
     public static final String[] LOOP_PERIOD_VALUES = {"period_p50_us", "period_p99_us", "period_max_us",
         "period_min_us", "jitter_p99_us", "jitter_max_us"};
@@ -121,7 +150,8 @@ public final class ControlJournal
             .fault(FAULT_MISSED_TICKS, "MISSED_TICKS")
             .fault(FAULT_LATE_COMMAND, "LATE_COMMAND")
             .fault(FAULT_FRAME_SKIPPED, "FRAME_SKIPPED")
-            .fault(FAULT_DRIVE_FAULT, "DRIVE_FAULT");
+            .fault(FAULT_DRIVE_FAULT, "DRIVE_FAULT")
+            .fault(FAULT_EXCITATION_STOPPED, "EXCITATION_STOPPED");
         for (final AxisState state : STATES)
         {
             vocabulary.state(stateId(state), state.name());
@@ -130,7 +160,8 @@ public final class ControlJournal
             .sample(SAMPLE_CONTROL_INPUT, "CONTROL_INPUT", ControlInputSample.VALUES)
             .sample(SAMPLE_PLANT, "PLANT", PLANT_VALUES)
             .sample(SAMPLE_LOOP_PERIOD, "LOOP_PERIOD", LOOP_PERIOD_VALUES)
-            .sample(SAMPLE_LOOP_EXECUTION, "LOOP_EXECUTION", LOOP_EXECUTION_VALUES);
+            .sample(SAMPLE_LOOP_EXECUTION, "LOOP_EXECUTION", LOOP_EXECUTION_VALUES)
+            .sample(SAMPLE_EXCITATION, "EXCITATION", EXCITATION_VALUES);
         return vocabulary;
     }
 

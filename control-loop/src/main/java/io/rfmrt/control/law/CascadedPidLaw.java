@@ -27,6 +27,7 @@ public final class CascadedPidLaw implements ControlLaw
     private final ControllerState state = new ControllerState();
     private ControllerGains gains = ControllerGains.standard();
     private AxisController controller;
+    private double velocityReferenceOffset;
 
     /**
      * The standard tune at 1 kHz until {@link #configure} is called.
@@ -68,7 +69,17 @@ public final class CascadedPidLaw implements ControlLaw
     public void update(final SensorSample sensor, final Setpoint setpoint, final double timeSeconds,
         final double periodSeconds, final ControlCommand command)
     {
-        controller.step(state, sensor, setpoint, state, command);
+        controller.step(state, sensor, setpoint, velocityReferenceOffset, state, command);
+    }
+
+    /**
+     * Added to the position loop's output inside the velocity clamp.
+     */
+    @Override
+    public boolean velocityReferenceOffset(final double offsetRadPerS)
+    {
+        velocityReferenceOffset = offsetRadPerS;
+        return true;
     }
 
     @Override
