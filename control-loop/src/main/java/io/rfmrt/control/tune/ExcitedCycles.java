@@ -22,8 +22,6 @@ import java.util.Arrays;
  */
 public final class ExcitedCycles implements ReplayListener
 {
-    /** ControlJournal's EXCITATION sample kind. */
-    private static final int SAMPLE_EXCITATION = 6;
     /** EXCITATION value indexes (the journal contract, {@link ControlJournal}). */
     private static final int INJECTED = 0;
     private static final int FREQUENCY = 1;
@@ -93,7 +91,7 @@ public final class ExcitedCycles implements ReplayListener
             controlByCycle.put(control.cycle(), controls);
             controls++;
         }
-        else if (record.kind() == RecordKind.SAMPLE && record.sampleKind() == SAMPLE_EXCITATION)
+        else if (record.kind() == RecordKind.SAMPLE && record.sampleKind() == ControlJournal.SAMPLE_EXCITATION)
         {
             if (excitations == cycle.length)
             {

@@ -1,100 +1,127 @@
 package io.rfmrt.control.tune;
 
-import io.rfmrt.control.ClosedLoopHarness;
-import io.rfmrt.control.ControlCommand;
-import io.rfmrt.control.ControlLaw;
+import io.rfmrt.control.AxisState;
 import io.rfmrt.control.ControllerGains;
 import io.rfmrt.control.RealisticAxisParameters;
 import io.rfmrt.control.RealisticAxisPlant;
-import io.rfmrt.control.SensorSample;
 import io.rfmrt.control.Setpoint;
+import io.rfmrt.control.excite.ExcitationLimits;
+import io.rfmrt.control.excite.ExcitationRecording;
+import io.rfmrt.control.excite.ExcitationSpec;
+import io.rfmrt.control.journal.ControlJournal;
 import io.rfmrt.control.law.CascadedPidLaw;
+import io.rfmrt.runtime.journal.Journal;
+import io.rfmrt.runtime.journal.JournalConfig;
+import io.rfmrt.runtime.journal.JournalWriter;
+import io.rfmrt.runtime.replay.Replay;
+import io.rfmrt.runtime.replay.ReplayFilter;
 
-import java.util.Map;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.List;
+import java.util.function.BooleanSupplier;
+import java.util.stream.Stream;
 
 /**
- * The realistic axis under the cascaded law in {@link ClosedLoopHarness}, with a logarithmic chirp added to the
- * torque command: the setpoint runs up smoothly to a constant speed (so friction keeps one sign) and the chirp plays
- * while it holds it. Records, per cycle of the chirp: the injected d, the torque sent u, the law's own output c = u − d,
- * the measured velocity and position.
+ * The realistic axis (one period of delay) under the cascaded law in the harness, excited by the loop's own
+ * {@link io.rfmrt.control.excite.Excitation} while the setpoint runs at a constant speed (so friction keeps one
+ * sign), journaled as the controller journals it (a CONTROL and an EXCITATION sample per cycle, stamped at
+ * cycle × period) and read back through the replay ({@link ExcitedCycles}): what {@code rfmrt replay
+ * --frequency-response} reads.
  */
 final class ExcitedLoop
 {
     static final double RAMP_SECONDS = 0.5;
 
-    final double[] d;
-    final double[] u;
-    final double[] c;
-    final double[] velocity;
-    final double[] position;
-    final double rateHz;
+    private ExcitedLoop()
+    {
+    }
 
     /**
-     * @param gains     the law's gains (their period is the loop's).
-     * @param speed     the constant speed the chirp plays at, rad/s.
-     * @param amplitude the chirp's amplitude, N·m.
-     * @param fromHz    its start frequency.
-     * @param toHz      its end frequency.
-     * @param seconds   its duration.
+     * @param gains the law's gains (their period is the loop's).
+     * @param speed the constant speed, rad/s.
+     * @param spec  the excitation (its start after the run-up).
+     * @return the recording.
      */
-    ExcitedLoop(final ControllerGains gains, final double speed, final double amplitude, final double fromHz,
-        final double toHz, final double seconds)
+    static ExcitationRecording run(final ControllerGains gains, final double speed, final ExcitationSpec spec)
     {
         final double dt = gains.periodSeconds();
-        rateHz = 1.0 / dt;
-        final int lead = (int)Math.round(2 * RAMP_SECONDS / dt);
-        final int n = (int)Math.round(seconds / dt);
-        d = new double[n];
-        u = new double[n];
-        c = new double[n];
-        velocity = new double[n];
-        position = new double[n];
-        final double rate = Math.log(toHz / fromHz) / seconds;
-        final double[] chirp = new double[lead + n];
-        for (int i = 0; i < n; i++)
+        final int cycles = (int)Math.round((spec.startSeconds() + spec.seconds() + spec.fadeMs() * 1e-3 + 0.1) / dt);
+        return ExcitationRecording.record(new RealisticAxisPlant(RealisticAxisParameters.standard()),
+            new CascadedPidLaw(gains), dt, 1, spec, ExcitationLimits.defaults(), (t, out) -> speedUp(t, speed, out),
+            cycles);
+    }
+
+    /**
+     * Journal the recording's cycles under {@code dir} (one controller journal) and read the excited cycles back.
+     */
+    static ExcitedCycles.Series journalAndRead(final ExcitationRecording r, final double periodSeconds,
+        final int point, final int kind, final double amplitude, final Path dir)
+    {
+        final long periodNanos = Math.round(periodSeconds * 1e9);
+        final int running = ControlJournal.stateId(AxisState.RUNNING);
+        try (Journal journal = Journal.start(JournalConfig.of(dir.resolve("node-2"), 2)))
         {
-            final double t = i * dt;
-            chirp[lead + i] = amplitude * Math.sin(2 * Math.PI * fromHz * (Math.exp(rate * t) - 1) / rate);
+            final JournalWriter w = journal.newWriter("controller");
+            for (int i = 0; i < r.count(); i++)
+            {
+                final long cycle = i;
+                final long nanos = 1_000_000_000L + i * periodNanos + 40_000;
+                final double sp = r.setpointRad()[i];
+                final double pos = r.positionRad()[i];
+                final double vel = r.velocityRadPerS()[i];
+                final double torque = r.torqueNm()[i];
+                retry(() -> w.sample(ControlJournal.SAMPLE_CONTROL, nanos, cycle, running, sp, pos, vel, torque,
+                    sp - pos, 40.0));
+                if (i >= r.firstExcited() && i <= r.lastExcited())
+                {
+                    final double d = r.injected()[i];
+                    final double f = r.frequencyHz()[i];
+                    final double before = r.before()[i];
+                    retry(() -> w.sample(ControlJournal.SAMPLE_EXCITATION, nanos, cycle, point, d, f, kind, amplitude,
+                        before, 0.0));
+                }
+            }
         }
-        final CascadedPidLaw inner = new CascadedPidLaw(gains);
-        final ControlLaw law = new ControlLaw()
-        {
-            @Override
-            public void configure(final Map<String, Object> settings, final double periodSeconds)
-            {
-            }
+        final ExcitedCycles cycles = new ExcitedCycles();
+        Replay.run(dir, ReplayFilter.ALL, ControlJournal.vocabulary(), List.of(cycles));
+        return cycles.series();
+    }
 
-            @Override
-            public void activate(final SensorSample sensor)
-            {
-                inner.activate(sensor);
-            }
-
-            @Override
-            public void update(final SensorSample sensor, final Setpoint setpoint, final double timeSeconds,
-                final double periodSeconds, final ControlCommand command)
-            {
-                inner.update(sensor, setpoint, timeSeconds, periodSeconds, command);
-                final double injected = chirp[(int)sensor.cycle()];
-                command.set(command.cycle(), command.torqueNm() + injected, command.unsaturatedTorqueNm() + injected,
-                    command.feedForwardTorqueNm(), command.velocityReferenceRadPerS(), command.positionErrorRad(),
-                    command.velocityErrorRadPerS(), command.saturated());
-            }
-        };
-        final ClosedLoopHarness loop = new ClosedLoopHarness(new RealisticAxisPlant(RealisticAxisParameters.standard()),
-            law, dt, 1);
-        loop.run((t, out) -> speedUp(t, speed, out), lead + n, (sample, setpoint, command) ->
+    /** A scratch folder, removed afterwards by {@link #delete}. */
+    static Path scratch()
+    {
+        try
         {
-            final int i = (int)sample.cycle() - lead;
-            if (i >= 0)
-            {
-                d[i] = chirp[lead + i];
-                u[i] = command.torqueNm();
-                c[i] = u[i] - d[i];
-                velocity[i] = sample.velocity();
-                position[i] = sample.position();
-            }
-        });
+            return Files.createTempDirectory("rfmrt-tune");
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException(ex);
+        }
+    }
+
+    static void delete(final Path dir)
+    {
+        try (Stream<Path> paths = Files.walk(dir))
+        {
+            paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException(ex);
+        }
+    }
+
+    private static void retry(final BooleanSupplier write)
+    {
+        while (!write.getAsBoolean())
+        {
+            Thread.onSpinWait();
+        }
     }
 
     /** A smooth (cosine) run-up to {@code speed} over {@link #RAMP_SECONDS}, then the speed held. */

@@ -6,9 +6,12 @@ import io.rfmrt.control.DemoProfile;
 import io.rfmrt.control.FollowingError;
 import io.rfmrt.control.RealisticAxisParameters;
 import io.rfmrt.control.RealisticAxisPlant;
+import io.rfmrt.control.excite.ExcitationRecording;
+import io.rfmrt.control.excite.ExcitationSpec;
 import io.rfmrt.control.law.CascadedPidLaw;
 import org.junit.jupiter.api.Test;
 
+import java.nio.file.Path;
 import java.util.Locale;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -17,10 +20,12 @@ import static org.assertj.core.data.Offset.offset;
 /**
  * The acceptance of the loop-tuning measurements on the realistic axis (two masses, 251.6 Hz resonance, 50 % more
  * inertia than the standard tune assumes, stiction, gravity, current-loop lag) at 4 kHz with one period of transport
- * delay, seeded and without threads: a logarithmic chirp of 0.1 N·m, 2 Hz to 1 kHz over 20 s, added to the torque
- * command while the axis runs at 2 rad/s (friction keeps one sign), measured by Welch's H1 (Hann, 4096 points, 50 %
- * overlap) from the injection: the plant P = H(d→ω)/H(d→u) and the open loop L = −H(d→c)/H(d→u). The measurement is
- * checked against {@link AxisModel}, built from the plant's parameters and the gains only.
+ * delay, seeded and without threads: the loop's own excitation, a logarithmic chirp of 0.1 N·m, 2 Hz to 1 kHz over
+ * 20 s, added to the torque command while the axis runs at 2 rad/s (friction keeps one sign), journaled as the
+ * controller journals it and analysed from the journal as {@code rfmrt replay --frequency-response} does (Welch's H1,
+ * Hann, 4096 points, 50 % overlap, from the injection: the plant P = H(d→ω)/H(d→u), the open loop
+ * L = −H(d→c)/H(d→u)). The measurement is checked against {@link AxisModel}, built from the plant's parameters and
+ * the gains only.
  */
 class LoopTuningAcceptanceTest
 {
@@ -32,23 +37,30 @@ class LoopTuningAcceptanceTest
     private static final RealisticAxisParameters AXIS = RealisticAxisParameters.standard();
     private static final AxisModel MODEL = new AxisModel(AXIS, PERIOD, DELAY_PERIODS);
 
-    /** The plant and the open loop measured under some gains. */
-    private record Measured(FrequencyResponse plant, FrequencyResponse open)
+    private static LoopReport shipped;
+
+    /** A torque chirp in the loop under some gains, journaled and analysed as replay --frequency-response does. */
+    private static LoopReport measure(final ControllerGains gains)
     {
+        final ExcitationSpec spec = ExcitationSpec.parse("chirp:point=torque,f0=2,f1=1000,amp=0.1,seconds=20,start=1");
+        final ExcitationRecording r = ExcitedLoop.run(gains, 2.0, spec);
+        final Path dir = ExcitedLoop.scratch();
+        try
+        {
+            final ExcitedCycles.Series s = ExcitedLoop.journalAndRead(r, PERIOD, 1, 2, 0.1, dir);
+            assertThat(s.periodSeconds()).as("the period from the stamps").isCloseTo(PERIOD, offset(1e-9));
+            assertThat(s.cycles()).isEqualTo(r.lastExcited() - r.firstExcited() + 1);
+            final LoopReport report = LoopReport.of(s, SEGMENT, OVERLAP, LoopFigures.MIN_COHERENCE_DEFAULT);
+            assertThat(report.segments()).isEqualTo(2 * s.cycles() / SEGMENT - 1);
+            return report;
+        }
+        finally
+        {
+            ExcitedLoop.delete(dir);
+        }
     }
 
-    private static Measured shipped;
-
-    private static Measured measure(final ControllerGains gains)
-    {
-        final ExcitedLoop run = new ExcitedLoop(gains, 2.0, 0.1, 2, 1000, 20);
-        final FrequencyResponse du = FrequencyResponse.welch(run.d, run.u, run.rateHz, SEGMENT, OVERLAP);
-        final FrequencyResponse dy = FrequencyResponse.welch(run.d, run.velocity, run.rateHz, SEGMENT, OVERLAP);
-        final FrequencyResponse dc = FrequencyResponse.welch(run.d, run.c, run.rateHz, SEGMENT, OVERLAP);
-        return new Measured(dy.divide(du, 1), dc.divide(du, -1));
-    }
-
-    private static synchronized Measured shipped()
+    private static synchronized LoopReport shipped()
     {
         if (shipped == null)
         {
@@ -60,7 +72,7 @@ class LoopTuningAcceptanceTest
     @Test
     void shouldFindTheResonanceFromAChirpAt4kHz()
     {
-        final LoopFigures.Resonance r = LoopFigures.resonance(shipped().plant(), 20, 0.8);
+        final LoopFigures.Resonance r = shipped().resonance();
         final double modelHz = AXIS.resonanceRadPerS() / (2 * Math.PI);
         System.out.printf(Locale.ROOT, "resonance %.1f Hz (model %.1f), anti-resonance %.1f Hz (model %.1f), rigid " +
             "inertia %.3e kg m2 (model %.3e)%n", r.resonanceHz(), modelHz, r.antiResonanceHz(),
@@ -74,7 +86,7 @@ class LoopTuningAcceptanceTest
     @Test
     void shouldMeasureThePlantWithin1dBOfTheModelWhereCoherent()
     {
-        final FrequencyResponse plant = shipped().plant();
+        final FrequencyResponse plant = shipped().response(shipped().plant());
         int points = 0;
         int skipped = 0;
         double worst = 0;
@@ -103,12 +115,13 @@ class LoopTuningAcceptanceTest
     @Test
     void shouldEstimateTheDelayWithin20PercentOfTheConfiguredOne()
     {
-        final LoopFigures.Delay delay = LoopFigures.delay(shipped().plant(), 10, 100, 0.9);
+        final LoopFigures.Delay delay = shipped().delay();
         // command → differenced velocity: the transport (one period), the hold (half), the differencing (half) and
         // the current loop's lag
         final double configured = DELAY_PERIODS * PERIOD + 0.5 * PERIOD + 0.5 * PERIOD + AXIS.currentLagSeconds();
-        System.out.printf(Locale.ROOT, "delay %.1f us over %d points (%.1f us configured), phase at 0: %.1f deg%n",
-            delay.seconds() * 1e6, delay.points(), configured * 1e6, delay.interceptDeg());
+        System.out.printf(Locale.ROOT, "delay %.1f us over %d points, %.1f-%.1f Hz (%.1f us configured), phase at " +
+            "0: %.1f deg%n", delay.seconds() * 1e6, delay.points(), delay.fromHz(), delay.toHz(), configured * 1e6,
+            delay.interceptDeg());
         assertThat(delay.seconds()).isCloseTo(configured, offset(0.2 * configured));
         assertThat(delay.interceptDeg()).as("an integrator").isCloseTo(-90, offset(5.0));
     }
@@ -116,7 +129,7 @@ class LoopTuningAcceptanceTest
     @Test
     void shouldMeasureTheShippedTunesMarginsAsTheModelGivesThem()
     {
-        final LoopFigures.Margins measured = LoopFigures.margins(shipped().open(), 0.8);
+        final LoopFigures.Margins measured = shipped().margins();
         final LoopFigures.Margins analytic = LoopFigures.margins(MODEL.openLoopResponse(SHIPPED, 1, 1999, 8000), 0);
         System.out.printf(Locale.ROOT, "shipped tune: measured crossover %.1f Hz, PM %.1f deg, GM %.2f dB at %.1f " +
             "Hz; analytic %.1f Hz, PM %.1f deg, GM %.2f dB at %.1f Hz%n", measured.crossoverHz(),
@@ -157,7 +170,7 @@ class LoopTuningAcceptanceTest
     @Test
     void shouldSuggestGainsThatTrackNoWorseWithoutFaultsAtTheTargetMargin()
     {
-        final GainSuggestion.Suggestion s = GainSuggestion.suggest(shipped().plant(), SHIPPED,
+        final GainSuggestion.Suggestion s = GainSuggestion.suggest(shipped().response(shipped().plant()), SHIPPED,
             GainSuggestion.PHASE_MARGIN_DEFAULT_DEG, GainSuggestion.POSITION_RATIO_DEFAULT,
             GainSuggestion.INTEGRAL_RATIO_DEFAULT, GainSuggestion.MIN_GAIN_MARGIN_DEFAULT_DB);
         final ControllerGains g = s.gains();
@@ -166,7 +179,7 @@ class LoopTuningAcceptanceTest
         // what the loop gains do alone, with the shipped acceleration feed-forward (reported, not judged)
         final double[] gainsOnly = track(g.withFeedForward(SHIPPED.velocityFeedForward(),
             SHIPPED.accelerationFeedForwardKgM2()));
-        final LoopFigures.Margins measured = LoopFigures.margins(measure(g).open(), 0.8);
+        final LoopFigures.Margins measured = measure(g).margins();
         System.out.printf(Locale.ROOT, "suggested Kp %.1f /s, Kv %.4f N m s/rad, Ki %.1f /s, Kaff %.3e kg m2: " +
             "expected PM %.1f deg GM %.2f dB at %.1f Hz, measured PM %.1f deg GM %.2f dB at %.1f Hz; fast profile " +
             "rms %.3e rad max %.3e (shipped rms %.3e max %.3e; the new loop gains with the shipped Kaff rms %.3e), " +
