@@ -18,8 +18,8 @@ package io.rfmrt.control.tune;
  *   <li>{@link #resonance}: on a torque → velocity plant (|P| ≈ 1/(J·ω) when rigid), the anti-resonance fa is the
  *   deepest dip of |P|·ω and the resonance the largest peak of |P|·ω / |1 − (f/fa)²| above it: a two-mass axis seen
  *   from the motor is (Jl·s² + c·s + k) / (s·(Jm·Jl·s² + c·J·s + k·J)), whose numerator would pull the peak of |P|·ω
- *   above the pole; dividing the anti-resonance out leaves the pole's peak. Both are refined by a parabola through
- *   three points (in log f).</li>
+ *   above the pole; dividing the anti-resonance out leaves the pole's peak (looked for from 1.05·fa up). Both are
+ *   refined by a parabola through three points (in log f).</li>
  * </ul>
  * Threading: static, stateless.
  */
@@ -252,7 +252,9 @@ public final class LoopFigures
             {
                 low = rigid[i];
             }
-            if (i > dip && (peak < 0 || pole[i] > pole[peak]))
+            // clear of the anti-resonance, where the division would only amplify noise (5 % above it: a load a
+            // tenth of the motor's inertia puts the resonance that far up)
+            if (plant.hz(i) > 1.05 * antiResonance && (peak < 0 || pole[i] > pole[peak]))
             {
                 peak = i;
             }

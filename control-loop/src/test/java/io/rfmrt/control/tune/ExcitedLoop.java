@@ -1,6 +1,5 @@
 package io.rfmrt.control.tune;
 
-import io.rfmrt.control.AxisState;
 import io.rfmrt.control.ControllerGains;
 import io.rfmrt.control.RealisticAxisParameters;
 import io.rfmrt.control.RealisticAxisPlant;
@@ -10,9 +9,6 @@ import io.rfmrt.control.excite.ExcitationRecording;
 import io.rfmrt.control.excite.ExcitationSpec;
 import io.rfmrt.control.journal.ControlJournal;
 import io.rfmrt.control.law.CascadedPidLaw;
-import io.rfmrt.runtime.journal.Journal;
-import io.rfmrt.runtime.journal.JournalConfig;
-import io.rfmrt.runtime.journal.JournalWriter;
 import io.rfmrt.runtime.replay.Replay;
 import io.rfmrt.runtime.replay.ReplayFilter;
 
@@ -22,7 +18,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.List;
-import java.util.function.BooleanSupplier;
 import java.util.stream.Stream;
 
 /**
@@ -61,31 +56,7 @@ final class ExcitedLoop
     static ExcitedCycles.Series journalAndRead(final ExcitationRecording r, final double periodSeconds,
         final int point, final int kind, final double amplitude, final Path dir)
     {
-        final long periodNanos = Math.round(periodSeconds * 1e9);
-        final int running = ControlJournal.stateId(AxisState.RUNNING);
-        try (Journal journal = Journal.start(JournalConfig.of(dir.resolve("node-2"), 2)))
-        {
-            final JournalWriter w = journal.newWriter("controller");
-            for (int i = 0; i < r.count(); i++)
-            {
-                final long cycle = i;
-                final long nanos = 1_000_000_000L + i * periodNanos + 40_000;
-                final double sp = r.setpointRad()[i];
-                final double pos = r.positionRad()[i];
-                final double vel = r.velocityRadPerS()[i];
-                final double torque = r.torqueNm()[i];
-                retry(() -> w.sample(ControlJournal.SAMPLE_CONTROL, nanos, cycle, running, sp, pos, vel, torque,
-                    sp - pos, 40.0));
-                if (i >= r.firstExcited() && i <= r.lastExcited())
-                {
-                    final double d = r.injected()[i];
-                    final double f = r.frequencyHz()[i];
-                    final double before = r.before()[i];
-                    retry(() -> w.sample(ControlJournal.SAMPLE_EXCITATION, nanos, cycle, point, d, f, kind, amplitude,
-                        before, 0.0));
-                }
-            }
-        }
+        ExcitationJournal.write(dir.resolve("node-2"), r, periodSeconds, point, kind, amplitude);
         final ExcitedCycles cycles = new ExcitedCycles();
         Replay.run(dir, ReplayFilter.ALL, ControlJournal.vocabulary(), List.of(cycles));
         return cycles.series();
@@ -113,14 +84,6 @@ final class ExcitedLoop
         catch (final IOException ex)
         {
             throw new UncheckedIOException(ex);
-        }
-    }
-
-    private static void retry(final BooleanSupplier write)
-    {
-        while (!write.getAsBoolean())
-        {
-            Thread.onSpinWait();
         }
     }
 

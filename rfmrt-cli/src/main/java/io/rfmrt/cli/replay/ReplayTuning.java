@@ -97,11 +97,7 @@ final class ReplayTuning
                 "µs) of it; median cycle latency %.1f µs%n", d.seconds() * 1e6, d.fromHz(), d.toHz(), d.points(),
                 d.rmsResidualDeg(), d.interceptDeg(), 1e6 / r.rateHz(), r.latencyP50Us());
             final LoopFigures.Margins m = r.margins();
-            out.printf(Locale.ROOT, "  open loop (cascade opened at the torque command): crossover %s, phase " +
-                "margin %s, gain margin %s%n", hz(m.crossoverHz()), Double.isNaN(m.phaseMarginDeg()) ? "n/a" :
-                String.format(Locale.ROOT, "%.1f°", m.phaseMarginDeg()), Double.isInfinite(m.gainMarginDb()) ?
-                "n/a (the phase does not reach -180° above the crossover)" : String.format(Locale.ROOT,
-                "%.2f dB at %.1f Hz", m.gainMarginDb(), m.phaseCrossoverHz()));
+            out.printf(Locale.ROOT, "  open loop (cascade opened at the torque command): %s%n", marginsText(m));
             out.printf(Locale.ROOT, "  closed loop (d -> -c, L/(1+L)): -3 dB bandwidth %s%n", hz(r.bandwidthHz()));
         }
         else
@@ -120,6 +116,14 @@ final class ReplayTuning
             ms(r.figures().riseSeconds()), r.figures().overshootPercent(), 100 * r.figures().band(),
             Double.isNaN(r.figures().settlingSeconds()) ? "not settled within the step" :
                 ms(r.figures().settlingSeconds()));
+    }
+
+    private static String marginsText(final LoopFigures.Margins m)
+    {
+        return String.format(Locale.ROOT, "phase margin %s at %s, gain margin %s", Double.isNaN(m.phaseMarginDeg()) ?
+            "n/a" : String.format(Locale.ROOT, "%.1f°", m.phaseMarginDeg()), hz(m.crossoverHz()),
+            Double.isInfinite(m.gainMarginDb()) ? "n/a (no -180° crossing above the crossover)" :
+                String.format(Locale.ROOT, "%.2f dB at %s", m.gainMarginDb(), hz(m.phaseCrossoverHz())));
     }
 
     private static String hz(final double hz)
@@ -153,9 +157,7 @@ final class ReplayTuning
                     markFrequency(chart, res.antiResonanceHz(), "anti-resonance %.1f Hz", y - 6);
                 }, null));
             final LoopFigures.Margins m = r.margins();
-            files.add(bode(dir.resolve("bode-open-loop.png"), String.format(Locale.ROOT, "open loop: phase margin " +
-                "%.1f° at %.1f Hz, gain margin %.2f dB at %.1f Hz", m.phaseMarginDeg(), m.crossoverHz(),
-                m.gainMarginDb(), m.phaseCrossoverHz()), r, r.response(r.openLoop()), bottom, top, (chart, y) ->
+            files.add(bode(dir.resolve("bode-open-loop.png"), "open loop: " + marginsText(m), r, r.response(r.openLoop()), bottom, top, (chart, y) ->
                 {
                     chart.addAnnotation(new AnnotationLine(0.0, false, false));
                     markFrequency(chart, m.crossoverHz(), "crossover %.1f Hz", y);
@@ -216,13 +218,13 @@ final class ReplayTuning
         final XYChart magnitude = chart(title, "dB", 360, fromHz, toHz);
         line(magnitude, "|H|", f, db);
         magnitudeMarks.add(magnitude, top(db));
-        final XYChart angle = chart(null, "phase, °", 300, fromHz, toHz);
+        final XYChart angle = chart(null, "phase, °", 360, fromHz, toHz);
         line(angle, "phase", f, deg);
         if (phaseMarks != null)
         {
             phaseMarks.add(angle, top(deg));
         }
-        final XYChart coherence = chart(null, "coherence γ²", 200, fromHz, toHz);
+        final XYChart coherence = chart(null, "coherence γ²", 360, fromHz, toHz);
         coherence.setXAxisTitle("Hz (log)");
         coherence.getStyler().setYAxisMin(0.0).setYAxisMax(1.0);
         line(coherence, "γ²", fAll, gamma);
