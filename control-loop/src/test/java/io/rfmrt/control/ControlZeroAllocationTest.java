@@ -1,5 +1,10 @@
 package io.rfmrt.control;
 
+import io.rfmrt.control.excite.Excitation;
+import io.rfmrt.control.excite.ExcitationLimits;
+import io.rfmrt.control.excite.ExcitationSpec;
+import io.rfmrt.control.journal.ControlJournal;
+import io.rfmrt.control.law.CascadedPidLaw;
 import io.rfmrt.runtime.ZeroAllocation;
 import org.junit.jupiter.api.Test;
 
@@ -8,7 +13,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * A control cycle (trajectory sample, controller step, plant step, deadline and watchdog bookkeeping, wake-up lateness
  * with a stall now and then, and now and then a re-planned move; the realistic axis behind its CiA 402 drive with a
- * fault and reset now and then; the loop statistics with the thread's CPU time) allocates nothing once warm.
+ * fault and reset now and then; the loop statistics with the thread's CPU time; the shipped law excited by a chirp on
+ * the torque command, a PRBS on the velocity reference or a step on the position setpoint, one after another, some
+ * stopped by a fault, some by a deadline-miss burst, the rest done and faded out) allocates nothing once warm.
  */
 class ControlZeroAllocationTest
 {
@@ -39,6 +46,10 @@ class ControlZeroAllocationTest
         assertThat(loop.drive.faults()).as("the drive's fault branch ran").isPositive();
         assertThat(loop.drive.faultResets()).isEqualTo(loop.drive.faults());
         assertThat(loop.statistics.sample().cycles()).isPositive();
+        assertThat(loop.excitedCycles).as("cycles an excitation injected in").isGreaterThan(50_000);
+        assertThat(loop.stops[ControlJournal.EXCITATION_DONE]).isPositive();
+        assertThat(loop.stops[ControlJournal.EXCITATION_FAULT]).isPositive();
+        assertThat(loop.stops[ControlJournal.EXCITATION_DEADLINE_MISSES]).isPositive();
         assertThat(r.lastWindowBytes()).as(r.toString()).isZero();
     }
 
@@ -65,8 +76,63 @@ class ControlZeroAllocationTest
         final Cia402Drive drive = new Cia402Drive(realistic, 50.0, 20, 10);
         final CycleStatistics statistics = new CycleStatistics(PERIOD_NS);
         final java.lang.management.ThreadMXBean cpu = java.lang.management.ManagementFactory.getThreadMXBean();
+        final CascadedPidLaw law = new CascadedPidLaw(ControllerGains.standard());
+        final AxisPlant excitedPlant = new AxisPlant(AxisParameters.standard());
+        final SensorSample excitedSample = new SensorSample();
+        final Setpoint excitedSetpoint = new Setpoint();
+        final ControlCommand excitedCommand = new ControlCommand();
+        /** One excitation per block of {@link #BLOCK} cycles, made before the measurement. */
+        final Excitation[] excitations = new Excitation[128];
+        final long[] stops = new long[5];
+        long excitedCycles;
         long stallsSunk;
         double checksum;
+        static final int BLOCK = 5000;
+
+        Loop()
+        {
+            final String[] specs = {"chirp:point=torque,f0=5,f1=400,amp=0.1,seconds=3,start=0.1",
+                "prbs:point=velocity,amp=2,bit=2,seed=9,seconds=3,start=0.1",
+                "step:point=position,amp=0.004,seconds=3,start=0.1"};
+            for (int i = 0; i < excitations.length; i++)
+            {
+                excitations[i] = new Excitation(ExcitationSpec.parse(specs[i % 3]), ExcitationLimits.defaults(),
+                    PERIOD_S);
+            }
+        }
+
+        /**
+         * The shipped law on its own axis with this block's excitation: every 4th block from the second faults
+         * (the axis not driven) at 2000 cycles in, every 4th from the third has three deadline misses then.
+         */
+        void excite(final int k)
+        {
+            final int block = k / BLOCK;
+            final int at = k % BLOCK;
+            final Excitation e = excitations[block % excitations.length];
+            excitedSample.set(k, k * PERIOD_NS, excitedPlant.position(), excitedPlant.velocity());
+            demo.setpointRepeating(k * PERIOD_S, excitedSetpoint);
+            final boolean driven = !(block % 4 == 1 && at >= 2000 && at < 2010);
+            stops[e.cycle(k, driven, true)]++;
+            if (driven)
+            {
+                e.beforeLaw(excitedSetpoint, law);
+                law.update(excitedSample, excitedSetpoint, k * PERIOD_S, PERIOD_S, excitedCommand);
+                e.afterLaw(excitedCommand);
+                excitedPlant.step(excitedCommand.torqueNm(), PERIOD_S);
+            }
+            else
+            {
+                law.activate(excitedSample);
+                excitedPlant.step(0.0, PERIOD_S);
+            }
+            if (block % 4 == 2 && (at == 2000 || at == 2010 || at == 2020))
+            {
+                e.deadlineMiss(k);
+            }
+            excitedCycles += e.active() ? 1 : 0;
+            checksum += excitedCommand.torqueNm() + e.value() + e.frequencyHz() + e.before();
+        }
 
         void cycles(final int first, final int count)
         {
@@ -103,6 +169,7 @@ class ControlZeroAllocationTest
                 checksum += realistic.measuredPosition() + drive.statusWord();
                 final long cpuStart = cpu.getCurrentThreadCpuTime();
                 statistics.record(now, cpu.getCurrentThreadCpuTime() - cpuStart, k % 777 == 0 ? 2 * PERIOD_NS : 0);
+                excite(k);
             }
         }
     }

@@ -1,6 +1,7 @@
 package io.rfmrt.control.node;
 
 import io.rfmrt.control.AxisController;
+import io.rfmrt.control.AxisParameters;
 import io.rfmrt.control.AxisState;
 import io.rfmrt.control.ControlCommand;
 import io.rfmrt.control.ControlLaw;
@@ -15,6 +16,10 @@ import io.rfmrt.control.Setpoint;
 import io.rfmrt.control.WakeLateness;
 import io.rfmrt.control.Watchdog;
 import io.rfmrt.control.WatchdogConfig;
+import io.rfmrt.control.excite.Excitation;
+import io.rfmrt.control.excite.ExcitationLimits;
+import io.rfmrt.control.excite.ExcitationSpec;
+import io.rfmrt.control.excite.InjectionPoint;
 import io.rfmrt.control.journal.ControlJournal;
 import io.rfmrt.control.law.CascadedPidLaw;
 import io.rfmrt.control.law.ControlLaws;
@@ -92,7 +97,15 @@ import static io.rfmrt.control.node.ControlFrames.*;
  *   gains: {positionGainPerS: 60}    # the law's settings (cascaded-pid: ControllerGains; others keep the standard tune)
  *   stallAt: 0              # the controller-stall fault: the thread is held up once after this sensor cycle (0 = none)
  *   stallNanos: 0           # for this long
+ *   excite: "chirp:point=torque,f0=5,f1=400,amp=0.1,seconds=4,start=1"   # an excitation (ExcitationSpec; none)
+ *   exciteTorqueLimitNm: 0.25        # the largest excitation amplitude on the torque command
+ *   exciteVelocityLimitRadPerS: 20   # ... on the velocity reference
+ *   excitePositionLimitRad: 0.1      # ... on the position setpoint
+ *   drivePeakTorqueNm: 0.5  # the drive's peak torque: bounds a torque excitation and every excited command
  * </pre>
+ * An excitation ({@link Excitation}) runs once, on the handler thread, between the trajectory and the drive: refused
+ * unless the axis is driven when it is due, stopped on any fault or trip, faded out on a deadline-miss burst; each
+ * cycle it injects is journaled as an EXCITATION sample, its end as an EXCITATION_STOPPED fault.
  * The trajectory starts after the first cycle, since the watchdog went RUNNING, whose sensor frame reports the drive
  * operating with its brake released, whether this thread saw RUNNING before that frame or only after it: the watchdog's
  * timer runs beside the handler, so when the handler sees the new state depends on timing. Started so, the set-points
@@ -134,10 +147,21 @@ public final class ControllerApp implements NodeApp
      * @param stallNanos       how long, ns (at most 10 s).
      * @param law              the control law: {@value CascadedPidLaw#NAME} (the default) or a {@link ControlLaw}
      *                         class on the class path.
+     * @param excite           an excitation to run ({@link ExcitationSpec}), or null for none (the default).
+     * @param exciteTorqueLimitNm        the largest excitation amplitude on the torque command, N·m (default
+     *                                   {@link ExcitationLimits#TORQUE_DEFAULT_NM}).
+     * @param exciteVelocityLimitRadPerS the largest on the velocity reference, rad/s (default
+     *                                   {@link ExcitationLimits#VELOCITY_DEFAULT_RAD_PER_S}).
+     * @param excitePositionLimitRad     the largest on the position setpoint, rad (default
+     *                                   {@link ExcitationLimits#POSITION_DEFAULT_RAD}).
+     * @param drivePeakTorqueNm          the drive's peak torque, N·m (default
+     *                                   {@link AxisParameters#PEAK_TORQUE_DEFAULT_NM}).
      */
     public record Settings(Integer rateHz, Integer watchdogPriority, Double followingErrorRad,
         Double followingErrorAtSpeedRad, Double followingErrorFilterMs, String profile, Double brakeReleaseTimeoutMs,
-        Integer encoderBits, Map<String, Object> gains, Long stallAt, Long stallNanos, String law)
+        Integer encoderBits, Map<String, Object> gains, Long stallAt, Long stallNanos, String law, String excite,
+        Double exciteTorqueLimitNm, Double exciteVelocityLimitRadPerS, Double excitePositionLimitRad,
+        Double drivePeakTorqueNm)
     {
         /** Defaults and ranges. */
         public Settings
@@ -191,6 +215,32 @@ public final class ControllerApp implements NodeApp
             {
                 throw new IllegalArgumentException("watchdogPriority " + watchdogPriority + " is not 0..99");
             }
+            exciteTorqueLimitNm = exciteTorqueLimitNm == null ? ExcitationLimits.TORQUE_DEFAULT_NM :
+                exciteTorqueLimitNm;
+            exciteVelocityLimitRadPerS = exciteVelocityLimitRadPerS == null ?
+                ExcitationLimits.VELOCITY_DEFAULT_RAD_PER_S : exciteVelocityLimitRadPerS;
+            excitePositionLimitRad = excitePositionLimitRad == null ? ExcitationLimits.POSITION_DEFAULT_RAD :
+                excitePositionLimitRad;
+            drivePeakTorqueNm = drivePeakTorqueNm == null ? AxisParameters.PEAK_TORQUE_DEFAULT_NM : drivePeakTorqueNm;
+            final ExcitationLimits limits = new ExcitationLimits(exciteTorqueLimitNm, exciteVelocityLimitRadPerS,
+                excitePositionLimitRad, drivePeakTorqueNm);
+            if (excite != null)
+            {
+                final String problem = ExcitationSpec.parse(excite).problemFor(1.0 / rateHz, limits);
+                if (problem != null)
+                {
+                    throw new IllegalArgumentException(problem);
+                }
+            }
+        }
+
+        /**
+         * @return the excitation limits these settings give.
+         */
+        public ExcitationLimits excitationLimits()
+        {
+            return new ExcitationLimits(exciteTorqueLimitNm, exciteVelocityLimitRadPerS, excitePositionLimitRad,
+                drivePeakTorqueNm);
         }
     }
 
@@ -210,7 +260,8 @@ public final class ControllerApp implements NodeApp
         }
     }
 
-    private Settings settings = new Settings(null, null, null, null, null, null, null, null, null, null, null, null);
+    private Settings settings = new Settings(null, null, null, null, null, null, null, null, null, null, null, null,
+        null, null, null, null, null);
     private ControlLaw law = new CascadedPidLaw();
     private long periodNanos;
     private double dt;
@@ -228,6 +279,8 @@ public final class ControllerApp implements NodeApp
     private Supervision supervision;
     private final TrackingStatistics tracking = new TrackingStatistics();
     private CycleJournal cycleJournal;
+    /** The excitation to run, or null. */
+    private Excitation excitation;
     private WatchdogTimer timer;
     private FramePublisher publisher;
     /** The controller-stall fault's cycle until it has fired, then 0. */
@@ -263,6 +316,15 @@ public final class ControllerApp implements NodeApp
             final ClassLoader loader = Thread.currentThread().getContextClassLoader();
             law = ControlLaws.create(s.law(), loader != null ? loader : ControllerApp.class.getClassLoader());
             law.configure(s.gains() == null ? Map.of() : s.gains(), 1.0 / s.rateHz());
+            if (s.excite() != null)
+            {
+                excitation = new Excitation(ExcitationSpec.parse(s.excite()), s.excitationLimits(), 1.0 / s.rateHz());
+                if (excitation.point() == InjectionPoint.VELOCITY && !law.velocityReferenceOffset(0.0))
+                {
+                    given.problem(given.key("excite") + ": the law " + law.getClass().getName() + " has no " +
+                        "velocity reference to excite (ControlLaw.velocityReferenceOffset)");
+                }
+            }
         }
         catch (final IllegalArgumentException ex)
         {
@@ -279,6 +341,14 @@ public final class ControllerApp implements NodeApp
     public ControlLaw law()
     {
         return law;
+    }
+
+    /**
+     * @return the excitation it runs, or null.
+     */
+    public Excitation excitation()
+    {
+        return excitation;
     }
 
     /**
@@ -420,6 +490,8 @@ public final class ControllerApp implements NodeApp
         }
         final int st = drive.step(cycle, supervision.faulted() ? AxisState.FAULT.id() : status.axisState.getAcquire(),
             statusWord, sample.position());
+        final int excitationStop = excitation == null ? 0 :
+            excitation.cycle(cycle, st == AxisState.RUNNING.id() && drive.driving(), !supervision.faulted());
         steer(st);
         final double torque = command.torqueNm();
         putCommand(commandPayload, torque, cycle, setpoint.position(), st, drive.controlWord(st, statusWord));
@@ -437,6 +509,10 @@ public final class ControllerApp implements NodeApp
         if (supervision.deadline(sendNanos, written, start, offCpu))
         {
             cycleJournal.deadlineMiss(cycle, cycleLatency - supervision.deadlineNanos(), written);
+            if (excitation != null)
+            {
+                excitation.deadlineMiss(cycle);
+            }
         }
         final double error = setpoint.position() - sample.position();
         if (st == AxisState.RUNNING.id())
@@ -449,6 +525,17 @@ public final class ControllerApp implements NodeApp
         }
         status.lastError = error;
         cycleJournal.cycle(written, st, sample, setpoint, torque, error, cycleLatency, lawJournalState);
+        if (excitation != null)
+        {
+            if (excitation.active())
+            {
+                cycleJournal.excitation(written, cycle, excitation);
+            }
+            if (excitationStop != 0)
+            {
+                cycleJournal.excitationStopped(cycle, excitationStop, written);
+            }
+        }
         return written;
     }
 
@@ -489,7 +576,15 @@ public final class ControllerApp implements NodeApp
             {
                 trajectory.drive(sample.cycle(), setpoint);
             }
+            if (excitation != null)
+            {
+                excitation.beforeLaw(setpoint, law);
+            }
             law.update(sample, setpoint, sample.cycle() * dt, dt, command);
+            if (excitation != null)
+            {
+                excitation.afterLaw(command);
+            }
             lawActive = true;
         }
         else

@@ -140,6 +140,112 @@ class ControlRunTest
     }
 
     @Test
+    void shouldRunAnExcitationInTheLoopAndJournalEachCycleAndItsEnd() throws Exception
+    {
+        final Node controller = Node.start(controllerYaml(1, 1000,
+            ", excite: 'chirp:point=torque,f0=5,f1=100,amp=0.05,seconds=0.5,start=0.3'"), null);
+        final Node plant = Node.start(plantYaml(1, 1000, 1200), null);
+        plant.await();
+        controller.await();
+        final ControllerResult c = (ControllerResult)controller.app.result();
+        final Excited journal = Excited.read(dir.resolve("journal-controller-1"));
+
+        assertThat(controller.app.problem()).as(controller.lines.toString()).isNull();
+        assertThat(journal.stops).as("one EXCITATION_STOPPED").hasSize(1);
+        final long reason = journal.stops.get(0);
+        if (reason == ControlJournal.EXCITATION_DONE)
+        {
+            assertThat(journal.samples).as("500 cycles of chirp, 20 of fade").isEqualTo(520);
+        }
+        else
+        {
+            // a loaded machine may trip the watchdog before the sweep (refused: the axis was not driven when it was
+            // due) or during it (stopped at once); the trip is there
+            assertThat(reason).isIn((long)ControlJournal.EXCITATION_FAULT, (long)ControlJournal.EXCITATION_REFUSED);
+            assertThat(c.watchdogTrips() + c.followingErrorFaults()).as(controller.lines.toString()).isPositive();
+        }
+        assertThat(journal.unpaired).as("each EXCITATION sample stamped as its cycle's CONTROL sample").isZero();
+        assertThat(journal.notAdded).as("the command is the law's torque plus the injection").isZero();
+        assertThat(journal.otherSignal).as("torque point, chirp, 0.05 N·m").isZero();
+    }
+
+    @Test
+    void shouldRefuseAnExcitationDueBeforeTheDriveIsEnabled() throws Exception
+    {
+        // due on the controller's first frame: the axis is still STARTING, the drive not operation-enabled
+        final Node controller = Node.start(controllerYaml(1, 1000, ", excite: 'step:point=torque,amp=0.05,start=0'"),
+            null);
+        final Node plant = Node.start(plantYaml(1, 1000, 300), null);
+        plant.await();
+        controller.await();
+        final Excited journal = Excited.read(dir.resolve("journal-controller-1"));
+
+        assertThat(journal.stops).as(controller.lines.toString()).containsExactly(
+            (long)ControlJournal.EXCITATION_REFUSED);
+        assertThat(journal.samples).isZero();
+    }
+
+    /** The excitation's records in a controller journal, checked against the cycles' CONTROL samples. */
+    private static final class Excited implements io.rfmrt.runtime.replay.ReplayListener
+    {
+        final List<Long> stops = new ArrayList<>();
+        final java.util.Map<Long, double[]> control = new java.util.HashMap<>();
+        final java.util.Map<Long, double[]> excitation = new java.util.HashMap<>();
+        final java.util.Map<Long, Long> controlNanos = new java.util.HashMap<>();
+        final java.util.Map<Long, Long> excitationNanos = new java.util.HashMap<>();
+        long samples;
+        long unpaired;
+        long notAdded;
+        long otherSignal;
+
+        static Excited read(final Path journal)
+        {
+            final Excited e = new Excited();
+            Replay.run(journal, ReplayFilter.ALL, ControlJournal.vocabulary(), List.of(e));
+            for (final java.util.Map.Entry<Long, double[]> x : e.excitation.entrySet())
+            {
+                final double[] cs = e.control.get(x.getKey());
+                final double[] es = x.getValue();
+                final Long controlNanos = e.controlNanos.get(x.getKey());
+                e.unpaired += controlNanos == null || !controlNanos.equals(e.excitationNanos.get(x.getKey())) ? 1 : 0;
+                // the drive's peak torque (0.5 N·m) bounds the excited command
+                e.notAdded += cs == null || cs[1] != Math.max(-0.5, Math.min(0.5, es[4] + es[1])) ? 1 : 0;
+                e.otherSignal += es[5] == 1 && es[2] == 2 && es[3] == 0.05 ? 0 : 1;
+            }
+            return e;
+        }
+
+        @Override
+        public void fault(final io.rfmrt.runtime.replay.NodeAnalysis node,
+            final io.rfmrt.runtime.journal.JournalRecord record)
+        {
+            if (record.code() == ControlJournal.FAULT_EXCITATION_STOPPED)
+            {
+                stops.add(record.value());
+            }
+        }
+
+        @Override
+        public void sample(final io.rfmrt.runtime.replay.NodeAnalysis node,
+            final io.rfmrt.runtime.journal.JournalRecord record)
+        {
+            if (record.sampleKind() == ControlJournal.SAMPLE_CONTROL)
+            {
+                control.put(record.cycle(), new double[] {0, record.value(3)});
+                controlNanos.put(record.cycle(), record.nanos());
+            }
+            else if (record.sampleKind() == ControlJournal.SAMPLE_EXCITATION)
+            {
+                samples++;
+                // [-, injected, kind, amplitude, before, point]
+                excitation.put(record.cycle(), new double[] {0, record.value(0), record.value(2), record.value(3),
+                    record.value(4), record.state()});
+                excitationNanos.put(record.cycle(), record.nanos());
+            }
+        }
+    }
+
+    @Test
     void shouldWarnOnceAndFailTheRunWhenTheControllerNeverComes() throws Exception
     {
         final Node plant = Node.start(plantYaml(1, 1000, 200), null);

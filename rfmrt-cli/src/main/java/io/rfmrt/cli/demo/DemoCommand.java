@@ -111,6 +111,12 @@ public final class DemoCommand implements Callable<Integer>
             "60 %% of peak torque or more, the default with the realistic plant).")
     String profileName;
 
+    @Option(names = "--excite", paramLabel = "SPEC",
+        description = "Run an excitation in the controller's loop, e.g. chirp:point=torque,f0=5,f1=400,amp=0.1," +
+            "seconds=4,start=1 (KIND step|chirp|prbs; keys point, amp, seconds, start, fade, f0, f1, sweep, bit, " +
+            "seed; docs/control.md). Journaled as EXCITATION samples for rfmrt replay.")
+    String excite;
+
     /** The realistic plant's transport delay (its default): the rate is checked with it. */
     static final int REALISTIC_DELAY_PERIODS = 1;
 
@@ -118,6 +124,7 @@ public final class DemoCommand implements Callable<Integer>
     public Integer call() throws Exception
     {
         final String profile = checkOptions();
+        DemoExcitation.check(excite, rate);
         // the shipped law's gains are checked here; another law's settings go to it as they are (it checks them)
         final ControllerGains controllerGains = gains == null || law != null ? null :
             GainsFile.load(gains, ControllerGains.standard());
@@ -130,6 +137,10 @@ public final class DemoCommand implements Callable<Integer>
             if (law != null)
             {
                 throw new UsageException("--law runs with the demo's plant; --controller-only runs the shipped law");
+            }
+            if (excite != null)
+            {
+                throw new UsageException("--excite runs with the demo's plant; --controller-only runs none");
             }
             return DemoControllerOnly.run(spec.commandLine().getOut(), json, outDir, network, rate, wait, profile,
                 controllerGains);
@@ -172,6 +183,7 @@ public final class DemoCommand implements Callable<Integer>
                 "%d Hz for %d s%s%n", plantModel, ControlFrames.PLANT_NODE, ControlFrames.CONTROLLER_NODE,
                 twoHosts == null ? "" : " on two hosts (network namespaces joined by rfmrt bridge)", profile,
                 rate, seconds, plan.describe(rate));
+            DemoExcitation.announce(excite, console);
             console.flush();
             writeConfigs(network, journals, cycles, profile, controllerGains, plan);
             final Results results = runNodes(network, twoHosts, console, interrupted, children);
@@ -256,8 +268,8 @@ public final class DemoCommand implements Callable<Integer>
             controllerGains);
         final DemoConfigs.ControllerSettings controller = law == null ? shipped :
             shipped.withLaw(law, gains == null ? null : ReplayLaw.settings(gains));
-        DemoConfigs.writeController(outDir, network, journals, wait, plan.controllerStallNanos() > 0 ?
-            controller.withStall(plan.stallAt(), plan.controllerStallNanos()) : controller);
+        DemoConfigs.writeController(outDir, network, journals, wait, (plan.controllerStallNanos() > 0 ?
+            controller.withStall(plan.stallAt(), plan.controllerStallNanos()) : controller).withExcite(excite));
     }
 
     /** What the two nodes reported. */
@@ -328,6 +340,7 @@ public final class DemoCommand implements Callable<Integer>
             console.printf("rfmrt demo: warning: the journals lost %d records (write errors or full rings); " +
                 "replay and plots show only what was written%n", lost);
         }
+        DemoExcitation.report(excite, Path.of(run.journals().controller()), console);
         List<Path> plots = List.of();
         try
         {

@@ -109,10 +109,11 @@ public final class DemoConfigs
      * @param law        the {@code ControlLaw} class the controller hosts, or {@code null} for the shipped PID.
      * @param stallAt    the controller-stall fault: the sensor cycle after which the thread is held up once.
      * @param stallNanos for this long.
+     * @param excite     an excitation the controller runs ({@code ExcitationSpec}), or {@code null} for none.
      */
     @JsonInclude(JsonInclude.Include.NON_NULL)
     public record ControllerSettings(String name, int rateHz, String profile, Map<String, Object> gains, String law,
-        Long stallAt, Long stallNanos)
+        Long stallAt, Long stallNanos, String excite)
     {
         /**
          * @param rate    the loop rate.
@@ -123,7 +124,7 @@ public final class DemoConfigs
         public static ControllerSettings of(final int rate, final String profile, final ControllerGains gains)
         {
             return new ControllerSettings(ControllerApp.NAME, rate, profile, gains == null ? null : settings(gains),
-                null, null, null);
+                null, null, null, null);
         }
 
         /**
@@ -133,7 +134,16 @@ public final class DemoConfigs
          */
         public ControllerSettings withLaw(final String law, final Map<String, Object> settings)
         {
-            return new ControllerSettings(name, rateHz, profile, settings, law, stallAt, stallNanos);
+            return new ControllerSettings(name, rateHz, profile, settings, law, stallAt, stallNanos, excite);
+        }
+
+        /**
+         * @param spec an excitation ({@code ExcitationSpec}), or {@code null} for none.
+         * @return these settings running it.
+         */
+        public ControllerSettings withExcite(final String spec)
+        {
+            return new ControllerSettings(name, rateHz, profile, gains, law, stallAt, stallNanos, spec);
         }
 
         /**
@@ -143,7 +153,7 @@ public final class DemoConfigs
          */
         public ControllerSettings withStall(final long at, final long nanos)
         {
-            return new ControllerSettings(name, rateHz, profile, gains, law, at, nanos);
+            return new ControllerSettings(name, rateHz, profile, gains, law, at, nanos, excite);
         }
     }
 
