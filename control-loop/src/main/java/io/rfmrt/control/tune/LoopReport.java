@@ -119,6 +119,13 @@ public record LoopReport(String point, String signal, double amplitude, double f
                 l >>= 1;
             }
         }
+        if (s.cycles() < MIN_SEGMENTS * 64)
+        {
+            throw new IllegalArgumentException("the excitation's longest run of consecutive cycles holds " +
+                s.cycles() + " cycles from cycle " + s.firstCycle() + " (" + s.gaps() + " excited cycles outside " +
+                "it): too few for " + MIN_SEGMENTS + " segments of 64 points; see how the excitation ended " +
+                "(EXCITATION_STOPPED) and whether cycles were skipped");
+        }
         if (Integer.bitCount(l) != 1)
         {
             throw new IllegalArgumentException("segment " + l + " must be a power of two");
@@ -127,6 +134,11 @@ public record LoopReport(String point, String signal, double amplitude, double f
         {
             throw new IllegalArgumentException("segment of " + l + " points is longer than the " + s.cycles() +
                 " excited cycles");
+        }
+        if (l * (MIN_SEGMENTS + 1) / 2 > s.cycles())
+        {
+            throw new IllegalArgumentException("segment of " + l + " points gives fewer than " + MIN_SEGMENTS +
+                " segments over the " + s.cycles() + " excited cycles: coherence needs several; use a shorter one");
         }
         final double rate = 1.0 / s.periodSeconds();
         final int n = s.cycles();
