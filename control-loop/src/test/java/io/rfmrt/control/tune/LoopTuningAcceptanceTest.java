@@ -40,11 +40,13 @@ class LoopTuningAcceptanceTest
     private static LoopReport shipped;
 
     /** A torque chirp in the loop under some gains, journaled and analysed as replay --frequency-response does. */
-    private static LoopReport measure(final ControllerGains gains)
+    private static LoopReport measure(final ControllerGains gains, final String name)
     {
         final ExcitationSpec spec = ExcitationSpec.parse("chirp:point=torque,f0=2,f1=1000,amp=0.1,seconds=20,start=1");
         final ExcitationRecording r = ExcitedLoop.run(gains, 2.0, spec);
-        final Path dir = ExcitedLoop.scratch();
+        // -Dtune.journal=DIR keeps the journals (DIR/shipped, DIR/suggested) for rfmrt replay (docs/loop-tuning.md)
+        final String keep = System.getProperty("tune.journal");
+        final Path dir = keep == null ? ExcitedLoop.scratch() : Path.of(keep, name);
         try
         {
             final ExcitedCycles.Series s = ExcitedLoop.journalAndRead(r, PERIOD, 1, 2, 0.1, dir);
@@ -56,7 +58,10 @@ class LoopTuningAcceptanceTest
         }
         finally
         {
-            ExcitedLoop.delete(dir);
+            if (keep == null)
+            {
+                ExcitedLoop.delete(dir);
+            }
         }
     }
 
@@ -64,7 +69,7 @@ class LoopTuningAcceptanceTest
     {
         if (shipped == null)
         {
-            shipped = measure(SHIPPED);
+            shipped = measure(SHIPPED, "shipped");
         }
         return shipped;
     }
@@ -179,7 +184,7 @@ class LoopTuningAcceptanceTest
         // what the loop gains do alone, with the shipped acceleration feed-forward (reported, not judged)
         final double[] gainsOnly = track(g.withFeedForward(SHIPPED.velocityFeedForward(),
             SHIPPED.accelerationFeedForwardKgM2()));
-        final LoopFigures.Margins measured = measure(g).margins();
+        final LoopFigures.Margins measured = measure(g, "suggested").margins();
         System.out.printf(Locale.ROOT, "suggested Kp %.1f /s, Kv %.4f N m s/rad, Ki %.1f /s, Kaff %.3e kg m2: " +
             "expected PM %.1f deg GM %.2f dB at %.1f Hz, measured PM %.1f deg GM %.2f dB at %.1f Hz; fast profile " +
             "rms %.3e rad max %.3e (shipped rms %.3e max %.3e; the new loop gains with the shipped Kaff rms %.3e), " +

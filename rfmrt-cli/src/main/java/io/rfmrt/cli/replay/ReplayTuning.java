@@ -190,6 +190,8 @@ final class ReplayTuning
         final double fromHz, final double toHz, final Marks magnitudeMarks, final Marks phaseMarks)
     {
         final double[] phase = h.phaseDegrees(r.minCoherence());
+        // the branch: the first point drawn in (−360°, 0], so that −180° is where the margins are read
+        double shift = Double.NaN;
         final List<Double> f = new ArrayList<>();
         final List<Double> db = new ArrayList<>();
         final List<Double> deg = new ArrayList<>();
@@ -205,9 +207,13 @@ final class ReplayTuning
             gamma.add(h.coherence(i));
             if (h.coherence(i) >= r.minCoherence())
             {
+                if (Double.isNaN(shift))
+                {
+                    shift = -360.0 * Math.ceil(phase[i] / 360.0);
+                }
                 f.add(h.hz(i));
                 db.add(h.magnitudeDb(i));
-                deg.add(phase[i]);
+                deg.add(phase[i] + shift);
             }
         }
         if (f.size() < 2)

@@ -2,7 +2,12 @@ package io.rfmrt.cli.tune;
 
 import io.rfmrt.cli.CliRun;
 import io.rfmrt.control.ControllerGains;
+import io.rfmrt.control.RealisticAxisParameters;
+import io.rfmrt.control.RealisticAxisPlant;
+import io.rfmrt.control.excite.ExcitationLimits;
 import io.rfmrt.control.excite.ExcitationRecording;
+import io.rfmrt.control.excite.ExcitationSpec;
+import io.rfmrt.control.law.CascadedPidLaw;
 import io.rfmrt.control.law.GainsFile;
 import io.rfmrt.control.tune.ExcitationJournal;
 import org.junit.jupiter.api.BeforeAll;
@@ -83,6 +88,28 @@ class TuneCommandTest
         assertThat(fromDir.exit()).as(fromDir.err()).isZero();
         assertThat(fromDir.out()).contains(fromJson.out().lines().filter(l -> l.startsWith("suggested:"))
             .findFirst().orElseThrow()).contains("velocityGainNmSPerRad: ");
+    }
+
+    @Test
+    void shouldReportAPositionStepAndDrawIt() throws IOException
+    {
+        final double dt = 250e-6;
+        final ExcitationRecording r = ExcitationRecording.record(
+            new RealisticAxisPlant(RealisticAxisParameters.standard()),
+            new CascadedPidLaw(ControllerGains.standard().withPeriodSeconds(dt)), dt, 1,
+            ExcitationSpec.parse("step:point=position,amp=0.004,seconds=0.3,start=0.2"), ExcitationLimits.defaults(),
+            (t, out) -> out.hold(0.0), (int)Math.round(0.6 / dt));
+        final Path dir = temp.resolve("step");
+        ExcitationJournal.write(dir.resolve("node-2"), r, dt, 3, 1, 0.004);
+        final Path plots = temp.resolve("step-plots");
+        final CliRun run = CliRun.of("replay", dir.toString(), "--step-response", "--plots", plots.toString());
+        assertThat(run.exit()).as(run.err()).isZero();
+        assertThat(run.out()).contains("step response: position step of 0.004 rad from cycle 800, 1,200 cycles at " +
+            "4000.0 Hz").containsPattern("rise \\(10-90 %\\) \\d+\\.\\d\\d ms, overshoot \\d+\\.\\d %, settling " +
+            "\\(2 % band\\) \\d+\\.\\d\\d ms");
+        assertThat(ImageIO.read(plots.resolve("step.png").toFile()).getWidth()).isEqualTo(1000);
+        final CliRun json = CliRun.of("replay", dir.toString(), "--step-response", "--json");
+        assertThat(json.out()).contains("\"step_response\"").contains("\"overshootPercent\"");
     }
 
     @Test
