@@ -104,9 +104,10 @@ class TuneCommandTest
         final Path plots = temp.resolve("step-plots");
         final CliRun run = CliRun.of("replay", dir.toString(), "--step-response", "--plots", plots.toString());
         assertThat(run.exit()).as(run.err()).isZero();
-        assertThat(run.out()).contains("step response: position step of 0.004 rad from cycle 800, 1,200 cycles at " +
-            "4000.0 Hz").containsPattern("rise \\(10-90 %\\) \\d+\\.\\d\\d ms, overshoot \\d+\\.\\d %, settling " +
-            "\\(2 % band\\) \\d+\\.\\d\\d ms");
+        // the realistic axis's stiction holds the last 2 % of a 4 mrad step longer than the step lasts
+        assertThat(run.out()).contains("step response: position step of 0.004000 rad from cycle 800, 1,200 cycles " +
+            "at 4000.0 Hz").containsPattern("rise \\(10-90 %\\) \\d+\\.\\d\\d ms, overshoot \\d+\\.\\d %, settling " +
+            "\\(2 % band\\) (\\d+\\.\\d\\d ms|not settled within the step)");
         assertThat(ImageIO.read(plots.resolve("step.png").toFile()).getWidth()).isEqualTo(1000);
         final CliRun json = CliRun.of("replay", dir.toString(), "--step-response", "--json");
         assertThat(json.out()).contains("\"step_response\"").contains("\"overshootPercent\"");
