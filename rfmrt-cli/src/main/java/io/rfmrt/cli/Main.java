@@ -13,6 +13,7 @@ import io.rfmrt.cli.node.StatCommand;
 import io.rfmrt.cli.replay.ReplayBench;
 import io.rfmrt.cli.replay.ReplayCommand;
 import io.rfmrt.cli.rfm.RfmCommand;
+import io.rfmrt.cli.tune.TuneCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -30,8 +31,8 @@ import java.io.PrintWriter;
     versionProvider = Main.Version.class,
     description = "Real-time runtime for reflective-memory networks.",
     subcommands = {RfmCommand.class, BridgeCommand.class, DemoCommand.class, NodeCommand.class, StatCommand.class,
-        ReplayCommand.class, BenchCommand.class, CheckCommand.class, CompletionCommand.class, ReplayBench.class,
-        InternalCommand.class, NewLawCommand.class, CommandLine.HelpCommand.class})
+        ReplayCommand.class, TuneCommand.class, BenchCommand.class, CheckCommand.class, CompletionCommand.class,
+        ReplayBench.class, InternalCommand.class, NewLawCommand.class, CommandLine.HelpCommand.class})
 public final class Main
 {
     private Main()

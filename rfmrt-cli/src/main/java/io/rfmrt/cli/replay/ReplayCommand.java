@@ -12,6 +12,9 @@ import io.rfmrt.control.journal.ControlJournal;
 import io.rfmrt.control.law.GainsFile;
 import io.rfmrt.control.replay.ControlAnalysis;
 import io.rfmrt.control.replay.ControlRerun;
+import io.rfmrt.control.tune.ExcitedCycles;
+import io.rfmrt.control.tune.LoopReport;
+import io.rfmrt.control.tune.StepReport;
 import io.rfmrt.runtime.replay.NodeAnalysis;
 import io.rfmrt.runtime.replay.Replay;
 import io.rfmrt.runtime.replay.ReplayException;
@@ -132,6 +135,23 @@ public final class ReplayCommand implements Callable<Integer>
             "--recorded-gains then holds its settings).")
     String law;
 
+    @Option(names = "--frequency-response", description = "Analyse the excitation in a controller's journal: " +
+        "the plant, the open and the closed loop (Welch H1 and coherence), margins, bandwidth, delay; Bode plots " +
+        "with --plots, the points with --json.")
+    boolean frequencyResponse;
+
+    @Option(names = "--step-response", description = "Analyse a step excitation in a controller's journal: rise " +
+        "time, overshoot, settling time; the step plot with --plots.")
+    boolean stepResponse;
+
+    @Option(names = "--segment", paramLabel = "N", description = "With --frequency-response: points per Welch " +
+        "segment, a power of two (default 4096, halved until the excitation holds 4 segments).")
+    Integer segment;
+
+    @Option(names = "--overlap", paramLabel = "F", description = "With --frequency-response: how much consecutive " +
+        "segments overlap, 0 to 0.9 (default 0.5).")
+    Double overlap;
+
     @Option(names = "--follow", description = "Tail journals still being written; a line per second.")
     boolean follow;
 
@@ -211,6 +231,23 @@ public final class ReplayCommand implements Callable<Integer>
         {
             throw new UsageException("--law needs --rerun (and takes no what-if --gains)");
         }
+        if ((segment != null || overlap != null) && !frequencyResponse)
+        {
+            throw new UsageException("--segment and --overlap need --frequency-response");
+        }
+        if ((frequencyResponse || stepResponse) && (follow || rerun || csv != null || hgrm != null))
+        {
+            throw new UsageException("--frequency-response and --step-response take --plots, --json, --from, --to, " +
+                "--source, --segment and --overlap only");
+        }
+        if (overlap != null && !(overlap >= 0 && overlap <= 0.9))
+        {
+            throw new UsageException("--overlap " + overlap + " must be 0 to 0.9");
+        }
+        if (segment != null && (segment < 16 || Integer.bitCount(segment) != 1))
+        {
+            throw new UsageException("--segment " + segment + " must be a power of two, at least 16");
+        }
         final java.util.Set<Integer> sources = ReplayPlay.sources(source);
         if (sources.size() > 1)
         {
@@ -232,12 +269,19 @@ public final class ReplayCommand implements Callable<Integer>
         {
             listeners.add(csvOut);
         }
-        final ControlRerun control = rerun || plots != null ? new ControlRerun() : null;
+        final ControlRerun control = rerun || (plots != null && !frequencyResponse && !stepResponse) ?
+            new ControlRerun() : null;
         if (control != null)
         {
             listeners.add(control);
         }
-        final ReplayPlots.Latency latency = plots == null ? null : new ReplayPlots.Latency();
+        final boolean tuning = frequencyResponse || stepResponse;
+        final ExcitedCycles excited = tuning ? new ExcitedCycles() : null;
+        if (excited != null)
+        {
+            listeners.add(excited);
+        }
+        final ReplayPlots.Latency latency = plots == null || tuning ? null : new ReplayPlots.Latency();
         if (latency != null)
         {
             listeners.add(latency);
@@ -321,6 +365,10 @@ public final class ReplayCommand implements Callable<Integer>
             summary.nodes().forEach(node -> err.println("rfmrt: " + node.problem()));
             return ExitCodes.ERROR;
         }
+        if (tuning)
+        {
+            return tuning(out, excited);
+        }
         final Map<String, Object> map = json ? ReplayFormatter.toMap(summary, analysis) : null;
         if (!json)
         {
@@ -374,6 +422,56 @@ public final class ReplayCommand implements Callable<Integer>
         return ExitCodes.OK;
     }
 
+    /** The report of --frequency-response and --step-response, in place of the summary. */
+    private int tuning(final PrintWriter out, final ExcitedCycles excited)
+    {
+        final Map<String, Object> map = new LinkedHashMap<>();
+        final List<Path> files = new ArrayList<>();
+        if (frequencyResponse)
+        {
+            final LoopReport report = ReplayTuning.frequency(excited, segment, overlap);
+            map.put("frequency_response", report);
+            if (!json)
+            {
+                ReplayTuning.print(out, report);
+            }
+            if (plots != null)
+            {
+                files.addAll(ReplayTuning.plots(plots, report));
+            }
+        }
+        if (stepResponse)
+        {
+            final StepReport report = ReplayTuning.step(excited);
+            map.put("step_response", report);
+            if (!json)
+            {
+                ReplayTuning.print(out, report);
+            }
+            if (plots != null)
+            {
+                files.add(ReplayTuning.plot(plots, report));
+            }
+        }
+        if (json)
+        {
+            try
+            {
+                out.println(new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(map));
+            }
+            catch (final com.fasterxml.jackson.core.JsonProcessingException ex)
+            {
+                throw new IllegalStateException("cannot write JSON: " + ex.getMessage(), ex);
+            }
+        }
+        else if (!files.isEmpty())
+        {
+            out.printf("plots: %s%n", files);
+        }
+        out.flush();
+        return ExitCodes.OK;
+    }
+
     private int play(final PrintWriter out, final PrintWriter err) throws InterruptedException
     {
         if (network == null)
@@ -381,7 +479,8 @@ public final class ReplayCommand implements Callable<Integer>
             throw new UsageException("--play needs --network NET (the emulated network to play onto)");
         }
         if (rerun || follow || compare || gains != null || recordedGains != null || csv != null || hgrm != null ||
-            plots != null || seconds != null)
+            plots != null || seconds != null || frequencyResponse || stepResponse || segment != null ||
+            overlap != null)
         {
             throw new UsageException("--play takes --network, --node, --source, --rate, --loop, --from, --to, " +
                 "--start-paused, --renumber and --json only");
@@ -407,7 +506,8 @@ public final class ReplayCommand implements Callable<Integer>
             throw new UsageException("--compare needs two folders: the recording and the run to compare with it");
         }
         if (rerun || follow || gains != null || recordedGains != null || hgrm != null || plots != null ||
-            seconds != null || from != null || to != null || source != null)
+            seconds != null || from != null || to != null || source != null || frequencyResponse || stepResponse ||
+            segment != null || overlap != null)
         {
             throw new UsageException("--compare takes --csv and --json only");
         }

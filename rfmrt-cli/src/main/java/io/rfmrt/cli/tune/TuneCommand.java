@@ -1,0 +1,14 @@
+package io.rfmrt.cli.tune;
+
+import picocli.CommandLine.Command;
+
+/**
+ * {@code rfmrt tune}: loop tuning from measurements. {@code rfmrt tune suggest} ({@link TuneSuggest}) suggests gains
+ * from a measured plant. See docs/loop-tuning.md.
+ */
+@Command(name = "tune", mixinStandardHelpOptions = true,
+    description = "Loop tuning from measurements: suggest gains from a measured plant.",
+    subcommands = {TuneSuggest.class})
+public final class TuneCommand
+{
+}
