@@ -193,6 +193,10 @@ enable --now rfmrt-tuning.service rfmrt-node@node-2.service" ]
     # shellcheck disable=SC2016 # the unit's own variable, expanded by systemd
     grep -qx 'ExecStart=/opt/rfmrt/bin/rfmrt bridge --network %i $RFMRT_BRIDGE_OPTS' "$bridge"
     grep -qx 'EnvironmentFile=/etc/rfmrt/bridge-%i.conf' "$bridge"
+    # ready once up, and a hung bridge is restarted (rfmrt bridge speaks sd_notify: BridgeServiceNotifyTest)
+    grep -qx 'Type=notify' "$bridge"
+    grep -qx 'NotifyAccess=main' "$bridge"
+    grep -qx 'WatchdogSec=10s' "$bridge"
 }
 
 @test "systemd-analyze security rates the bridge unit OK, as the node unit" {

@@ -3,6 +3,7 @@ package io.rfmrt.cli.node;
 import io.rfmrt.cli.common.ChildJvm;
 import io.rfmrt.cli.common.ChildResult;
 import io.rfmrt.cli.common.ExitCodes;
+import io.rfmrt.cli.common.ServiceNotifier;
 import io.rfmrt.cli.common.UsageException;
 import io.rfmrt.runtime.ConfigException;
 import io.rfmrt.runtime.NodeApp;
@@ -99,7 +100,8 @@ public final class NodeCommand implements Callable<Integer>
                 // the configuration does not fit the network it joined: nothing was started
                 throw new UsageException(ex.getMessage());
             }
-            systemd.armed(node, "armed: " + name + " on " + ctx.deviceUri());
+            systemd.ready("armed: " + name + " on " + ctx.deviceUri(),
+                () -> node.failure() == null && !node.terminated());
             if (seconds > 0)
             {
                 stop.await(seconds, java.util.concurrent.TimeUnit.SECONDS);
