@@ -6,6 +6,7 @@ import io.rfmrt.cli.common.ExitCodes;
 import io.rfmrt.cli.common.Failures;
 import io.rfmrt.cli.common.UsageException;
 import io.rfmrt.cli.demo.DemoCommand;
+import io.rfmrt.cli.metrics.ExporterCommand;
 import io.rfmrt.cli.node.CheckCommand;
 import io.rfmrt.cli.node.NodeCommand;
 import io.rfmrt.cli.node.StatCommand;
@@ -30,7 +31,7 @@ import java.io.PrintWriter;
     description = "Real-time runtime for reflective-memory networks.",
     subcommands = {RfmCommand.class, BridgeCommand.class, DemoCommand.class, NodeCommand.class, StatCommand.class,
         ReplayCommand.class, BenchCommand.class, CheckCommand.class, CompletionCommand.class, ReplayBench.class,
-        InternalCommand.class, CommandLine.HelpCommand.class})
+        InternalCommand.class, ExporterCommand.class, CommandLine.HelpCommand.class})
 public final class Main
 {
     private Main()

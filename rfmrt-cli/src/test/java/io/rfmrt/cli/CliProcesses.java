@@ -2,7 +2,10 @@ package io.rfmrt.cli;
 
 import io.rfmrt.rfm.sim.SimNetwork;
 
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -97,5 +100,48 @@ public final class CliProcesses
                 Files.deleteIfExists(p);
             }
         }
+    }
+
+    /**
+     * Read a child's stdout until a line starting with {@code prefix}, then keep draining it on a daemon thread so
+     * that the child never blocks on a full pipe.
+     *
+     * @param process the child.
+     * @param prefix  what the line starts with.
+     * @return the line.
+     * @throws AssertionError with what it printed when it ends first.
+     */
+    public static String awaitLine(final Process process, final String prefix) throws IOException
+    {
+        final BufferedReader reader = new BufferedReader(new InputStreamReader(process.getInputStream(),
+            StandardCharsets.UTF_8));
+        final StringBuilder seen = new StringBuilder();
+        String line;
+        while ((line = reader.readLine()) != null)
+        {
+            seen.append(line).append('\n');
+            if (line.startsWith(prefix))
+            {
+                // keep draining, so that the node never blocks on a full pipe
+                final Thread drain = new Thread(() ->
+                {
+                    try
+                    {
+                        while (reader.readLine() != null)
+                        {
+                            // discard
+                        }
+                    }
+                    catch (final IOException ignored)
+                    {
+                        // the node ended
+                    }
+                });
+                drain.setDaemon(true);
+                drain.start();
+                return line;
+            }
+        }
+        throw new AssertionError("the process ended before printing '" + prefix + "': " + seen);
     }
 }
