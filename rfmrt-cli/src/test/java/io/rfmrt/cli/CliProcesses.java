@@ -66,6 +66,17 @@ public final class CliProcesses
     private static ProcessBuilder builder(final Path simRoot, final ProcessBuilder.Redirect stderr,
         final Class<?> main, final String... args)
     {
+        return new ProcessBuilder(command(simRoot, main, args)).redirectError(stderr);
+    }
+
+    /**
+     * @param simRoot emulator root for the child.
+     * @param main    the main class.
+     * @param args    its arguments.
+     * @return the command line of a child JVM running it, with this build's class path and JVM flags.
+     */
+    public static List<String> command(final Path simRoot, final Class<?> main, final String... args)
+    {
         final List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(Arrays.asList(System.getProperty("rfmrt.test.jvm.flags", "").trim().split("\\s+")));
@@ -81,7 +92,7 @@ public final class CliProcesses
         command.add(System.getProperty("rfmrt.test.classpath", System.getProperty("java.class.path")));
         command.add(main.getName());
         command.addAll(Arrays.asList(args));
-        return new ProcessBuilder(command).redirectError(stderr);
+        return command;
     }
 
     /**

@@ -51,7 +51,9 @@ import java.util.function.Supplier;
  * converging, duplicate node ids); {@code rfmrt rfm status} shows the same and the counters.
  */
 @Command(name = "bridge", mixinStandardHelpOptions = true,
-    description = "Join this host's emulated network to other hosts' over Aeron UDP, until SIGTERM/SIGINT.")
+    description = "Join this host's emulated network to other hosts' over Aeron UDP, until SIGTERM/SIGINT.",
+    exitCodeListHeading = ExitCodes.HEADING,
+    exitCodeList = {ExitCodes.LIST_OK, ExitCodes.LIST_ERROR, ExitCodes.LIST_USAGE})
 public final class BridgeCommand implements Callable<Integer>
 {
     /** The idle strategy the measurements chose (docs/benchmarks.md, "Across hosts"). */

@@ -34,9 +34,8 @@ import java.util.regex.Pattern;
 @Command(name = "exporter", mixinStandardHelpOptions = true,
     description = "Serve the counters of this host's nodes and bridges on /metrics for Prometheus, until " +
         "SIGTERM/SIGINT.",
-    exitCodeListHeading = "Exit codes:%n",
-    exitCodeList = {"0:stopped by SIGTERM/SIGINT", "1:the address cannot be listened on",
-        "2:a bad command line"})
+    exitCodeListHeading = ExitCodes.HEADING,
+    exitCodeList = {"0:stopped by SIGTERM/SIGINT", "1:the address cannot be listened on", ExitCodes.LIST_USAGE})
 public final class ExporterCommand extends RfmCommand.RootCommand
 {
     /** Where Prometheus exporters of this kind listen by default (the port is OpenTelemetry's exporter's). */

@@ -33,7 +33,9 @@ import java.util.function.Consumer;
  * what {@code rfmrt demo} starts twice.
  */
 @Command(name = "node", mixinStandardHelpOptions = true,
-    description = "Run one node from a configuration file until SIGTERM/SIGINT.")
+    description = "Run one node from a configuration file until SIGTERM/SIGINT.",
+    exitCodeListHeading = ExitCodes.HEADING,
+    exitCodeList = {ExitCodes.LIST_OK, ExitCodes.LIST_ERROR, ExitCodes.LIST_USAGE, ExitCodes.LIST_APP})
 public final class NodeCommand implements Callable<Integer>
 {
     @Spec

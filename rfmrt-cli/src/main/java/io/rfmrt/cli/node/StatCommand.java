@@ -38,7 +38,9 @@ import java.util.concurrent.TimeUnit;
  * refused in one line.
  */
 @Command(name = "stat", mixinStandardHelpOptions = true,
-    description = "Show the counters and errors of running nodes, from their counters files.")
+    description = "Show the counters and errors of running nodes, from their counters files.",
+    exitCodeListHeading = ExitCodes.HEADING,
+    exitCodeList = {ExitCodes.LIST_OK, ExitCodes.LIST_ERROR, ExitCodes.LIST_USAGE})
 public final class StatCommand extends RfmCommand.RootCommand
 {
     @Option(names = "--network", paramLabel = "NAME", converter = Converters.NetworkName.class,
@@ -75,15 +77,31 @@ public final class StatCommand extends RfmCommand.RootCommand
         }
         final Format chosen = format();
         final PrintWriter out = out();
+        // on a terminal each reading replaces the last, as AeronStat's; on a pipe the readings follow each other
+        final boolean redraw = watchNanos != null && chosen == Format.TEXT && System.console() != null;
+        Map<String, Long> before = Map.of();
+        long beforeNs = 0;
         while (true)
         {
             final List<CountersSnapshot> nodes = new ArrayList<>();
             final List<String> unreadable = new ArrayList<>();
             final List<Path> folders = read(nodes, unreadable);
+            final long nowNs = System.nanoTime();
             switch (chosen)
             {
                 case JSON -> out.print(json(nodes, unreadable) + "\n");
-                case TEXT -> out.print(text(nodes));
+                case TEXT ->
+                {
+                    if (redraw)
+                    {
+                        out.print(CLEAR_SCREEN);
+                        out.printf("rfmrt stat at %s, every %d ms; Ctrl-C stops%n",
+                            Instant.ofEpochMilli(System.currentTimeMillis()), watchNanos / 1_000_000);
+                    }
+                    out.print(watchNanos == null ? text(nodes) : text(nodes, before, nowNs - beforeNs));
+                    before = values(nodes);
+                    beforeNs = nowNs;
+                }
                 default -> out.print(metrics(chosen, nodes, folders, unreadable));
             }
             out.flush();
@@ -97,7 +115,7 @@ public final class StatCommand extends RfmCommand.RootCommand
                 return unreadable.isEmpty() ? ExitCodes.OK : ExitCodes.ERROR;
             }
             TimeUnit.NANOSECONDS.sleep(watchNanos);
-            if (chosen == Format.TEXT)
+            if (chosen == Format.TEXT && !redraw)
             {
                 out.println();
             }
@@ -207,6 +225,85 @@ public final class StatCommand extends RfmCommand.RootCommand
         return folders;
     }
 
+    /** ANSI: cursor home, then erase the screen (what AeronStat prints before each reading). */
+    static final String CLEAR_SCREEN = "\u001b[H\u001b[2J";
+
+    /**
+     * @param nodes readings.
+     * @return each counter's value by {@link #rateKey}.
+     */
+    static Map<String, Long> values(final List<CountersSnapshot> nodes)
+    {
+        final Map<String, Long> values = new java.util.HashMap<>();
+        for (final CountersSnapshot s : nodes)
+        {
+            for (final CountersSnapshot.Counter c : s.counters())
+            {
+                values.put(rateKey(s, c), c.value());
+            }
+        }
+        return values;
+    }
+
+    /** A counter of one node process: a node restarted under the same id starts its counters again. */
+    private static String rateKey(final CountersSnapshot s, final CountersSnapshot.Counter c)
+    {
+        return s.file() + "#" + s.pid() + "#" + c.id();
+    }
+
+    /**
+     * @param nodes     readings.
+     * @param before    the values of the reading before, by {@link #rateKey} (empty for the first).
+     * @param elapsedNs the time since that reading.
+     * @return them as text with each counter's change per second since the reading before beside it ({@code -}
+     *         for a counter that reading did not have).
+     */
+    static String text(final List<CountersSnapshot> nodes, final Map<String, Long> before, final long elapsedNs)
+    {
+        final StringBuilder text = new StringBuilder();
+        for (final CountersSnapshot s : nodes)
+        {
+            header(text, s);
+            int width = 1;
+            for (final CountersSnapshot.Counter c : s.counters())
+            {
+                width = Math.max(width, Long.toString(c.value()).length());
+            }
+            for (final CountersSnapshot.Counter c : s.counters())
+            {
+                final Long was = before.get(rateKey(s, c));
+                final String rate = was == null || elapsedNs <= 0 || c.value() < was ? "-" :
+                    String.format("%.1f", (c.value() - was) * 1e9 / elapsedNs);
+                text.append(String.format("  %3d: %" + width + "d %12s/s - %s%n", c.id(), c.value(), rate,
+                    c.label()));
+            }
+            errors(text, s);
+        }
+        return text.toString();
+    }
+
+    private static void header(final StringBuilder text, final CountersSnapshot s)
+    {
+        text.append(String.format("node %d of %s: pid %d %s, %s, started %s, %d input channel(s)%n", s.node(),
+            s.file().getParent().getFileName(), s.pid(), s.alive() ? "running" : "not running (left by a crash)",
+            s.device().isEmpty() ? "-" : s.device(), Instant.ofEpochMilli(s.startMs()), s.channels()));
+    }
+
+    private static void errors(final StringBuilder text, final CountersSnapshot s)
+    {
+        text.append("  errors: ").append(s.errors().isEmpty() ? "none" : s.errors().size() + " distinct")
+            .append(System.lineSeparator());
+        for (final CountersSnapshot.DistinctError e : s.errors())
+        {
+            text.append(String.format("  %d observation(s), first %s, last %s:%n", e.count(),
+                Instant.ofEpochMilli(e.firstMs()), Instant.ofEpochMilli(e.lastMs())));
+            for (final String line : e.text().split("\\R"))
+            {
+                text.append("    ").append(line).append(System.lineSeparator());
+            }
+        }
+    }
+
     /**
      * @param nodes readings.
      * @return them as text: a line per node, its counters by id, its distinct errors.
@@ -216,9 +313,7 @@ public final class StatCommand extends RfmCommand.RootCommand
         final StringBuilder text = new StringBuilder();
         for (final CountersSnapshot s : nodes)
         {
-            text.append(String.format("node %d of %s: pid %d %s, %s, started %s, %d input channel(s)%n", s.node(),
-                s.file().getParent().getFileName(), s.pid(), s.alive() ? "running" : "not running (left by a crash)",
-                s.device().isEmpty() ? "-" : s.device(), Instant.ofEpochMilli(s.startMs()), s.channels()));
+            header(text, s);
             int width = 1;
             for (final CountersSnapshot.Counter c : s.counters())
             {
@@ -228,17 +323,7 @@ public final class StatCommand extends RfmCommand.RootCommand
             {
                 text.append(String.format("  %3d: %" + width + "d - %s%n", c.id(), c.value(), c.label()));
             }
-            text.append("  errors: ").append(s.errors().isEmpty() ? "none" : s.errors().size() + " distinct")
-                .append(System.lineSeparator());
-            for (final CountersSnapshot.DistinctError e : s.errors())
-            {
-                text.append(String.format("  %d observation(s), first %s, last %s:%n", e.count(),
-                    Instant.ofEpochMilli(e.firstMs()), Instant.ofEpochMilli(e.lastMs())));
-                for (final String line : e.text().split("\\R"))
-                {
-                    text.append("    ").append(line).append(System.lineSeparator());
-                }
-            }
+            errors(text, s);
         }
         return text.toString();
     }
