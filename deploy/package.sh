@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # package.sh: build the release tarball rfmrt-<version>.tar.gz from the Maven build (run `mvn package` or
-# ./rfmrt once first): bin/ lib/ conf/ tuning/ systemd/ completion/. Prints the tarball's path.
+# ./rfmrt once first): bin/ lib/ conf/ tuning/ systemd/ grafana/ completion/ man/. Prints the tarball's path.
 set -euo pipefail
 
 usage() {
@@ -19,7 +19,7 @@ done
 
 target="$root/rfmrt-cli/target"
 jars=("$target"/rfmrt-cli-*.jar)
-if [[ ! -f "${jars[0]}" || ! -d "$target/lib" || ! -f "$target/launcher/jvm.options" ]]; then
+if [[ ! -f "${jars[0]}" || ! -d "$target/lib" || ! -f "$target/launcher/jvm.options" || ! -f "$target/man/rfmrt.1" ]]; then
     echo "package.sh: no build in $target (run mvn package first)" >&2
     exit 3
 fi
@@ -29,12 +29,15 @@ name="rfmrt-$version"
 stage="$(mktemp -d)"
 trap 'rm -rf "$stage"' EXIT
 
-mkdir -p "$stage/$name"/{bin,lib,conf,conf/lib,systemd,completion}
+mkdir -p "$stage/$name"/{bin,lib,conf,conf/lib,systemd,grafana,completion,man/man1}
 cp "$root/deploy/bin/rfmrt" "$stage/$name/bin/"
 cp "${jars[0]}" "$target"/lib/*.jar "$stage/$name/lib/"
 cp "$target/launcher/jvm.options" "$stage/$name/conf/"
 cp "$root"/deploy/conf/*.yaml "$stage/$name/conf/"
 cp "$root"/deploy/systemd/*.service "$stage/$name/systemd/"
+cp "$root"/deploy/grafana/*.json "$stage/$name/grafana/"
+# the man pages the build made from picocli's model of the commands (rfmrt.1, rfmrt-node.1, ...)
+cp "$target"/man/*.1 "$stage/$name/man/man1/"
 cp -r "$root/tuning" "$stage/$name/tuning"
 # the completion script, from the release's own launcher and jars (bash; zsh reads it through bashcompinit)
 "$stage/$name/bin/rfmrt" completion bash >"$stage/$name/completion/rfmrt.bash"

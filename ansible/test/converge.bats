@@ -102,6 +102,8 @@ rfmrt_nodes:
       rfmrt_bridge_host_id: ${5:-1}
       rfmrt_bridge_address: 192.0.2.11
       rfmrt_bridge_options: --idle backoff
+      rfmrt_exporter_enabled: true
+      rfmrt_exporter_listen: 0.0.0.0:9464
     rig-b:
       ansible_host: 192.0.2.12
       rfmrt_node_id: $3
@@ -219,6 +221,25 @@ make_cpu_dma_latency() {
     [ ! -e "$ROOT/tmp/bridge-check" ]
 }
 
+@test "the exporter: its address from the inventory, the release's unit, verified, enabled, a command the release has" {
+    run grep -v '^#' "$ROOT/etc/rfmrt/exporter.conf"
+    [ "$output" = "RFMRT_EXPORTER_LISTEN=0.0.0.0:9464" ]
+    [ "$(chroot "$ROOT" stat -c '%U %G %a' /etc/rfmrt/exporter.conf)" = "root rfmrt 640" ]
+    cmp "$ROOT/etc/systemd/system/rfmrt-exporter.service" "$REPO/deploy/systemd/rfmrt-exporter.service"
+    run systemd-analyze verify --root="$ROOT" rfmrt-exporter.service
+    echo "$output"
+    [ "$status" -eq 0 ]
+    [[ "$output" != *rfmrt* ]]
+    run systemctl --root="$ROOT" is-enabled rfmrt-exporter.service
+    [ "$output" = enabled ]
+    # the unit's command line, with the inventory's address, is one the release's rfmrt accepts: a bad port is the
+    # only thing wrong with this one
+    run timeout 60 chroot "$ROOT" /opt/rfmrt/current/bin/rfmrt exporter --listen 0.0.0.0:99999
+    echo "$output"
+    [ "$status" -eq 2 ]
+    [ "$output" = "rfmrt: --listen '0.0.0.0:99999' is not HOST:PORT (port 0-65535)" ]
+}
+
 @test "rfmrt-node@node-2 and rfmrt-tuning are enabled" {
     [ "$(readlink "$ROOT/etc/systemd/system/multi-user.target.wants/rfmrt-node@node-2.service")" = \
         /etc/systemd/system/rfmrt-node@.service ]
@@ -246,6 +267,13 @@ make_cpu_dma_latency() {
     [ "$(readlink "$ROOT/usr/share/bash-completion/completions/rfmrt")" = /opt/rfmrt/current/completion/rfmrt.bash ]
     run chroot "$ROOT" bash -c 'source /usr/share/bash-completion/completions/rfmrt && complete -p rfmrt'
     [ "$output" = "complete -o default -F _complete_rfmrt rfmrt" ]
+}
+
+@test "the man pages of the release are linked where man finds them" {
+    [ "$(readlink "$ROOT/usr/local/share/man/man1/rfmrt-node.1")" = /opt/rfmrt/current/man/man1/rfmrt-node.1 ]
+    [ "$(readlink "$ROOT/usr/local/share/man/man1/rfmrt-exporter.1")" = \
+        /opt/rfmrt/current/man/man1/rfmrt-exporter.1 ]
+    [ -f "$ROOT/opt/rfmrt/current/man/man1/rfmrt.1" ]
 }
 
 @test "rfmrt check --json runs in the root with the role's JDK" {

@@ -19,9 +19,28 @@ setup_file() {
         grep -qx "$name/$entry" <<<"$output" || { echo "missing $entry"; return 1; }
     done
     grep -qx "$name/completion/rfmrt.bash" <<<"$output"
+    grep -qx "$name/man/man1/rfmrt.1" <<<"$output"
+    grep -qx "$name/man/man1/rfmrt-exporter.1" <<<"$output"
+    grep -qx "$name/systemd/rfmrt-exporter.service" <<<"$output"
+    grep -qx "$name/grafana/rfmrt-dashboard.json" <<<"$output"
     grep -q "^$name/lib/rfm-driver-.*\.jar$" <<<"$output"
     grep -q "^$name/lib/chronicle-queue-.*\.jar$" <<<"$output"
     [[ "$output" != *"$name/tuning/test/"* ]]
+}
+
+@test "the man pages render, one per command, each with its exit codes" {
+    mkdir -p "$BATS_TEST_TMPDIR/opt"
+    tar -C "$BATS_TEST_TMPDIR/opt" -xzf "$TARBALL"
+    man1="$BATS_TEST_TMPDIR/opt/$(basename "$TARBALL" .tar.gz)/man/man1"
+    for page in rfmrt rfmrt-node rfmrt-stat rfmrt-exporter rfmrt-rfm-wait; do
+        [ -f "$man1/$page.1" ] || { echo "no man page $page.1"; return 1; }
+    done
+    command -v man >/dev/null || skip "man not installed"
+    run env MANWIDTH=100 man -l "$man1/rfmrt-rfm-wait.1"
+    [ "$status" -eq 0 ]
+    [[ "$output" == *"rfmrt-rfm-wait"* ]]
+    [[ "$output" == *"EXIT CODES"* ]]
+    [[ "$output" == *"a wait ran out of time"* ]]
 }
 
 @test "the installed launcher runs the command line" {
@@ -153,7 +172,7 @@ enable --now rfmrt-tuning.service rfmrt-node@node-2.service" ]
     mv "$vroot/opt/$(basename "$TARBALL" .tar.gz)" "$vroot/opt/rfmrt"
     cp "$vroot"/opt/rfmrt/systemd/*.service "$vroot/etc/systemd/system/"
     run systemd-analyze verify --root="$vroot" rfmrt-tuning.service rfmrt-node@node-2.service \
-        rfmrt-bridge@lab.service
+        rfmrt-bridge@lab.service rfmrt-exporter.service
     echo "$output"
     [ "$status" -eq 0 ]
     [[ "$output" != *rfmrt* ]]
@@ -193,6 +212,31 @@ enable --now rfmrt-tuning.service rfmrt-node@node-2.service" ]
     # shellcheck disable=SC2016 # the unit's own variable, expanded by systemd
     grep -qx 'ExecStart=/opt/rfmrt/bin/rfmrt bridge --network %i $RFMRT_BRIDGE_OPTS' "$bridge"
     grep -qx 'EnvironmentFile=/etc/rfmrt/bridge-%i.conf' "$bridge"
+    # ready once up, and a hung bridge is restarted (rfmrt bridge speaks sd_notify: BridgeServiceNotifyTest)
+    grep -qx 'Type=notify' "$bridge"
+    grep -qx 'NotifyAccess=main' "$bridge"
+    grep -qx 'WatchdogSec=10s' "$bridge"
+}
+
+@test "the exporter unit is SCHED_OTHER with no capability, and hardened as the node unit" {
+    node="$REPO/deploy/systemd/rfmrt-node@.service"
+    exporter="$REPO/deploy/systemd/rfmrt-exporter.service"
+    grep -qx 'CPUSchedulingPolicy=other' "$exporter"
+    grep -qx 'RestrictRealtime=yes' "$exporter"
+    grep -qx 'CapabilityBoundingSet=' "$exporter"
+    if grep -qE '^(AmbientCapabilities|LimitRTPRIO|LimitMEMLOCK)=' "$exporter"; then
+        echo "the exporter unit must not ask for RT rights"
+        return 1
+    fi
+    # every other hardening line of the node unit is in the exporter unit (it serves on the network)
+    while IFS= read -r line; do
+        case "$line" in
+            PrivateNetwork=*|AmbientCapabilities=*|CapabilityBoundingSet=*|Limit*) continue ;;
+        esac
+        grep -qxF "$line" "$exporter" || { echo "missing in the exporter unit: $line"; return 1; }
+    done < <(grep -E '^(User|Group|UMask|NoNewPrivileges|Protect[A-Za-z]+|Private[A-Za-z]+|Restrict[A-Za-z]+|LockPersonality|SystemCall[A-Za-z]+|Limit[A-Z]+)=' "$node")
+    # shellcheck disable=SC2016 # the unit's own variable, expanded by systemd
+    grep -qx 'ExecStart=/opt/rfmrt/bin/rfmrt exporter --listen ${RFMRT_EXPORTER_LISTEN}' "$exporter"
 }
 
 @test "systemd-analyze security rates the bridge unit OK, as the node unit" {
@@ -202,7 +246,7 @@ enable --now rfmrt-tuning.service rfmrt-node@node-2.service" ]
     mkdir -p "$vroot/etc/systemd/system" "$vroot/lib/systemd"
     cp -r /lib/systemd/system "$vroot/lib/systemd/"
     cp "$REPO"/deploy/systemd/*.service "$vroot/etc/systemd/system/"
-    for unit in rfmrt-node@node-2.service rfmrt-bridge@lab.service; do
+    for unit in rfmrt-node@node-2.service rfmrt-bridge@lab.service rfmrt-exporter.service; do
         run systemd-analyze security --offline=true --root="$vroot" "$unit"
         echo "$output" | tail -1
         [[ "$(echo "$output" | tail -1)" == *"Overall exposure level for $unit: "[0-3].[0-9]" OK"* ]]

@@ -20,7 +20,7 @@ import java.util.concurrent.Callable;
         "Print the shell completion script for rfmrt.",
         "bash: source <(rfmrt completion bash), or install it as /etc/bash_completion.d/rfmrt;",
         "zsh: source <(rfmrt completion zsh) after compinit."},
-    exitCodeListHeading = "Exit codes:%n",
+    exitCodeListHeading = ExitCodes.HEADING,
     exitCodeList = {"0:the script was printed", "2:an unknown shell"})
 final class CompletionCommand implements Callable<Integer>
 {

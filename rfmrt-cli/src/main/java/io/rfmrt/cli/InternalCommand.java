@@ -1,5 +1,6 @@
 package io.rfmrt.cli;
 
+import io.rfmrt.cli.common.ExitCodes;
 import io.rfmrt.cli.bench.BenchCompare;
 import io.rfmrt.cli.bench.BenchEventsPeer;
 import io.rfmrt.cli.bench.BenchHosts;
@@ -14,7 +15,9 @@ import picocli.CommandLine.Command;
 @Command(name = ChildJvm.INTERNAL, hidden = true, mixinStandardHelpOptions = true,
     description = "Child processes of the other commands.",
     subcommands = {BenchEventsPeer.class, BenchCompare.Receiver.class, BenchPeersReceiver.class,
-        BenchHosts.Sender.class})
+        BenchHosts.Sender.class},
+    exitCodeListHeading = ExitCodes.HEADING,
+    exitCodeList = {ExitCodes.LIST_OK, ExitCodes.LIST_ERROR, ExitCodes.LIST_USAGE})
 final class InternalCommand
 {
     private InternalCommand()

@@ -7,6 +7,7 @@ import io.rfmrt.cli.common.Failures;
 import io.rfmrt.cli.common.UsageException;
 import io.rfmrt.cli.demo.DemoCommand;
 import io.rfmrt.cli.law.NewLawCommand;
+import io.rfmrt.cli.metrics.ExporterCommand;
 import io.rfmrt.cli.node.CheckCommand;
 import io.rfmrt.cli.node.NodeCommand;
 import io.rfmrt.cli.node.StatCommand;
@@ -32,7 +33,11 @@ import java.io.PrintWriter;
     description = "Real-time runtime for reflective-memory networks.",
     subcommands = {RfmCommand.class, BridgeCommand.class, DemoCommand.class, NodeCommand.class, StatCommand.class,
         ReplayCommand.class, TuneCommand.class, BenchCommand.class, CheckCommand.class, CompletionCommand.class,
-        ReplayBench.class, InternalCommand.class, NewLawCommand.class, CommandLine.HelpCommand.class})
+        ReplayBench.class, InternalCommand.class, NewLawCommand.class, ExporterCommand.class,
+        CommandLine.HelpCommand.class},
+    exitCodeListHeading = ExitCodes.HEADING,
+    exitCodeList = {ExitCodes.LIST_OK, ExitCodes.LIST_ERROR, ExitCodes.LIST_USAGE, ExitCodes.LIST_TIMEOUT,
+        ExitCodes.LIST_APP, ExitCodes.LIST_SIGINT, ExitCodes.LIST_SIGTERM})
 public final class Main
 {
     private Main()
@@ -74,7 +79,7 @@ public final class Main
     public static int run(final String[] args, final PrintWriter out, final PrintWriter err)
     {
         final boolean debug = System.getenv("RFMRT_DEBUG") != null;
-        final CommandLine cli = new CommandLine(new Main());
+        final CommandLine cli = commandLine();
         cli.setOut(out);
         cli.setErr(err);
         cli.setParameterExceptionHandler((ex, arguments) ->
@@ -93,6 +98,23 @@ public final class Main
             return ex instanceof UsageException ? ExitCodes.USAGE : ExitCodes.ERROR;
         });
         return cli.execute(args);
+    }
+
+    /**
+     * @return the whole command tree, as {@link #run} parses with it; picocli's own {@code help} gets the exit codes
+     *         every command lists.
+     */
+    static CommandLine commandLine()
+    {
+        final CommandLine cli = new CommandLine(new Main());
+        final java.util.Map<String, String> help = new java.util.LinkedHashMap<>();
+        for (final String line : new String[]{ExitCodes.LIST_OK, ExitCodes.LIST_USAGE})
+        {
+            help.put(line.substring(0, line.indexOf(':')), line.substring(line.indexOf(':') + 1));
+        }
+        cli.getSubcommands().get("help").getCommandSpec().usageMessage().exitCodeListHeading(ExitCodes.HEADING)
+            .exitCodeList(help);
+        return cli;
     }
 
     private static String qualifiedName(final CommandLine commandLine)

@@ -2,6 +2,8 @@ package io.rfmrt.cli;
 
 import io.rfmrt.rfm.sim.SimNetwork;
 
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -64,6 +66,17 @@ public final class CliProcesses
     private static ProcessBuilder builder(final Path simRoot, final ProcessBuilder.Redirect stderr,
         final Class<?> main, final String... args)
     {
+        return new ProcessBuilder(command(simRoot, main, args)).redirectError(stderr);
+    }
+
+    /**
+     * @param simRoot emulator root for the child.
+     * @param main    the main class.
+     * @param args    its arguments.
+     * @return the command line of a child JVM running it, with this build's class path and JVM flags.
+     */
+    public static List<String> command(final Path simRoot, final Class<?> main, final String... args)
+    {
         final List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(Arrays.asList(System.getProperty("rfmrt.test.jvm.flags", "").trim().split("\\s+")));
@@ -79,7 +92,7 @@ public final class CliProcesses
         command.add(System.getProperty("rfmrt.test.classpath", System.getProperty("java.class.path")));
         command.add(main.getName());
         command.addAll(Arrays.asList(args));
-        return new ProcessBuilder(command).redirectError(stderr);
+        return command;
     }
 
     /**
@@ -146,5 +159,48 @@ public final class CliProcesses
         {
             return "";
         }
+    }
+
+    /**
+     * Read a child's stdout until a line starting with {@code prefix}, then keep draining it on a daemon thread so
+     * that the child never blocks on a full pipe.
+     *
+     * @param process the child.
+     * @param prefix  what the line starts with.
+     * @return the line.
+     * @throws AssertionError with what it printed when it ends first.
+     */
+    public static String awaitLine(final Process process, final String prefix) throws IOException
+    {
+        final BufferedReader reader = new BufferedReader(new InputStreamReader(process.getInputStream(),
+            StandardCharsets.UTF_8));
+        final StringBuilder seen = new StringBuilder();
+        String line;
+        while ((line = reader.readLine()) != null)
+        {
+            seen.append(line).append('\n');
+            if (line.startsWith(prefix))
+            {
+                // keep draining, so that the node never blocks on a full pipe
+                final Thread drain = new Thread(() ->
+                {
+                    try
+                    {
+                        while (reader.readLine() != null)
+                        {
+                            // discard
+                        }
+                    }
+                    catch (final IOException ignored)
+                    {
+                        // the node ended
+                    }
+                });
+                drain.setDaemon(true);
+                drain.start();
+                return line;
+            }
+        }
+        throw new AssertionError("the process ended before printing '" + prefix + "': " + seen);
     }
 }

@@ -1,5 +1,6 @@
 package io.rfmrt.cli.bench;
 
+import io.rfmrt.cli.common.ExitCodes;
 import io.rfmrt.cli.common.Converters;
 import io.rfmrt.cli.common.UsageException;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -21,7 +22,9 @@ import java.util.concurrent.Callable;
  * then silence, repeated, through each mode: every frame must arrive, because each wake drains the ring.
  */
 @Command(name = "burst", mixinStandardHelpOptions = true,
-    description = "Bursts of frames back to back, then silence, repeated: frames lost per mode.")
+    description = "Bursts of frames back to back, then silence, repeated: frames lost per mode.",
+    exitCodeListHeading = ExitCodes.HEADING,
+    exitCodeList = {ExitCodes.LIST_OK, ExitCodes.LIST_ERROR, ExitCodes.LIST_USAGE})
 final class BenchBurst implements Callable<Integer>
 {
     @Spec

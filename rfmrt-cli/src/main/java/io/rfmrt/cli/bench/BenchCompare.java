@@ -56,7 +56,9 @@ import java.util.concurrent.TimeUnit;
  * (a plain cross-process futex wake). A receiver whose thread died makes the run fail (exit 1, the mode named).
  */
 @Command(name = "compare", mixinStandardHelpOptions = true,
-    description = "Interrupt vs inline vs spin vs polling receive, side by side, with the timer and wake floors.")
+    description = "Interrupt vs inline vs spin vs polling receive, side by side, with the timer and wake floors.",
+    exitCodeListHeading = ExitCodes.HEADING,
+    exitCodeList = {ExitCodes.LIST_OK, ExitCodes.LIST_ERROR, ExitCodes.LIST_USAGE})
 public final class BenchCompare implements Callable<Integer>
 {
     /** Each mode runs --seconds after one second of warm-up, which is left out of the latency and CPU figures. */
@@ -213,7 +215,9 @@ public final class BenchCompare implements Callable<Integer>
     /**
      * The receiving process of one mode.
      */
-    @Command(name = "bench-receiver", hidden = true)
+    @Command(name = "bench-receiver", hidden = true,
+        exitCodeListHeading = ExitCodes.HEADING,
+        exitCodeList = {ExitCodes.LIST_OK, ExitCodes.LIST_ERROR, ExitCodes.LIST_USAGE})
     public static final class Receiver implements Callable<Integer>
     {
         @Parameters(index = "0")

@@ -39,7 +39,9 @@ import java.util.concurrent.locks.LockSupport;
  * and, as the floor, through a plain futex wake of the same shape.
  */
 @Command(name = "events", mixinStandardHelpOptions = true,
-    description = "Cross-process event latency (send -> waiter runs) beside a plain futex wake.")
+    description = "Cross-process event latency (send -> waiter runs) beside a plain futex wake.",
+    exitCodeListHeading = ExitCodes.HEADING,
+    exitCodeList = {ExitCodes.LIST_OK, ExitCodes.LIST_ERROR, ExitCodes.LIST_USAGE})
 final class BenchEvents implements Callable<Integer>
 {
     /** Offset of the sender's time stamp in the shared memory of both modes. */

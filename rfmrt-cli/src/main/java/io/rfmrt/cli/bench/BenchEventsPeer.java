@@ -20,7 +20,9 @@ import java.util.concurrent.TimeUnit;
 /**
  * The receiving side of {@code bench events}, in its own process.
  */
-@Command(name = "bench-peer", hidden = true)
+@Command(name = "bench-peer", hidden = true,
+    exitCodeListHeading = ExitCodes.HEADING,
+    exitCodeList = {ExitCodes.LIST_OK, ExitCodes.LIST_ERROR, ExitCodes.LIST_USAGE, ExitCodes.LIST_TIMEOUT})
 public final class BenchEventsPeer implements Callable<Integer>
 {
     @Parameters(index = "0")

@@ -46,7 +46,9 @@ import java.util.concurrent.atomic.AtomicReference;
  * {@code System.nanoTime()} stamp to the handler running in the receiver: one clock, one machine). Needs root.
  */
 @Command(name = "hosts", mixinStandardHelpOptions = true,
-    description = "Frame latency host A -> host B through the bridges, beside Aeron UDP on the same link (root).")
+    description = "Frame latency host A -> host B through the bridges, beside Aeron UDP on the same link (root).",
+    exitCodeListHeading = ExitCodes.HEADING,
+    exitCodeList = {ExitCodes.LIST_OK, ExitCodes.LIST_ERROR, ExitCodes.LIST_USAGE})
 public final class BenchHosts implements Callable<Integer>
 {
     private static final String BRIDGE = "bridge";
@@ -495,7 +497,9 @@ public final class BenchHosts implements Callable<Integer>
      * The sending process of one row, on host A: the same paced sender as {@code bench peers}, on a SCHED_FIFO
      * thread on the housekeeping cpu; one result line (frames sent, rate, refused, the process's CPU).
      */
-    @Command(name = "bench-hosts-sender", hidden = true)
+    @Command(name = "bench-hosts-sender", hidden = true,
+        exitCodeListHeading = ExitCodes.HEADING,
+        exitCodeList = {ExitCodes.LIST_OK, ExitCodes.LIST_ERROR, ExitCodes.LIST_USAGE})
     public static final class Sender implements Callable<Integer>
     {
         @Parameters(index = "0")

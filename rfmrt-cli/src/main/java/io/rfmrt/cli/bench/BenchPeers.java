@@ -59,7 +59,9 @@ import java.util.concurrent.atomic.AtomicReference;
  * distributions.
  */
 @Command(name = "peers", mixinStandardHelpOptions = true,
-    description = "rfmrt's receive path beside Aeron IPC, Chronicle Queue, UDP and the futex floor; table, JSON, plot.")
+    description = "rfmrt's receive path beside Aeron IPC, Chronicle Queue, UDP and the futex floor; table, JSON, plot.",
+    exitCodeListHeading = ExitCodes.HEADING,
+    exitCodeList = {ExitCodes.LIST_OK, ExitCodes.LIST_ERROR, ExitCodes.LIST_USAGE})
 public final class BenchPeers implements Callable<Integer>
 {
     /** Offset in the control file of the number of frames sent, written once at the end of the sending. */

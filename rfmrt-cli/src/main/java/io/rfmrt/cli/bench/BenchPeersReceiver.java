@@ -27,7 +27,9 @@ import java.util.concurrent.atomic.AtomicReference;
  * The receiving process of one {@code bench peers} or {@code bench hosts} row ({@code rfmrt internal
  * bench-peer-receiver KIND VARIANT DIR WARMUP}): one line "ready", then its {@link Result} line.
  */
-@Command(name = "bench-peer-receiver", hidden = true)
+@Command(name = "bench-peer-receiver", hidden = true,
+    exitCodeListHeading = ExitCodes.HEADING,
+    exitCodeList = {ExitCodes.LIST_OK, ExitCodes.LIST_ERROR, ExitCodes.LIST_USAGE})
 public final class BenchPeersReceiver implements Callable<Integer>
 {
     @Parameters(index = "0")

@@ -53,7 +53,9 @@ import java.util.concurrent.locks.LockSupport;
  * at most {@link Playback#WINDOW_MAX} frames unhandled); every frame must be handled with none lost.
  */
 @Command(name = "play", mixinStandardHelpOptions = true,
-    description = "Playback timing error at rate 1.0 and the maximum playback rate, into a receiving node.")
+    description = "Playback timing error at rate 1.0 and the maximum playback rate, into a receiving node.",
+    exitCodeListHeading = ExitCodes.HEADING,
+    exitCodeList = {ExitCodes.LIST_OK, ExitCodes.LIST_ERROR, ExitCodes.LIST_USAGE})
 final class BenchPlay implements Callable<Integer>
 {
     @Spec

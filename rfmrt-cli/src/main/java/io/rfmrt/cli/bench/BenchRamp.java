@@ -1,5 +1,6 @@
 package io.rfmrt.cli.bench;
 
+import io.rfmrt.cli.common.ExitCodes;
 import io.rfmrt.cli.common.ChildResult;
 import io.rfmrt.cli.common.Converters;
 import io.rfmrt.cli.common.OutputFiles;
@@ -30,7 +31,9 @@ import java.util.concurrent.Callable;
  * y, one line per mode). The floors are measured once, in the same run.
  */
 @Command(name = "ramp", mixinStandardHelpOptions = true,
-    description = "Raise the rate per mode until a frame is lost or p99 passes a bound; table, JSON and a plot.")
+    description = "Raise the rate per mode until a frame is lost or p99 passes a bound; table, JSON and a plot.",
+    exitCodeListHeading = ExitCodes.HEADING,
+    exitCodeList = {ExitCodes.LIST_OK, ExitCodes.LIST_ERROR, ExitCodes.LIST_USAGE})
 final class BenchRamp implements Callable<Integer>
 {
     static final List<Integer> DEFAULT_STEPS = List.of(1_000, 2_000, 5_000, 10_000, 20_000, 50_000, 100_000,

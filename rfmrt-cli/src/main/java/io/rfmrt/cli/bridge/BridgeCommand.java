@@ -4,6 +4,7 @@ import io.aeron.driver.ThreadingMode;
 import io.rfmrt.cli.common.Converters;
 import io.rfmrt.cli.common.ExitCodes;
 import io.rfmrt.cli.common.Failures;
+import io.rfmrt.cli.common.ServiceNotifier;
 import io.rfmrt.cli.common.UsageException;
 import io.rfmrt.rfm.RfmException;
 import io.rfmrt.rfm.bridge.Bridge;
@@ -11,6 +12,7 @@ import io.rfmrt.rfm.bridge.BridgeContext;
 import io.rfmrt.rfm.bridge.BridgeRecordKind;
 import io.rfmrt.rfm.bridge.BridgeState;
 import io.rfmrt.rfm.sim.SimNetwork;
+import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.AgentRunner;
 import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.BusySpinIdleStrategy;
@@ -37,7 +39,9 @@ import java.util.Locale;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 
 /**
@@ -47,7 +51,9 @@ import java.util.function.Supplier;
  * converging, duplicate node ids); {@code rfmrt rfm status} shows the same and the counters.
  */
 @Command(name = "bridge", mixinStandardHelpOptions = true,
-    description = "Join this host's emulated network to other hosts' over Aeron UDP, until SIGTERM/SIGINT.")
+    description = "Join this host's emulated network to other hosts' over Aeron UDP, until SIGTERM/SIGINT.",
+    exitCodeListHeading = ExitCodes.HEADING,
+    exitCodeList = {ExitCodes.LIST_OK, ExitCodes.LIST_ERROR, ExitCodes.LIST_USAGE})
 public final class BridgeCommand implements Callable<Integer>
 {
     /** The idle strategy the measurements chose (docs/benchmarks.md, "Across hosts"). */
@@ -141,12 +147,16 @@ public final class BridgeCommand implements Callable<Integer>
         final Supplier<IdleStrategy> idleStrategy = doorbellParkNs > 0 ? BackoffIdleStrategy::new : idleStrategy(idle);
         final ThreadingMode mode = threadingMode(threading);
         final List<BridgeContext.Peer> parsedPeers = checkOptions();
-        final BridgeContext ctx = context(out, mode, idleStrategy, parsedPeers);
-        out.printf("rfmrt bridge: network %s, host %d (%s), listening on %s; peers %s; media driver %s in %s, " +
-            "idle %s%n", network, hostId, ctx.hostName(), channel, String.join(",", peers), mode, ctx.aeronDir(),
-            idle);
-        out.flush();
-        return run(out, ctx, doorbellParkNs, idleStrategy);
+        // a NOTIFY_SOCKET it cannot use is refused before the network is made
+        try (ServiceNotifier systemd = ServiceNotifier.fromEnvironment())
+        {
+            final BridgeContext ctx = context(out, mode, idleStrategy, parsedPeers);
+            out.printf("rfmrt bridge: network %s, host %d (%s), listening on %s; peers %s; media driver %s in %s, " +
+                "idle %s%n", network, hostId, ctx.hostName(), channel, String.join(",", peers), mode, ctx.aeronDir(),
+                idle);
+            out.flush();
+            return run(out, ctx, doorbellParkNs, idleStrategy, systemd);
+        }
     }
 
 
@@ -247,7 +257,7 @@ public final class BridgeCommand implements Callable<Integer>
      * @return the exit code.
      */
     private int run(final PrintWriter out, final BridgeContext ctx, final long doorbellParkNs,
-        final Supplier<IdleStrategy> idleStrategy) throws InterruptedException
+        final Supplier<IdleStrategy> idleStrategy, final ServiceNotifier systemd) throws InterruptedException
     {
         // the bridge is on the data path between hosts: a real-time thread, memory locked, as a node's receive path;
         // mlockall first (it can take seconds), then Aeron, whose client must be served within its time-out
@@ -269,6 +279,7 @@ public final class BridgeCommand implements Callable<Integer>
         }
         final CountDownLatch stop = new CountDownLatch(1);
         final AtomicReference<Throwable> failure = new AtomicReference<>();
+        final DutyCycles cycles = new DutyCycles(bridge);
         final AgentRunner runner = new AgentRunner(doorbellParkNs > 0 ? bridge.doorbellIdleStrategy(doorbellParkNs) :
             idleStrategy.get(), ex ->
         {
@@ -276,7 +287,7 @@ public final class BridgeCommand implements Callable<Integer>
             {
                 stop.countDown();
             }
-        }, null, bridge);
+        }, null, cycles);
         Signal.handle(new Signal("TERM"), signal -> stop.countDown());
         Signal.handle(new Signal("INT"), signal -> stop.countDown());
         // a thread that never sleeps must not run at an RT priority on a cpu it shares: it would starve the nodes that
@@ -291,14 +302,32 @@ public final class BridgeCommand implements Callable<Integer>
         try (env)
         {
             env.start("rfmrt-bridge", cpu, runPriority, runner);
-            if (seconds > 0)
+            // up once its thread has run a duty cycle: the media driver, subscription and publications exist
+            // (launch made them) and the driver is being served; then alive while the duty cycle goes round
+            final long startNs = System.nanoTime();
+            while (cycles.count() == 0 && !stop.await(1, TimeUnit.MILLISECONDS))
             {
-                stop.await(seconds, TimeUnit.SECONDS);
+                if (seconds > 0 && System.nanoTime() - startNs >= TimeUnit.SECONDS.toNanos(seconds))
+                {
+                    stop.countDown();
+                }
             }
-            else
+            if (cycles.count() > 0 && failure.get() == null)
+            {
+                systemd.ready("up: network " + network + ", host " + hostId + ", listening on " + channel,
+                    new Progress(cycles, failure));
+            }
+            final long leftNs = TimeUnit.SECONDS.toNanos(seconds) - (System.nanoTime() - startNs);
+            if (seconds > 0 && leftNs > 0)
+            {
+                stop.await(leftNs, TimeUnit.NANOSECONDS);
+            }
+            else if (seconds == 0)
             {
                 stop.await();
             }
+            final Throwable failing = failure.get();
+            systemd.stopping(failing == null ? "stopping" : "stopping: " + Failures.describe(failing));
             runner.close();
         }
         final Throwable failed = failure.get();
@@ -309,6 +338,78 @@ public final class BridgeCommand implements Callable<Integer>
         }
         out.println("rfmrt bridge: stopped; the link of network " + network + " is down on this host");
         return ExitCodes.OK;
+    }
+
+    /**
+     * The bridge, counting its duty cycles for the watchdog's liveness check (an ordered store: nothing allocated,
+     * no lock).
+     */
+    static final class DutyCycles implements Agent
+    {
+        private final Agent agent;
+        private final AtomicLong count = new AtomicLong();
+
+        DutyCycles(final Agent agent)
+        {
+            this.agent = agent;
+        }
+
+        long count()
+        {
+            return count.get();
+        }
+
+        @Override
+        public void onStart()
+        {
+            agent.onStart();
+        }
+
+        @Override
+        public int doWork() throws Exception
+        {
+            final int work = agent.doWork();
+            count.lazySet(count.get() + 1);
+            return work;
+        }
+
+        @Override
+        public void onClose()
+        {
+            agent.onClose();
+        }
+
+        @Override
+        public String roleName()
+        {
+            return agent.roleName();
+        }
+    }
+
+    /**
+     * The bridge's liveness, asked by the systemd watchdog's thread at each ping: no failure, and at least one duty
+     * cycle since the last ping (the thread idles at most 100 ms at a time; the unit pings every 5 s).
+     */
+    static final class Progress implements BooleanSupplier
+    {
+        private final DutyCycles cycles;
+        private final AtomicReference<Throwable> failure;
+        private long seen = -1;
+
+        Progress(final DutyCycles cycles, final AtomicReference<Throwable> failure)
+        {
+            this.cycles = cycles;
+            this.failure = failure;
+        }
+
+        @Override
+        public boolean getAsBoolean()
+        {
+            final long now = cycles.count();
+            final boolean moved = now != seen;
+            seen = now;
+            return moved && failure.get() == null;
+        }
     }
 
     /**

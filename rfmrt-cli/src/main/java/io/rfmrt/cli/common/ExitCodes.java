@@ -22,6 +22,23 @@ public final class ExitCodes
     /** A run stopped by SIGTERM (128 + 15), after it summarised what ran. */
     public static final int SIGTERM = 143;
 
+    /** The heading of the exit codes in every command's help. */
+    public static final String HEADING = "Exit codes:%n";
+    /** {@link #OK} as a help line ({@code exitCodeList}). */
+    public static final String LIST_OK = "0:success";
+    /** {@link #ERROR} as a help line. */
+    public static final String LIST_ERROR = "1:the operation failed (one line on stderr says why)";
+    /** {@link #USAGE} as a help line. */
+    public static final String LIST_USAGE = "2:the command line or a file it names was wrong; nothing was changed";
+    /** {@link #TIMEOUT} as a help line. */
+    public static final String LIST_TIMEOUT = "3:a wait ran out of time";
+    /** {@link #APP} as a help line. */
+    public static final String LIST_APP = "4:the node ran, but its app found the run unsound";
+    /** {@link #SIGINT} as a help line. */
+    public static final String LIST_SIGINT = "130:stopped by SIGINT (Ctrl-C), after it summarised what ran";
+    /** {@link #SIGTERM} as a help line. */
+    public static final String LIST_SIGTERM = "143:stopped by SIGTERM, after it summarised what ran";
+
     private ExitCodes()
     {
     }

@@ -52,7 +52,9 @@ import java.util.concurrent.atomic.AtomicReference;
  * files as a production node.
  */
 @Command(name = "demo", mixinStandardHelpOptions = true,
-    description = "Closed-loop motion control across two processes over interrupt + DMA on an emulated RFM network.")
+    description = "Closed-loop motion control across two processes over interrupt + DMA on an emulated RFM network.",
+    exitCodeListHeading = ExitCodes.HEADING,
+    exitCodeList = {ExitCodes.LIST_OK, ExitCodes.LIST_ERROR, ExitCodes.LIST_USAGE, ExitCodes.LIST_SIGINT, ExitCodes.LIST_SIGTERM})
 public final class DemoCommand implements Callable<Integer>
 {
     @Spec

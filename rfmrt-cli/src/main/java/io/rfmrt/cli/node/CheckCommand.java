@@ -28,7 +28,9 @@ import java.util.regex.PatternSyntaxException;
     description = {"Check that this machine is ready to run a real-time node: PREEMPT_RT kernel, isolated / " +
         "nohz_full / rcu_nocbs cores, IRQs on isolated cores, irqbalance, governor, THP, RT throttling, " +
         "RLIMIT_RTPRIO / RLIMIT_MEMLOCK, swap, clocksource; with --device rfm2g:..., the RFM2g card.",
-        "Exit 0 when nothing FAILs, 1 when something does, 2 for bad input. See docs/preflight.md."})
+        "Exit 0 when nothing FAILs, 1 when something does, 2 for bad input. See docs/preflight.md."},
+    exitCodeListHeading = ExitCodes.HEADING,
+    exitCodeList = {"0:nothing FAILs", "1:something FAILs", ExitCodes.LIST_USAGE})
 public final class CheckCommand implements Callable<Integer>
 {
     private static final int VALUE_INDENT = 2;

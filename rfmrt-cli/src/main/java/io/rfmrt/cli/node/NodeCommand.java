@@ -4,6 +4,7 @@ import io.rfmrt.cli.common.AppJars;
 import io.rfmrt.cli.common.ChildJvm;
 import io.rfmrt.cli.common.ChildResult;
 import io.rfmrt.cli.common.ExitCodes;
+import io.rfmrt.cli.common.ServiceNotifier;
 import io.rfmrt.cli.common.UsageException;
 import io.rfmrt.runtime.ConfigException;
 import io.rfmrt.runtime.NodeApp;
@@ -34,7 +35,9 @@ import java.util.function.Consumer;
  * what {@code rfmrt demo} starts twice.
  */
 @Command(name = "node", mixinStandardHelpOptions = true,
-    description = "Run one node from a configuration file until SIGTERM/SIGINT.")
+    description = "Run one node from a configuration file until SIGTERM/SIGINT.",
+    exitCodeListHeading = ExitCodes.HEADING,
+    exitCodeList = {ExitCodes.LIST_OK, ExitCodes.LIST_ERROR, ExitCodes.LIST_USAGE, ExitCodes.LIST_APP})
 public final class NodeCommand implements Callable<Integer>
 {
     @Spec
@@ -104,7 +107,8 @@ public final class NodeCommand implements Callable<Integer>
                 // the configuration does not fit the network it joined: nothing was started
                 throw new UsageException(ex.getMessage());
             }
-            systemd.armed(node, "armed: " + name + " on " + ctx.deviceUri());
+            systemd.ready("armed: " + name + " on " + ctx.deviceUri(),
+                () -> node.failure() == null && !node.terminated());
             if (seconds > 0)
             {
                 stop.await(seconds, java.util.concurrent.TimeUnit.SECONDS);

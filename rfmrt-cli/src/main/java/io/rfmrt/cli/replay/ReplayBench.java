@@ -1,5 +1,6 @@
 package io.rfmrt.cli.replay;
 
+import io.rfmrt.cli.common.ExitCodes;
 import io.rfmrt.runtime.journal.Journal;
 import io.rfmrt.runtime.journal.JournalConfig;
 import io.rfmrt.runtime.journal.JournalWriter;
@@ -24,7 +25,9 @@ import java.util.concurrent.Callable;
  * prints records/s of each run and the best.
  */
 @Command(name = "replay-bench", hidden = true, mixinStandardHelpOptions = true,
-    description = "Time the replay summary over N journalled frames.")
+    description = "Time the replay summary over N journalled frames.",
+    exitCodeListHeading = ExitCodes.HEADING,
+    exitCodeList = {ExitCodes.LIST_OK, ExitCodes.LIST_ERROR, ExitCodes.LIST_USAGE})
 public final class ReplayBench implements Callable<Integer>
 {
     @Option(names = "--records", defaultValue = "1000000", paramLabel = "N",

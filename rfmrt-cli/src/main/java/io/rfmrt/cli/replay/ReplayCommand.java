@@ -52,7 +52,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
  */
 @Command(name = "replay", mixinStandardHelpOptions = true,
     description = "Summarise, export, plot and re-run journals (one node's, or every node journal under DIR); play " +
-        "a recording back onto a network; compare two controller runs.")
+        "a recording back onto a network; compare two controller runs.",
+    exitCodeListHeading = ExitCodes.HEADING,
+    exitCodeList = {ExitCodes.LIST_OK, ExitCodes.LIST_ERROR, ExitCodes.LIST_USAGE, ExitCodes.LIST_SIGINT, ExitCodes.LIST_SIGTERM})
 public final class ReplayCommand implements Callable<Integer>
 {
     @Spec

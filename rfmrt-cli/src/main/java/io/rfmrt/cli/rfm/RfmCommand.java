@@ -34,7 +34,9 @@ import java.util.concurrent.Callable;
     subcommands = {
         RfmCommand.Create.class, RfmCommand.Destroy.class, RfmCommand.Status.class, RfmCommand.Poke.class,
         RfmCommand.Peek.class, RfmCommand.Send.class, RfmCommand.Wait.class, RfmCommand.Link.class,
-        RfmCommand.Reset.class})
+        RfmCommand.Reset.class},
+    exitCodeListHeading = ExitCodes.HEADING,
+    exitCodeList = {ExitCodes.LIST_OK, ExitCodes.LIST_ERROR, ExitCodes.LIST_USAGE})
 public final class RfmCommand
 {
     private RfmCommand()
@@ -227,7 +229,9 @@ public final class RfmCommand
         }
     }
 
-    @Command(name = "create", mixinStandardHelpOptions = true, description = "Create a network.")
+    @Command(name = "create", mixinStandardHelpOptions = true, description = "Create a network.",
+        exitCodeListHeading = ExitCodes.HEADING,
+        exitCodeList = {ExitCodes.LIST_OK, ExitCodes.LIST_ERROR, ExitCodes.LIST_USAGE})
     static final class Create extends NetworkCommand
     {
         @Option(names = "--size", defaultValue = "16M", paramLabel = "BYTES", converter = Converters.Size.class,
@@ -253,7 +257,9 @@ public final class RfmCommand
         }
     }
 
-    @Command(name = "destroy", mixinStandardHelpOptions = true, description = "Remove a network's files.")
+    @Command(name = "destroy", mixinStandardHelpOptions = true, description = "Remove a network's files.",
+        exitCodeListHeading = ExitCodes.HEADING,
+        exitCodeList = {ExitCodes.LIST_OK, ExitCodes.LIST_ERROR, ExitCodes.LIST_USAGE})
     static final class Destroy extends NetworkCommand
     {
         @Option(names = "--force", description = "Remove it even while live processes hold nodes.")
@@ -278,7 +284,9 @@ public final class RfmCommand
     }
 
     @Command(name = "status", mixinStandardHelpOptions = true,
-        description = "Show the ring, its cards (node ids, owner pids, flags) and their counters.")
+        description = "Show the ring, its cards (node ids, owner pids, flags) and their counters.",
+        exitCodeListHeading = ExitCodes.HEADING,
+        exitCodeList = {ExitCodes.LIST_OK, ExitCodes.LIST_ERROR, ExitCodes.LIST_USAGE})
     static final class Status extends RootCommand
     {
         @Option(names = "--network", paramLabel = "NAME", converter = Converters.NetworkName.class,
@@ -344,7 +352,9 @@ public final class RfmCommand
         }
     }
 
-    @Command(name = "poke", mixinStandardHelpOptions = true, description = "Write one value as a node.")
+    @Command(name = "poke", mixinStandardHelpOptions = true, description = "Write one value as a node.",
+        exitCodeListHeading = ExitCodes.HEADING,
+        exitCodeList = {ExitCodes.LIST_OK, ExitCodes.LIST_ERROR, ExitCodes.LIST_USAGE})
     static final class Poke extends MemoryCommand
     {
         @Option(names = "--value", required = true, paramLabel = "HEX", converter = Converters.Hex.class,
@@ -375,7 +385,9 @@ public final class RfmCommand
         }
     }
 
-    @Command(name = "peek", mixinStandardHelpOptions = true, description = "Read values as a node.")
+    @Command(name = "peek", mixinStandardHelpOptions = true, description = "Read values as a node.",
+        exitCodeListHeading = ExitCodes.HEADING,
+        exitCodeList = {ExitCodes.LIST_OK, ExitCodes.LIST_ERROR, ExitCodes.LIST_USAGE})
     static final class Peek extends MemoryCommand
     {
         @Option(names = "--count", defaultValue = "1", paramLabel = "K",
@@ -410,7 +422,9 @@ public final class RfmCommand
         }
     }
 
-    @Command(name = "send", mixinStandardHelpOptions = true, description = "Send a network event as a node.")
+    @Command(name = "send", mixinStandardHelpOptions = true, description = "Send a network event as a node.",
+        exitCodeListHeading = ExitCodes.HEADING,
+        exitCodeList = {ExitCodes.LIST_OK, ExitCodes.LIST_ERROR, ExitCodes.LIST_USAGE})
     static final class Send extends AsNodeCommand
     {
         @Option(names = "--to", required = true, paramLabel = "M|all", converter = Converters.Destination.class,
@@ -472,7 +486,9 @@ public final class RfmCommand
 
     @Command(name = "wait", mixinStandardHelpOptions = true,
         description = "Enable an event type as a node of an existing network (or a device) and print each event " +
-            "that arrives.")
+            "that arrives.",
+        exitCodeListHeading = ExitCodes.HEADING,
+        exitCodeList = {ExitCodes.LIST_OK, ExitCodes.LIST_ERROR, ExitCodes.LIST_USAGE, ExitCodes.LIST_TIMEOUT})
     static final class Wait extends AsNodeCommand
     {
         @Option(names = "--type", required = true, paramLabel = "TYPE", converter = Converters.Event.class,
@@ -537,7 +553,9 @@ public final class RfmCommand
     }
 
     @Command(name = "link", mixinStandardHelpOptions = true,
-        description = "Open (down) or close (up) the ring; going down raises SYNC_LOSS on every card.")
+        description = "Open (down) or close (up) the ring; going down raises SYNC_LOSS on every card.",
+        exitCodeListHeading = ExitCodes.HEADING,
+        exitCodeList = {ExitCodes.LIST_OK, ExitCodes.LIST_ERROR, ExitCodes.LIST_USAGE})
     static final class Link extends NetworkCommand
     {
         @ArgGroup(exclusive = true, multiplicity = "1")
@@ -566,7 +584,9 @@ public final class RfmCommand
     }
 
     @Command(name = "reset", mixinStandardHelpOptions = true,
-        description = "Network reset: zero memory and counters, close the ring, send RESET to every card.")
+        description = "Network reset: zero memory and counters, close the ring, send RESET to every card.",
+        exitCodeListHeading = ExitCodes.HEADING,
+        exitCodeList = {ExitCodes.LIST_OK, ExitCodes.LIST_ERROR, ExitCodes.LIST_USAGE})
     static final class Reset extends NetworkCommand
     {
         @Override

@@ -52,8 +52,8 @@ class StatCommandTest
             dir.resolve("node-2.yaml").toString());
         try
         {
-            awaitLine(one, "process:");
-            awaitLine(two, "process:");
+            CliProcesses.awaitLine(one, "process:");
+            CliProcesses.awaitLine(two, "process:");
             // a few heartbeats: the card's counters are set on each
             Thread.sleep(2_500);
 
@@ -193,39 +193,5 @@ class StatCommandTest
             }
         }
         throw new AssertionError("no counter " + id + " in " + node);
-    }
-
-    private static void awaitLine(final Process process, final String prefix) throws IOException
-    {
-        final BufferedReader reader = new BufferedReader(new InputStreamReader(process.getInputStream(),
-            StandardCharsets.UTF_8));
-        final StringBuilder seen = new StringBuilder();
-        String line;
-        while ((line = reader.readLine()) != null)
-        {
-            seen.append(line).append('\n');
-            if (line.startsWith(prefix))
-            {
-                // keep draining, so that the node never blocks on a full pipe
-                final Thread drain = new Thread(() ->
-                {
-                    try
-                    {
-                        while (reader.readLine() != null)
-                        {
-                            // discard
-                        }
-                    }
-                    catch (final IOException ignored)
-                    {
-                        // the node ended
-                    }
-                });
-                drain.setDaemon(true);
-                drain.start();
-                return;
-            }
-        }
-        throw new AssertionError("node ended before printing '" + prefix + "': " + seen);
     }
 }

@@ -1,22 +1,21 @@
-package io.rfmrt.cli.node;
+package io.rfmrt.cli.common;
 
-import io.rfmrt.cli.common.UsageException;
-import io.rfmrt.runtime.RfmNode;
 import io.rfmrt.runtime.systemd.SystemdNotify;
 
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
 
 /**
- * A node under a {@code Type=notify} unit (deploy/systemd/rfmrt-node@.service): {@code READY=1} once it is armed,
- * {@code WATCHDOG=1} at half the unit's {@code WatchdogSec=} for as long as none of its threads has failed, and
- * {@code STOPPING=1} as it drains. The pings come from a housekeeping thread of their own: they say the process is
- * scheduled and the node has not failed; an RT thread that is alive but stuck is the control loop's watchdog's to
- * catch. Without {@code $NOTIFY_SOCKET} nothing is sent and no thread is started.
+ * A process under a {@code Type=notify} unit (deploy/systemd/rfmrt-node@.service, rfmrt-bridge@.service):
+ * {@code READY=1} once it is up, {@code WATCHDOG=1} at half the unit's {@code WatchdogSec=} for as long as its
+ * liveness check holds, and {@code STOPPING=1} as it drains. The pings come from a housekeeping thread of their own,
+ * never from an RT thread: they say the process is scheduled and its liveness check passes. Without
+ * {@code $NOTIFY_SOCKET} nothing is sent and no thread is started.
  */
-final class ServiceNotifier implements AutoCloseable
+public final class ServiceNotifier implements AutoCloseable
 {
     /** The pinging thread's name. */
-    static final String WATCHDOG_THREAD = "rfmrt-systemd-watchdog";
+    public static final String WATCHDOG_THREAD = "rfmrt-systemd-watchdog";
 
     private final SystemdNotify notify;
     private volatile boolean closed;
@@ -31,7 +30,7 @@ final class ServiceNotifier implements AutoCloseable
      * @return the notifier this process's environment asks for.
      * @throws UsageException naming the variable and value when the environment cannot be used.
      */
-    static ServiceNotifier fromEnvironment()
+    public static ServiceNotifier fromEnvironment()
     {
         try
         {
@@ -44,12 +43,13 @@ final class ServiceNotifier implements AutoCloseable
     }
 
     /**
-     * The node is armed: say so, and keep the unit's watchdog fed while it has not failed.
+     * The process is up: say so, and keep the unit's watchdog fed while {@code alive} holds. {@code alive} is asked
+     * once per ping, on the pinging thread; once it says false no ping is sent again and systemd's watchdog fires.
      *
-     * @param node   the started node.
      * @param status the line {@code systemctl status} shows.
+     * @param alive  the liveness check, called from the pinging thread only.
      */
-    void armed(final RfmNode node, final String status)
+    public void ready(final String status, final BooleanSupplier alive)
     {
         if (!notify.active())
         {
@@ -59,15 +59,15 @@ final class ServiceNotifier implements AutoCloseable
         final long interval = notify.watchdogNanos() / 2;
         if (interval > 0)
         {
-            pinger = new Thread(() -> feed(node, interval), WATCHDOG_THREAD);
+            pinger = new Thread(() -> feed(alive, interval), WATCHDOG_THREAD);
             pinger.setDaemon(true);
             pinger.start();
         }
     }
 
-    private void feed(final RfmNode node, final long interval)
+    private void feed(final BooleanSupplier alive, final long interval)
     {
-        while (!closed && node.failure() == null && !node.terminated())
+        while (!closed && alive.getAsBoolean())
         {
             notify.watchdog();
             LockSupport.parkNanos(interval);
@@ -75,9 +75,9 @@ final class ServiceNotifier implements AutoCloseable
     }
 
     /**
-     * @param why what the node does now.
+     * @param why what the process does now.
      */
-    void stopping(final String why)
+    public void stopping(final String why)
     {
         closed = true;
         notify.stopping(why);
