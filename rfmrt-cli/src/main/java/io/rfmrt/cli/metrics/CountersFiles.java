@@ -127,7 +127,7 @@ public final class CountersFiles
             {
                 try (SimNetwork net = SimNetwork.attach(network))
                 {
-                    final BridgeStatus status = net.bridgeStatus();
+                    final BridgeStatus status = BridgeStatus.of(net);
                     if (status != null)
                     {
                         bridges.add(new BridgeReading(network, status));
