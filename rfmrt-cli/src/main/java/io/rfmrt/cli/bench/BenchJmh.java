@@ -39,7 +39,9 @@ import java.util.regex.PatternSyntaxException;
  * allocates. The benchmarks are built in a source tree only (they are not part of a release).
  */
 @Command(name = "jmh", mixinStandardHelpOptions = true,
-    description = "JMH microbenchmarks of the hot path with the GC profiler: ns/op and B/op per benchmark.")
+    description = "JMH microbenchmarks of the hot path with the GC profiler: ns/op and B/op per benchmark.",
+    exitCodeListHeading = ExitCodes.HEADING,
+    exitCodeList = {ExitCodes.LIST_OK, ExitCodes.LIST_ERROR, ExitCodes.LIST_USAGE})
 final class BenchJmh implements Callable<Integer>
 {
     /** The module that holds the benchmarks, beside rfmrt-cli in the source tree. */

@@ -59,7 +59,9 @@ import java.util.regex.Pattern;
  * missed).
  */
 @Command(name = "soak", mixinStandardHelpOptions = true,
-    description = "Minutes of steady traffic, looked at every interval: lost frames, GC, JIT, page faults, RSS.")
+    description = "Minutes of steady traffic, looked at every interval: lost frames, GC, JIT, page faults, RSS.",
+    exitCodeListHeading = ExitCodes.HEADING,
+    exitCodeList = {ExitCodes.LIST_OK, ExitCodes.LIST_ERROR, ExitCodes.LIST_USAGE, ExitCodes.LIST_TARGETS_MISSED})
 public final class BenchSoak implements Callable<Integer>
 {
     /** The named threads looked at in every process: each RT thread the runtime, the demo and the sender start. */

@@ -34,6 +34,8 @@ public final class ExitCodes
     public static final String LIST_TIMEOUT = "3:a wait ran out of time";
     /** {@link #APP} as a help line. */
     public static final String LIST_APP = "4:the node ran, but its app found the run unsound";
+    /** {@link #TARGETS_MISSED} as a help line. */
+    public static final String LIST_TARGETS_MISSED = "5:it ran, but a target was missed (its targets line says which)";
     /** {@link #SIGINT} as a help line. */
     public static final String LIST_SIGINT = "130:stopped by SIGINT (Ctrl-C), after it summarised what ran";
     /** {@link #SIGTERM} as a help line. */

@@ -38,8 +38,9 @@ import javax.lang.model.SourceVersion;
  */
 @Command(name = "new-law", mixinStandardHelpOptions = true,
     description = {"Make a Maven project for a control law of your own: the law, its closed-loop test and the " +
-        "commands that build it, run it against the demo's plant and re-run it (docs/extending.md).",
-        "Exit 0 when made, 2 for bad input (nothing written)."})
+        "commands that build it, run it against the demo's plant and re-run it (docs/extending.md)."},
+    exitCodeListHeading = ExitCodes.HEADING,
+    exitCodeList = {ExitCodes.LIST_OK, ExitCodes.LIST_USAGE})
 public final class NewLawCommand implements Callable<Integer>
 {
     private static final String TEMPLATES = "/io/rfmrt/cli/law/";

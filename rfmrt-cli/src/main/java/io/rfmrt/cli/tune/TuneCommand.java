@@ -1,5 +1,6 @@
 package io.rfmrt.cli.tune;
 
+import io.rfmrt.cli.common.ExitCodes;
 import picocli.CommandLine.Command;
 
 /**
@@ -8,7 +9,9 @@ import picocli.CommandLine.Command;
  */
 @Command(name = "tune", mixinStandardHelpOptions = true,
     description = "Loop tuning from measurements: suggest gains from a measured plant.",
-    subcommands = {TuneSuggest.class})
+    subcommands = {TuneSuggest.class},
+    exitCodeListHeading = ExitCodes.HEADING,
+    exitCodeList = {ExitCodes.LIST_OK, ExitCodes.LIST_ERROR, ExitCodes.LIST_USAGE})
 public final class TuneCommand
 {
 }

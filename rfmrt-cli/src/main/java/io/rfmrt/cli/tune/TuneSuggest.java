@@ -44,7 +44,9 @@ import java.util.concurrent.Callable;
  */
 @Command(name = "suggest", mixinStandardHelpOptions = true,
     description = "Suggest cascade gains from a measured plant (the JSON of replay --frequency-response --json, or " +
-        "a journal folder with a torque excitation).")
+        "a journal folder with a torque excitation).",
+    exitCodeListHeading = ExitCodes.HEADING,
+    exitCodeList = {ExitCodes.LIST_OK, ExitCodes.LIST_ERROR, ExitCodes.LIST_USAGE})
 public final class TuneSuggest implements Callable<Integer>
 {
     @Spec
