@@ -151,6 +151,21 @@ class ReplayPlayTest
     }
 
     @Test
+    void shouldHostALawGivenByClassInTheControllerAloneAndReRunItBitForBit() throws Exception
+    {
+        final String law = "io.rfmrt.control.law.PdFeedForwardLaw";
+        final Path run = temp.resolve("law");
+        final JsonNode controller = playIntoController("i17-law", run, "--law", law);
+        assertThat(controller.get("cycles").asLong()).isEqualTo(sensorFrames);
+        assertThat(Files.readString(run.resolve("controller.yaml"))).contains("law: " + law);
+        final CliRun rerun = CliRun.of("replay", run.toString(), "--rerun", "--law", law, "--json");
+        assertThat(rerun.exit()).as(rerun.err()).isZero();
+        final JsonNode result = new ObjectMapper().readTree(rerun.out()).get("rerun");
+        assertThat(result.get("compared").asLong()).as(rerun.out()).isPositive();
+        assertThat(result.get("divergences").asLong()).as(rerun.out()).isZero();
+    }
+
+    @Test
     void shouldPlayAsRecordedAndTwiceAsFastIntoAPlainNodeWithTheRecordedNumbers() throws Exception
     {
         final List<Long> recorded = sensorSeqs(recording.resolve("journal/controller"));
