@@ -112,8 +112,8 @@ class NodeAppConfigTest
     {
         assertThatThrownBy(() -> parse(NODE + "app: {class: com.example.Missing}\n"))
             .satisfies(e -> assertThat(((ConfigException)e).problems()).containsExactly(
-                "app.class 'com.example.Missing' is not on the node's classpath (put its jar in conf/lib/ of the " +
-                    "release)"));
+                "app.class 'com.example.Missing' is not on the node's classpath (give its jar: --app-jar JAR, " +
+                    "RFMRT_CLASSPATH in a checkout, conf/lib/ in a release)"));
         assertThatThrownBy(() -> parse(NODE + "app: {class: java.lang.String}\n"))
             .satisfies(e -> assertThat(((ConfigException)e).problems()).containsExactly(
                 "app.class 'java.lang.String' implements neither io.rfmrt.runtime.NodeApp nor " +
