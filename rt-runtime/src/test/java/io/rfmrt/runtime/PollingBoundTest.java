@@ -10,20 +10,15 @@ import io.rfmrt.rfm.channel.FrameReceiver;
 import io.rfmrt.rfm.channel.FrameView;
 import io.rfmrt.runtime.internal.Counters;
 import io.rfmrt.runtime.internal.PollingAgent;
-import io.rfmrt.rfm.sim.SimNetwork;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
-import java.util.UUID;
-import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -35,38 +30,18 @@ class PollingBoundTest
 {
     private static final int SLOTS = 8;
 
-    private final Path root = Path.of(System.getProperty("rfmrt.test.shm", "/dev/shm"),
-        "rfmrt-pollbound-" + UUID.randomUUID());
-    private String rootBefore;
+    private Path root;
 
     @BeforeEach
     void setUp()
     {
-        rootBefore = System.getProperty(SimNetwork.ROOT_PROPERTY);
-        System.setProperty(SimNetwork.ROOT_PROPERTY, root.toString());
+        root = SimRoot.use("rfmrt-pollbound-");
     }
 
     @AfterEach
     void tearDown() throws IOException
     {
-        if (rootBefore == null)
-        {
-            System.clearProperty(SimNetwork.ROOT_PROPERTY);
-        }
-        else
-        {
-            System.setProperty(SimNetwork.ROOT_PROPERTY, rootBefore);
-        }
-        if (Files.exists(root))
-        {
-            try (Stream<Path> paths = Files.walk(root))
-            {
-                for (final Path p : paths.sorted(Comparator.reverseOrder()).toList())
-                {
-                    Files.deleteIfExists(p);
-                }
-            }
-        }
+        SimRoot.remove(root);
         assertThat(root).doesNotExist();
     }
 
