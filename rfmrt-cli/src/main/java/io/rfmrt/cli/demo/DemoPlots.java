@@ -21,7 +21,6 @@ import java.awt.Color;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -33,12 +32,12 @@ final class DemoPlots implements ReplayListener
 {
     private final int rateHz;
     private final ControlSample sample = new ControlSample();
-    private final List<Double> t = new ArrayList<>();
-    private final List<Double> setpoint = new ArrayList<>();
-    private final List<Double> position = new ArrayList<>();
-    private final List<Double> error = new ArrayList<>();
-    private final List<Double> safeT = new ArrayList<>();
-    private final List<Double> safeY = new ArrayList<>();
+    /** Points kept per series: a 1,000-pixel chart of any run length, in bounded memory. */
+    static final int TRACKING_POINTS = 1 << 14;
+    /** Time, setpoint, position, error (mrad); a point keeps its largest error. */
+    private final PlotPoints tracking = new PlotPoints(4, 3, TRACKING_POINTS);
+    /** Time and position of the cycles not RUNNING. */
+    private final PlotPoints safe = new PlotPoints(2, 1, TRACKING_POINTS);
     private final Histogram latency = new Histogram(1, 10_000_000_000L, 3);
     private long lastCycle;
 
@@ -87,20 +86,13 @@ final class DemoPlots implements ReplayListener
         if (lastCycle > 0 && cycle > lastCycle + 1)
         {
             // no sensor frames in between (dropout): leave a gap rather than draw across it
-            t.add(seconds);
-            setpoint.add(Double.NaN);
-            position.add(Double.NaN);
-            error.add(Double.NaN);
+            tracking.add(seconds, Double.NaN, Double.NaN, Double.NaN);
         }
         lastCycle = cycle;
-        t.add(seconds);
-        setpoint.add(sample.setpoint());
-        position.add(sample.position());
-        error.add(sample.error() * 1e3);
+        tracking.add(seconds, sample.setpoint(), sample.position(), sample.error() * 1e3);
         if (!sample.running())
         {
-            safeT.add(seconds);
-            safeY.add(sample.position());
+            safe.add(seconds, sample.position());
         }
         latency.recordValue(Math.max(1, Math.min(10_000_000_000L, (long)(sample.latencyMicros() * 1e3))));
     }
@@ -115,28 +107,29 @@ final class DemoPlots implements ReplayListener
     {
         System.setProperty("java.awt.headless", "true");
         Files.createDirectories(plots);
-        if (t.isEmpty())
+        if (tracking.size() == 0)
         {
             throw new IllegalStateException("no control samples in " + journal + " to plot");
         }
-        final Path tracking = plots.resolve("tracking.png");
+        final Path trackingPlot = plots.resolve("tracking.png");
+        final double[] t = tracking.series(0);
         final XYChart chart = new XYChartBuilder().width(1000).height(500).title("rfmrt demo: tracking")
             .xAxisTitle("time (s)").yAxisTitle("position (rad)").build();
         chart.getStyler().setXAxisDecimalPattern("0.0");
         chart.getStyler().setMarkerSize(4).setLegendPosition(org.knowm.xchart.style.Styler.LegendPosition.InsideNE);
         chart.setYAxisGroupTitle(1, "error (mrad)");
-        chart.addSeries("setpoint", t, setpoint).setMarker(SeriesMarkers.NONE).setLineColor(Color.BLUE)
+        chart.addSeries("setpoint", t, tracking.series(1)).setMarker(SeriesMarkers.NONE).setLineColor(Color.BLUE)
             .setLineStyle(new java.awt.BasicStroke(5f));
-        chart.addSeries("position", t, position).setMarker(SeriesMarkers.NONE).setLineColor(new Color(0, 150, 0));
-        final XYSeries err = chart.addSeries("error (mrad)", t, error);
+        chart.addSeries("position", t, tracking.series(2)).setMarker(SeriesMarkers.NONE).setLineColor(new Color(0, 150, 0));
+        final XYSeries err = chart.addSeries("error (mrad)", t, tracking.series(3));
         err.setMarker(SeriesMarkers.NONE).setLineColor(Color.RED).setYAxisGroup(1);
-        if (!safeT.isEmpty())
+        if (safe.size() > 0)
         {
-            final XYSeries safe = chart.addSeries("not RUNNING (watchdog)", safeT, safeY);
-            safe.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Scatter).setMarker(SeriesMarkers.SQUARE)
+            final XYSeries notRunning = chart.addSeries("not RUNNING (watchdog)", safe.series(0), safe.series(1));
+            notRunning.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Scatter).setMarker(SeriesMarkers.SQUARE)
                 .setMarkerColor(Color.ORANGE);
         }
-        BitmapEncoder.saveBitmap(chart, tracking.toString(), BitmapEncoder.BitmapFormat.PNG);
+        BitmapEncoder.saveBitmap(chart, trackingPlot.toString(), BitmapEncoder.BitmapFormat.PNG);
 
         final Path latencyPlot = plots.resolve("latency.png");
         final PercentilePlot lat = new PercentilePlot("rfmrt demo: cycle latency, sensor send -> command written (" +
@@ -144,6 +137,6 @@ final class DemoPlots implements ReplayListener
         lat.add("cycle latency", latency).setLineColor(Color.BLUE);
         lat.addLevel("deadline", deadlineUs).setLineColor(Color.RED);
         lat.save(latencyPlot);
-        return List.of(tracking, latencyPlot);
+        return List.of(trackingPlot, latencyPlot);
     }
 }
