@@ -1,7 +1,7 @@
 package io.rfmrt.cli.common;
 
 /**
- * The exit codes of every {@code rfmrt} command (README.md lists them).
+ * The exit codes of every {@code rfmrt} command (each command's help lists its own).
  */
 public final class ExitCodes
 {
