@@ -80,7 +80,8 @@ public final class Watchdog
     private long lastFrameNanos;
     private long goodFrames;
     private long frames;
-    private long trips;
+    /** Written by the one thread that steps the watchdog; volatile so a monitor reads it (a trip is rare). */
+    private volatile long trips;
     private long recoveries;
     private long commandedStops;
     private long faults;

@@ -433,7 +433,8 @@ public final class ControllerApp implements NodeApp
             new NodeAgent(new WatchdogAgent(timer, timerLateness, periodNanos, this::plantDone, System::nanoTime),
                 CpuPlacement.auto(settings.watchdogPriority()), new NoOpIdleStrategy()),
             new NodeAgent(new MonitorAgent(node, settings.rateHz(), status, supervision, latency, cumulative,
-                cycleStatistics, monitorJournal, this::plantDone), CpuPlacement.HOUSEKEEPING,
+                cycleStatistics, monitorJournal, this::plantDone, () -> timer.watchdog().trips()),
+                CpuPlacement.HOUSEKEEPING,
                 new SleepingMillisIdleStrategy(1)));
     }
 

@@ -6,6 +6,8 @@ import io.rfmrt.control.journal.ControlJournal;
 import io.rfmrt.runtime.ReceivePath;
 import io.rfmrt.runtime.RfmNode;
 import io.rfmrt.runtime.RuntimeCounter;
+import io.rfmrt.runtime.counters.AppCounter;
+import io.rfmrt.runtime.counters.NodeCounters;
 import io.rfmrt.runtime.journal.JournalWriter;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.SingleWriterRecorder;
@@ -22,7 +24,8 @@ import static io.rfmrt.control.node.ControlFrames.rateMismatch;
 /**
  * The controller's housekeeping thread ({@value ControllerApp#MONITOR_THREAD}): once the first sensor frame of the run
  * came, the plant's rate is checked against this side's (a mismatch refuses the run and stops the node); a line per
- * second (cycles, tracking error, end-to-end and loop figures, misses, state); the loop figures to the journal; and,
+ * second (cycles, tracking error, end-to-end and loop figures, misses, state); the loop figures to the journal and,
+ * as {@link AppCounter}s, to the counters file; and,
  * when the plant says it is done, the node is stopped once its last frames landed.
  * <p>
  * Threading: its own thread.
@@ -38,6 +41,7 @@ final class MonitorAgent implements Agent
     private final CycleStatistics cycleStatistics;
     private final JournalWriter monitorJournal;
     private final LongSupplier plantDone;
+    private final LongSupplier trips;
     private final long start = System.nanoTime();
     private long nextReport = start + TimeUnit.SECONDS.toNanos(1);
     private long landBy;
@@ -58,10 +62,11 @@ final class MonitorAgent implements Agent
      * @param cycleStatistics the loop's periodicity and execution.
      * @param monitorJournal  the journal writer {@code monitor}.
      * @param plantDone       the cycle the plant says it ended at, 0 while it runs.
+     * @param trips           the watchdog's trips so far.
      */
     MonitorAgent(final RfmNode node, final int rateHz, final ControllerStatus status, final Supervision supervision,
         final SingleWriterRecorder latency, final Histogram cumulative, final CycleStatistics cycleStatistics,
-        final JournalWriter monitorJournal, final LongSupplier plantDone)
+        final JournalWriter monitorJournal, final LongSupplier plantDone, final LongSupplier trips)
     {
         this.node = node;
         this.rateHz = rateHz;
@@ -72,6 +77,7 @@ final class MonitorAgent implements Agent
         this.cycleStatistics = cycleStatistics;
         this.monitorJournal = monitorJournal;
         this.plantDone = plantDone;
+        this.trips = trips;
     }
 
     @Override
@@ -129,6 +135,13 @@ final class MonitorAgent implements Agent
         ControlJournal.loop(monitorJournal, now, cycleStatistics.total(), status.skippedFrames.getAcquire(), 0);
         final ReceivePath sensors = node.receivePath();
         final long frames = sensors.counter(RuntimeCounter.FRAMES_HANDLED);
+        // the loop's figures in the counters file, for readers outside the process (rfmrt stat, the exporter)
+        final NodeCounters counters = node.counters();
+        counters.app(AppCounter.LOOP_CYCLES).setRelease(frames);
+        counters.app(AppCounter.DEADLINE_MISSES).setRelease(supervision.misses());
+        counters.app(AppCounter.E2E_P99_NS).setRelease(interval.getValueAtPercentile(99));
+        counters.app(AppCounter.E2E_MAX_NS).setRelease(interval.getMaxValue());
+        counters.app(AppCounter.WATCHDOG_TRIPS).setRelease(trips.getAsLong());
         if (frames > lastFrames)
         {
             second++;

@@ -32,6 +32,8 @@ import io.rfmrt.runtime.RuntimeCounter;
 import io.rfmrt.runtime.StageStamps;
 import io.rfmrt.runtime.journal.Journal;
 import io.rfmrt.runtime.journal.JournalWriter;
+import io.rfmrt.runtime.counters.AppCounter;
+import io.rfmrt.runtime.counters.NodeCounters;
 import io.rfmrt.runtime.threads.AbsoluteTimer;
 import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.NoOpIdleStrategy;
@@ -243,6 +245,9 @@ public final class PlantApp implements NodeApp
     private final AtomicLong lateCommands = new AtomicLong();
     /** Missed ticks, for the monitor (written by the loop). */
     private final AtomicLong missedTicks = new AtomicLong();
+    /** Ticks taken and the drive's faults, for the monitor (written by the loop). */
+    private final AtomicLong ticksTaken = new AtomicLong();
+    private final AtomicLong driveFaultCount = new AtomicLong();
     /** Late commands by how late, 1..{@link #STALE_PERIODS} periods (the last bucket: that many or more). */
     private final long[] lateByPeriods = new long[STALE_PERIODS];
     /** The tick loop's periodicity and execution: recorded by the loop, sampled by the monitor. */
@@ -456,6 +461,7 @@ public final class PlantApp implements NodeApp
                 plant.torque(), braking ? 1 : 0, plant.measuredPosition(), drive.statusWord());
             counts[0] = cycle;
             counts[6]++;
+            ticksTaken.setRelease(counts[6]);
             if (cycle == settings.stallAt() && settings.stallNanos() > 0)
             {
                 // the plant-stall fault: this thread held up once, as a pre-emption would; the ticks that pass
@@ -524,6 +530,7 @@ public final class PlantApp implements NodeApp
             {
                 driveFaults = drive.faults();
                 counts[8] = driveFaults;
+                driveFaultCount.setRelease(driveFaults);
                 plantJournal.fault(FAULT_DRIVE_FAULT, cycle, DRIVE_FAULT_COMMAND_TIMEOUT, now);
             }
             if (stale && sampled)
@@ -668,6 +675,12 @@ public final class PlantApp implements NodeApp
                 nextSample += TimeUnit.SECONDS.toNanos(1);
                 lastSecond = cycleStatistics.sample();
                 ControlJournal.loop(monitorJournal, now, cycleStatistics.total(), 0, lateCommands.getAcquire());
+                // the loop's figures in the counters file, for readers outside the process
+                final NodeCounters counters = node.counters();
+                counters.app(AppCounter.LOOP_CYCLES).setRelease(ticksTaken.getAcquire());
+                counters.app(AppCounter.MISSED_TICKS).setRelease(missedTicks.getAcquire());
+                counters.app(AppCounter.LATE_COMMANDS).setRelease(lateCommands.getAcquire());
+                counters.app(AppCounter.DRIVE_FAULTS).setRelease(driveFaultCount.getAcquire());
                 return 1;
             }
             return 0;

@@ -14,8 +14,13 @@ import io.rfmrt.runtime.FrameHandler;
 import io.rfmrt.runtime.NodeApp;
 import io.rfmrt.runtime.NodeContext;
 import io.rfmrt.runtime.RfmNode;
+import io.rfmrt.runtime.RuntimeCounter;
 import io.rfmrt.runtime.StageStamps;
 import io.rfmrt.runtime.config.NodeConfig;
+import io.rfmrt.runtime.counters.AppCounter;
+import io.rfmrt.runtime.counters.CounterIds;
+import io.rfmrt.runtime.counters.CountersSnapshot;
+import io.rfmrt.runtime.counters.NodeCounters;
 import io.rfmrt.runtime.replay.Replay;
 import io.rfmrt.runtime.replay.ReplayFilter;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -110,6 +115,40 @@ class ControlRunTest
             assertThat(controller.app.problem()).as("run %d", run).isNull();
             assertThat(String.valueOf(plant.app.problem())).as("run %d", run).doesNotStartWith("plant: no command");
         }
+    }
+
+    @Test
+    void shouldKeepTheLoopsFiguresInEachNodesCountersFileForReadersOutsideTheProcess() throws Exception
+    {
+        final Node controller = Node.start(controllerYaml(1, 1000), null);
+        final Node plant = Node.start(plantYaml(1, 1000, 3000), null);
+        // the monitor's line of the second second: it has set the figures at least once with frames, and the plant's
+        // housekeeping thread, a second after its start, too
+        controller.awaitLines(1, "   2 s");
+        final CountersSnapshot c = CountersSnapshot.read(NodeCounters.fileFor(
+            ControlFrames.deviceUri(network, ControlFrames.CONTROLLER_NODE), ControlFrames.CONTROLLER_NODE));
+        final CountersSnapshot p = CountersSnapshot.read(NodeCounters.fileFor(
+            ControlFrames.deviceUri(network, ControlFrames.PLANT_NODE), ControlFrames.PLANT_NODE));
+        assertThat(c.value(CounterIds.app(AppCounter.LOOP_CYCLES))).as("controller cycles").isPositive()
+            .isLessThanOrEqualTo(c.value(CounterIds.runtime(RuntimeCounter.FRAMES_HANDLED)));
+        assertThat(c.value(CounterIds.app(AppCounter.E2E_P99_NS))).as("e2e p99").isPositive();
+        assertThat(c.value(CounterIds.app(AppCounter.E2E_MAX_NS))).as("e2e max")
+            .isGreaterThanOrEqualTo(c.value(CounterIds.app(AppCounter.E2E_P99_NS)));
+        assertThat(c.value(CounterIds.app(AppCounter.MISSED_TICKS))).as("a plant's figure").isZero();
+        assertThat(p.value(CounterIds.app(AppCounter.LOOP_CYCLES))).as("plant ticks").isPositive();
+        assertThat(p.value(CounterIds.app(AppCounter.E2E_P99_NS))).as("a controller's figure").isZero();
+        plant.await();
+        controller.await();
+        // counts only grow: what a reader saw is at most what the run ended with
+        final ControllerResult cr = (ControllerResult)controller.app.result();
+        final PlantResult pr = (PlantResult)plant.app.result();
+        assertThat(c.value(CounterIds.app(AppCounter.DEADLINE_MISSES))).isLessThanOrEqualTo(cr.deadlineMisses());
+        assertThat(c.value(CounterIds.app(AppCounter.WATCHDOG_TRIPS))).isLessThanOrEqualTo(cr.watchdogTrips());
+        assertThat(c.value(CounterIds.app(AppCounter.E2E_MAX_NS)) / 1e3).isLessThanOrEqualTo(cr.e2eMaxUs());
+        assertThat(p.value(CounterIds.app(AppCounter.LOOP_CYCLES))).isLessThanOrEqualTo(pr.ticksTaken());
+        assertThat(p.value(CounterIds.app(AppCounter.MISSED_TICKS))).isLessThanOrEqualTo(pr.missedTicks());
+        assertThat(p.value(CounterIds.app(AppCounter.LATE_COMMANDS))).isLessThanOrEqualTo(pr.lateCommands());
+        assertThat(p.value(CounterIds.app(AppCounter.DRIVE_FAULTS))).isLessThanOrEqualTo(pr.driveFaults());
     }
 
     @Test

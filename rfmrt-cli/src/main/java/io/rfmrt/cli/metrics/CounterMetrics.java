@@ -12,6 +12,7 @@ import io.rfmrt.rfm.bridge.BridgeState;
 import io.rfmrt.rfm.bridge.BridgeStatus;
 import io.rfmrt.rfm.channel.FrameCounter;
 import io.rfmrt.runtime.RuntimeCounter;
+import io.rfmrt.runtime.counters.AppCounter;
 import io.rfmrt.runtime.counters.CounterIds;
 import io.rfmrt.runtime.counters.CountersSnapshot;
 
@@ -94,6 +95,7 @@ public final class CounterMetrics
                 case CounterIds.TYPE_CARD -> card(labels, c);
                 case CounterIds.TYPE_JOURNAL -> journal(labels, c);
                 case CounterIds.TYPE_FRAME -> frame(labels, c);
+                case CounterIds.TYPE_APP -> app(labels, c);
                 default ->
                 {
                     // a type this build does not know: left out
@@ -138,6 +140,32 @@ public final class CounterMetrics
         if (name != null)
         {
             counter(name, null, c.label() + " (set on each heartbeat)", labels, c.value());
+        }
+    }
+
+    private void app(final Labels labels, final CountersSnapshot.Counter c)
+    {
+        final AppCounter counter = AppCounter.ofId(c.id() - CounterIds.APP_BASE);
+        if (counter == null)
+        {
+            return;
+        }
+        final String help = "The node app's " + counter.label().substring("app: ".length()) +
+            " (set by the app once a second; 0 for a node without a loop)";
+        switch (counter)
+        {
+            case LOOP_CYCLES -> counter("loop_cycles", null, help, labels, c.value());
+            case DEADLINE_MISSES -> counter("loop_deadline_misses", null, help, labels, c.value());
+            case E2E_P99_NS -> gauge("loop_e2e_p99_seconds", Unit.SECONDS, help, labels, c.value() / 1e9);
+            case E2E_MAX_NS -> gauge("loop_e2e_max_seconds", Unit.SECONDS, help, labels, c.value() / 1e9);
+            case WATCHDOG_TRIPS -> counter("loop_watchdog_trips", null, help, labels, c.value());
+            case MISSED_TICKS -> counter("plant_missed_ticks", null, help, labels, c.value());
+            case LATE_COMMANDS -> counter("plant_late_commands", null, help, labels, c.value());
+            case DRIVE_FAULTS -> counter("plant_drive_faults", null, help, labels, c.value());
+            default ->
+            {
+                // an app figure this exporter does not name: left out
+            }
         }
     }
 

@@ -13,6 +13,7 @@ import io.rfmrt.rfm.bridge.BridgeState;
 import io.rfmrt.rfm.bridge.BridgeStatus;
 import io.rfmrt.rfm.channel.FrameCounter;
 import io.rfmrt.runtime.RuntimeCounter;
+import io.rfmrt.runtime.counters.AppCounter;
 import io.rfmrt.runtime.counters.CounterIds;
 import io.rfmrt.runtime.counters.CountersSnapshot;
 import org.junit.jupiter.api.Test;
@@ -23,6 +24,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
@@ -61,6 +63,11 @@ class CounterMetricsTest
         {
             counters.add(new CountersSnapshot.Counter(CounterIds.journal(j), CounterIds.TYPE_JOURNAL, "journal " + j,
                 value++));
+        }
+        for (final AppCounter c : AppCounter.values())
+        {
+            counters.add(new CountersSnapshot.Counter(CounterIds.app(c), CounterIds.TYPE_APP, c.label(),
+                c == AppCounter.E2E_P99_NS ? 48_700 : value++));
         }
         for (final FrameCounter c : FrameCounter.values())
         {
@@ -118,11 +125,17 @@ class CounterMetricsTest
             .contains("rfmrt_bridge_link_up{host=\"1\",network=\"lab1\"} 0.0\n")
             .contains("rfmrt_bridge_peer_up{host=\"1\",network=\"lab1\",peer=\"2\"} 1.0\n")
             .contains("rfmrt_counters_files_unreadable 1.0\n")
+            .contains("rfmrt_loop_deadline_misses_total{network=\"lab1\",node=\"2\"} ")
+            .contains("# UNIT rfmrt_loop_e2e_p99_seconds seconds\n")
+            .contains("rfmrt_loop_e2e_p99_seconds{network=\"lab1\",node=\"2\"} 4.87E-5\n")
+            .contains("rfmrt_plant_missed_ticks_total{network=\"lab1\",node=\"2\"} ")
             .endsWith("# EOF\n");
-        // every counter of the reading is one counter sample: 11 runtime, 14 card, 3 journal, 10 frame, 30 bridge
+        // every counter of the reading is one counter sample: 11 runtime, 14 card, 3 journal, 6 app (2 app figures
+        // are gauges), 10 frame, 30 bridge
         final long samples = text.lines().filter(l -> l.matches("rfmrt_[a-z0-9_]+_total[{ ].*")).count();
         assertThat(samples).isEqualTo(RuntimeCounter.values().length + RfmCounter.values().length + 3 +
-            FrameCounter.values().length + BridgeCounter.values().length);
+            Arrays.stream(AppCounter.values()).filter(c -> !c.gauge()).count() + FrameCounter.values().length +
+            BridgeCounter.values().length);
     }
 
     @Test

@@ -12,7 +12,8 @@ import io.rfmrt.runtime.RuntimeCounter;
  * <pre>
  *   0 ..  31   runtime counters        type 101, id = RuntimeCounter id
  *  32 ..  63   card counters           type 102, id = 32 + position in CARD_ORDER
- *  64 ..  79   journal counters        type 103, id = 64 + JournalCounter id
+ *  64 ..  71   journal counters        type 103, id = 64 + JournalCounter id
+ *  72 ..  79   app counters            type 105, id = 72 + AppCounter id
  *  80 + 16 c   frame counters of input channel c (0, 1, ... in the node's input order)
  *              type 104, id = 80 + 16 c + FrameCounter id
  * </pre>
@@ -29,6 +30,8 @@ public final class CounterIds
     public static final int TYPE_JOURNAL = 103;
     /** Type id of a frame counter of one input channel; key: int FrameCounter id, int channel index, int node. */
     public static final int TYPE_FRAME = 104;
+    /** Type id of an app's figure, set by the app once a second; key: int AppCounter id. */
+    public static final int TYPE_APP = 105;
 
     /** First id of the runtime block. */
     public static final int RUNTIME_BASE = 0;
@@ -36,6 +39,8 @@ public final class CounterIds
     public static final int CARD_BASE = 32;
     /** First id of the journal block. */
     public static final int JOURNAL_BASE = 64;
+    /** First id of the app block. */
+    public static final int APP_BASE = 72;
     /** First id of the frame counters of channel 0. */
     public static final int FRAME_BASE = 80;
     /** Ids per input channel. */
@@ -62,7 +67,8 @@ public final class CounterIds
     static
     {
         if (RuntimeCounter.COUNT > CARD_BASE - RUNTIME_BASE || CARD_ORDER.length > JOURNAL_BASE - CARD_BASE ||
-            JOURNAL_LABELS.length > FRAME_BASE - JOURNAL_BASE || FrameCounter.COUNT > FRAME_STRIDE ||
+            JOURNAL_LABELS.length > APP_BASE - JOURNAL_BASE || AppCounter.COUNT > FRAME_BASE - APP_BASE ||
+            FrameCounter.COUNT > FRAME_STRIDE ||
             CARD_ORDER.length != RfmCounter.values().length)
         {
             throw new ExceptionInInitializerError("a counter block overflows or a card counter has no id");
@@ -105,6 +111,15 @@ public final class CounterIds
     public static int journal(final int journalCounter)
     {
         return JOURNAL_BASE + journalCounter;
+    }
+
+    /**
+     * @param counter an app figure.
+     * @return its counter id.
+     */
+    public static int app(final AppCounter counter)
+    {
+        return APP_BASE + counter.id();
     }
 
     /**

@@ -119,7 +119,7 @@ public final class NodeCounters implements AutoCloseable
             }
             return reserved();
         }
-        if (id < CounterIds.FRAME_BASE)
+        if (id < CounterIds.APP_BASE)
         {
             final int index = id - CounterIds.JOURNAL_BASE;
             if (index < CounterIds.JOURNAL_LABELS.length)
@@ -128,6 +128,12 @@ public final class NodeCounters implements AutoCloseable
                     key -> key.putInt(0, index));
             }
             return reserved();
+        }
+        if (id < CounterIds.FRAME_BASE)
+        {
+            final AppCounter c = AppCounter.ofId(id - CounterIds.APP_BASE);
+            return c == null ? reserved() :
+                manager.allocate(c.label(), CounterIds.TYPE_APP, key -> key.putInt(0, c.id()));
         }
         final int channel = (id - CounterIds.FRAME_BASE) / CounterIds.FRAME_STRIDE;
         final int index = (id - CounterIds.FRAME_BASE) % CounterIds.FRAME_STRIDE;
@@ -264,6 +270,15 @@ public final class NodeCounters implements AutoCloseable
     public AtomicCounter journal(final int journalCounter)
     {
         return byId[CounterIds.journal(journalCounter)];
+    }
+
+    /**
+     * @param counter an app figure.
+     * @return it: set by the app, off its RT threads.
+     */
+    public AtomicCounter app(final AppCounter counter)
+    {
+        return byId[CounterIds.app(counter)];
     }
 
     /**

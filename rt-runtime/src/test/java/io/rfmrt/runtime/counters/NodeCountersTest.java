@@ -70,6 +70,8 @@ class NodeCountersTest
             counters.card(RfmCounter.FIFO_OVERFLOWS).setRelease(7);
             counters.journal(CounterIds.JOURNAL_WRITTEN).setRelease(1234);
             counters.frames(1)[FrameCounter.GAPS.id()].getAndAddRelease(5);
+            counters.app(AppCounter.DEADLINE_MISSES).setRelease(3);
+            counters.app(AppCounter.E2E_P99_NS).setRelease(48_700);
             final RtErrorPolicy policy = new RtErrorPolicy(null, counters);
             final Runnable fail = () -> policy.onError(new IllegalStateException("boom"));
             for (int i = 0; i < 2; i++)
@@ -92,14 +94,22 @@ class NodeCountersTest
             assertThat(s.value(CounterIds.journal(CounterIds.JOURNAL_WRITTEN))).isEqualTo(1234);
             assertThat(s.value(CounterIds.frame(1, FrameCounter.GAPS))).isEqualTo(5);
             assertThat(s.value(CounterIds.frame(0, FrameCounter.GAPS))).isZero();
+            assertThat(s.value(CounterIds.app(AppCounter.DEADLINE_MISSES))).isEqualTo(3);
+            assertThat(s.value(CounterIds.app(AppCounter.E2E_P99_NS))).isEqualTo(48_700);
+            assertThat(s.value(CounterIds.app(AppCounter.WATCHDOG_TRIPS))).isZero();
             // ids as docs/counters.md lists them, placeholders left out
             assertThat(CounterIds.runtime(RuntimeCounter.EVENTS)).isZero();
             assertThat(CounterIds.card(RfmCounter.FIFO_OVERFLOWS)).isEqualTo(34);
             assertThat(CounterIds.frame(1, FrameCounter.GAPS)).isEqualTo(99);
+            assertThat(CounterIds.app(AppCounter.LOOP_CYCLES)).isEqualTo(72);
+            assertThat(CounterIds.app(AppCounter.DRIVE_FAULTS)).isEqualTo(79);
             assertThat(s.counters()).hasSize(RuntimeCounter.COUNT + RfmCounter.values().length + 3 +
-                2 * FrameCounter.COUNT);
+                AppCounter.COUNT + 2 * FrameCounter.COUNT);
             assertThat(s.counters()).extracting(CountersSnapshot.Counter::label)
-                .contains("frames handled", "card: FIFO overflows", "journal records written", "command (node 3): gaps");
+                .contains("frames handled", "card: FIFO overflows", "journal records written", "command (node 3): gaps",
+                    "app: deadline misses", "app: end-to-end p99 of the last second, ns");
+            assertThat(s.counters()).filteredOn(c -> c.id() == 73).singleElement()
+                .satisfies(c -> assertThat(c.typeId()).isEqualTo(CounterIds.TYPE_APP));
             assertThat(s.counters()).filteredOn(c -> c.id() == 99).singleElement()
                 .satisfies(c -> assertThat(c.typeId()).isEqualTo(CounterIds.TYPE_FRAME));
             // the same error twice is one distinct error observed twice
