@@ -37,6 +37,9 @@ public final class ReceiveWarmUp
     /** Longest warm-up, in seconds: frames past {@code frames} go on only while the JIT is still compiling. */
     private static final int WARMUP_LIMIT_S = 20;
 
+    /** Frames between two samplings of the stage latencies during the warm-up (a power of two). */
+    private static final int LATENCY_SAMPLE_FRAMES = 256;
+
     /** How far apart the JIT compilers are looked at during the warm-up, in ms. */
     private static final int JIT_CHECK_MS = 50;
 
@@ -121,6 +124,21 @@ public final class ReceiveWarmUp
             for (int i = 0; (i < frames || !jit.idle()) && System.nanoTime() < deadline && !path.errors().failed();
                 i++)
             {
+                if (i == frames / 2 || i == frames * 3 / 4)
+                {
+                    // each publisher restarts (a new incarnation, its numbers from 1), as a node restarting in the
+                    // run does: the branch that takes a new incarnation is then in the profile the JIT compiles,
+                    // not a trap that throws the receive path's optimised code away at the run's first frame
+                    for (int c = 0; c < publishers.size(); c++)
+                    {
+                        publishers.set(c, new FramePublisher(senders.get(c), channels.get(c)));
+                    }
+                }
+                if ((i & (LATENCY_SAMPLE_FRAMES - 1)) == 0)
+                {
+                    // as the heartbeat does in the run: the stage recorders change phase, so both phases are profiled
+                    path.latencies().sample();
+                }
                 for (int c = 0; c < publishers.size(); c++)
                 {
                     final FramePublisher publisher = publishers.get(c);

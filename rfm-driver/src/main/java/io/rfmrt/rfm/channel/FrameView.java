@@ -24,7 +24,18 @@ public final class FrameView
      */
     public FrameView wrap(final DirectBuffer source, final int offset)
     {
-        buffer.wrap(source);
+        if (source.byteArray() == null)
+        {
+            // off-heap (a mapped window, a DMA ring): by address, which compares nothing with what the view held
+            // before. Wrapping the buffer itself asks whether it is the one held already, and the answer changes
+            // when the same code first serves another device's buffer: the warm-up's compiled code, profiled on
+            // the warm-up's buffer only, would then be thrown away at the run's first frame
+            buffer.wrap(source.addressOffset(), source.capacity());
+        }
+        else
+        {
+            buffer.wrap(source);
+        }
         base = offset;
         return this;
     }
