@@ -22,13 +22,16 @@ import java.util.SplittableRandom;
 /**
  * One seeded run of the bridge protocol: 3 to 5 hosts, each a real {@link BridgeAgent} over its own network image and
  * bridge file, with a node that writes its own words and sends events, over {@link SimLinks} and a simulated clock.
- * Faults (links down both ways or one way, bridges killed and restarted, bridges stopped and resumed) come from the
- * seed; so does every choice of order and delay. The same seed replays the same run.
+ * Faults (links down both ways or one way, bridges killed and restarted, bridges stopped and resumed, hosts restarted
+ * with an empty image) come from the seed; so does every choice of order and delay. The same seed replays the same
+ * run (the empty restarts are drawn from a stream of their own: the other faults of a seed are as without them).
  * <p>
  * Properties, checked every step and at the end (a violation throws {@link Violation} naming the step):
  * <pre>
  *   (a) from the last fault's end, every host's link is up within the peer time-out + 1 s and stays up;
- *   (b) at the end every host's image holds, word by word, the last value the word's owner wrote;
+ *   (b) at the end every host's image holds, word by word, the last value the word's owner wrote (a word whose owner
+ *       restarted empty and has not written it since: one value it wrote, the same on every host, no older than
+ *       the oldest copy the other hosts held when it restarted);
  *   (c) an event never arrives before the data its sender wrote before it;
  *   (d) at the end every divergence of a bridge's link has its convergence, and nothing threw.
  * </pre>
@@ -87,6 +90,7 @@ final class BridgeSimulation
     private final long[] lowestAccepted = new long[WORDS_USED];
     private long lastHealNs;
     private long askedAgain;
+    private long takenBack;
     private long steps;
     private final StringBuilder trace = new StringBuilder();
     private final boolean tracing;
@@ -119,6 +123,15 @@ final class BridgeSimulation
     long askedAgain()
     {
         return askedAgain;
+    }
+
+    /**
+     * @return former words taken back by hosts restarted empty, on every host together (after {@link #run()}; a
+     *         host restarted empty again loses its count with its file).
+     */
+    long takenBack()
+    {
+        return takenBack;
     }
 
     int hostCount()
@@ -390,6 +403,7 @@ final class BridgeSimulation
             final Host host = hosts[h];
             final BridgeFile file = BridgeFile.of(host.view.bridge());
             askedAgain += file.counter(BridgeCounter.RESYNCS_ASKED_AGAIN);
+            takenBack += file.counter(BridgeCounter.FORMER_WORDS_TAKEN_BACK);
             final long converged = file.counter(BridgeCounter.CONVERGENCES);
             final long diverged = file.counter(BridgeCounter.DIVERGENCES);
             final long endedUp = host.endedUp + (host.agent != null && host.agent.linkUp() ? 1 : 0);
