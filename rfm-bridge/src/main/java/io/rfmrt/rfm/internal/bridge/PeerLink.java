@@ -54,7 +54,6 @@ final class PeerLink
     boolean formerWanted;
     /** The request asked now asks for this host's former words too. */
     boolean requestAsksFormer;
-    long formerWords;
 
     // the resynchronisation the peer asked of this host
     boolean serving;

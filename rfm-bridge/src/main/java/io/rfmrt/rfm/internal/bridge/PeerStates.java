@@ -232,7 +232,6 @@ final class PeerStates
         {
             peer.requestId = request;
             peer.requestAsksFormer = peer.formerWanted;
-            peer.formerWords = 0;
             peer.syncHeardNs = clock.nanoTime();
             peer.state = BridgeState.SYNCING;
             peer.syncConflicts = 0;

@@ -30,8 +30,9 @@ import static io.rfmrt.rfm.internal.bridge.BridgeMessages.writeInBounds;
  * both hosts claim goes to the lower host id, everywhere). When a peer asks and when it is UP is the state machine's
  * (PeerStates); this moves the words. The duty cycle's thread only.
  * <p>
- * Former words. A host whose image started empty (its bridge file made new) asks each peer, once it answers to the
- * end, for its own former words too: the words the peer holds as written by the asker. The asker takes such a word
+ * Former words. A host whose image started empty (its bridge file made new) asks each peer for its own former words
+ * too, until that peer has answered such a request to its end: the words the peer holds as written by the asker,
+ * served after a RESYNC_REQUEST with the FORMER_WORDS flag in runs whose owner is the asker. The asker takes a word
  * only while it knows nothing newer of it, that is while its owner table names no host for it and its image holds
  * 0 (a compare-and-set from 0): a word one of its nodes wrote since the start is in its image at once and in the owner
  * table once the bridge has read it from the log, so the old value never lands over it; the first peer's value of a
@@ -54,8 +55,8 @@ final class ResyncWords
     private final UnsafeBuffer resyncBuffer = new UnsafeBuffer(BufferUtil.allocateDirectAligned(MAX_MESSAGE, 64));
 
     /**
-     * @param peers   the configured peers.
-     * @param streams the streams out to them.
+     * @param peers    the configured peers.
+     * @param streams  the streams out to them.
      * @param file     the bridge file (owner table, counters).
      * @param outbound sends the words taken back again to every peer.
      * @param memory   the host's image.
@@ -201,7 +202,7 @@ final class ResyncWords
             {
                 if (peer.requestAsksFormer)
                 {
-                    applied += takeBack(peer, buffer, data, first, count);
+                    applied += takeBack(buffer, data, first, count);
                 }
                 at = data + n;
                 continue;
@@ -240,8 +241,7 @@ final class ResyncWords
      *
      * @return bytes taken.
      */
-    private long takeBack(final PeerLink peer, final DirectBuffer buffer, final int data, final int first,
-        final int count)
+    private long takeBack(final DirectBuffer buffer, final int data, final int first, final int count)
     {
         long taken = 0;
         for (int i = 0; i < count; i++)
@@ -259,7 +259,6 @@ final class ResyncWords
         }
         if (taken > 0)
         {
-            peer.formerWords += taken;
             file.add(BridgeCounter.FORMER_WORDS_TAKEN_BACK, taken);
         }
         return taken * WORD_SIZE;
