@@ -48,7 +48,7 @@ public enum BridgeCounter
     LOG_OVERFLOWS(18, "log overflows"),
     /** Events that found the outbound log full (writers): the send was refused with LINK_TEST_FAIL. */
     LOG_EVENT_REFUSALS(19, "events refused, log full"),
-    /** Overflow-marked words sent again to every peer. */
+    /** Overflow-marked words, and former words taken back from a peer, sent again to every peer. */
     OVERFLOW_WORDS_RESENT(20, "overflow words resent"),
     /** Events a starting bridge found in the log, left by a bridge that died: dropped, too late to deliver. */
     STALE_EVENTS_DROPPED(21, "stale events dropped"),
@@ -73,7 +73,12 @@ public enum BridgeCounter
      * Frames from peers not moved into a node's DMA ring because the ring stayed full (the node did not release its
      * slots in time); the card counts it too ({@code DMA_DROPPED}). The frame's words are in the image.
      */
-    DMA_DROPPED_NODE_BEHIND(29, "DMA transfers dropped, node behind");
+    DMA_DROPPED_NODE_BEHIND(29, "DMA transfers dropped, node behind"),
+    /**
+     * Words of this host a peer gave back after this host's image started empty (its bridge file made new), taken
+     * where nothing newer was written here since; each is then sent again to every peer.
+     */
+    FORMER_WORDS_TAKEN_BACK(30, "former words taken back");
 
     /** Counter slots in the bridge file. */
     public static final int SLOT_COUNT = 64;

@@ -42,7 +42,7 @@ class BridgeLayoutTest
             Map.entry("STALE_EVENTS_DROPPED", 21), Map.entry("DUPLICATE_NODE_IDS", 22), Map.entry("BAD_MESSAGES", 23),
             Map.entry("LOG_UNBLOCKS", 24), Map.entry("PUBLICATION_ERRORS", 25), Map.entry("AERON_ERRORS", 26),
             Map.entry("RESYNCS_ASKED_AGAIN", 27), Map.entry("EVENTS_DROPPED_NODE_BEHIND", 28),
-            Map.entry("DMA_DROPPED_NODE_BEHIND", 29));
+            Map.entry("DMA_DROPPED_NODE_BEHIND", 29), Map.entry("FORMER_WORDS_TAKEN_BACK", 30));
         assertThat(ids(BridgeRecordKind.values(), BridgeRecordKind::id)).containsExactly(Map.entry("STARTED", 1),
             Map.entry("STOPPED", 2), Map.entry("PEER_LOST", 3), Map.entry("PEER_CONNECTED", 4),
             Map.entry("PEER_SYNCED", 5), Map.entry("DIVERGED", 6), Map.entry("CONVERGED", 7),
@@ -56,7 +56,7 @@ class BridgeLayoutTest
         {
             assertThat(BridgeCounter.fromId(counter.id())).isSameAs(counter);
         }
-        assertThat(BridgeCounter.fromId(30)).isNull();
+        assertThat(BridgeCounter.fromId(31)).isNull();
         assertThat(BridgeState.fromId(4)).isNull();
         assertThat(BridgeRecordKind.fromId(0)).isNull();
     }
@@ -116,6 +116,10 @@ class BridgeLayoutTest
         assertThat(new int[]{BridgeMessages.REQUEST_ID_OFFSET, BridgeMessages.RESYNC_RUNS_OFFSET,
             BridgeMessages.RUN_LENGTH_OFFSET, BridgeMessages.RUN_HEADER_LENGTH, BridgeMessages.END_WORDS_OFFSET,
             BridgeMessages.END_LENGTH}).containsExactly(32, 40, 8, 16, 40, 48);
+        assertThat(BridgeMessages.RUN_OWNER_OFFSET).isEqualTo(12);
+        assertThat(BridgeMessages.FLAG_FORMER_WORDS).isEqualTo((short)1);
+        assertThat(new int[]{BridgeFileDescriptor.STARTED_EMPTY_OFFSET, BridgeFileDescriptor.FORMER_ANSWERED_OFFSET})
+            .containsExactly(1024, 1056);
         assertThat(new int[]{BridgeMessages.HELLO, BridgeMessages.DATA, BridgeMessages.RESYNC_REQUEST,
             BridgeMessages.RESYNC_DATA, BridgeMessages.RESYNC_END, BridgeMessages.BYE})
             .containsExactly(1, 2, 3, 4, 5, 6);

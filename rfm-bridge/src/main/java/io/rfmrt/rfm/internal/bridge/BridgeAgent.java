@@ -131,6 +131,8 @@ public final class BridgeAgent
             final BridgeContext.Peer p = configured.get(i);
             peers[i] = new PeerLink(i, p.hostId(), p.endpoint(), publicationChannel(ctx.channel(), p.endpoint()));
             peerByHost[p.hostId()] = peers[i];
+            // a file made new: this host's words from before are asked of every peer until each has answered
+            peers[i].formerWanted = file.formerWordsWanted(p.hostId());
             file.peers().initPeer(i, p.hostId(), p.endpoint());
         }
 
@@ -162,7 +164,7 @@ public final class BridgeAgent
             outbound = new OutboundDrain(peers, streams, states, file, log, image.memory(), cachedNanoClock,
                 recorder, hostId);
             inbound = new InboundApply(image, file, delivery, recorder, cachedNanoClock);
-            resync = new ResyncWords(peers, streams, file, image.memory(), cachedNanoClock, hostId);
+            resync = new ResyncWords(peers, streams, file, outbound, image.memory(), cachedNanoClock, hostId);
             for (final PeerLink peer : peers)
             {
                 streams.open(peer);

@@ -214,6 +214,7 @@ public final class BridgeFile implements AutoCloseable
             b.putInt(WORD_SIZE_OFFSET, WORD_SIZE);
             b.putLong(CREATED_OFFSET, System.currentTimeMillis());
             b.putInt(STATE_OFFSET, BridgeState.STOPPED.id());
+            b.putInt(STARTED_EMPTY_OFFSET, 1);
             final int owners = ownerTableOffset(memorySize);
             final int words = (int)(memorySize / WORD_SIZE);
             for (int word = 0; word < words; word++)
@@ -231,6 +232,30 @@ public final class BridgeFile implements AutoCloseable
             SharedFiles.unmap(map);
         }
         SharedFiles.publish(tmp, target);
+    }
+
+    /**
+     * @param peerHostId a peer's host id.
+     * @return whether this host's former words are still to be asked of that peer: the file was made new (the host's
+     *         image started empty, or the network was bridged for the first time) and the peer has not answered a
+     *         request for them yet.
+     */
+    public boolean formerWordsWanted(final int peerHostId)
+    {
+        return buffer.getIntVolatile(STARTED_EMPTY_OFFSET) != 0 &&
+            (buffer.getLongVolatile(FORMER_ANSWERED_OFFSET + (peerHostId >>> 6) * Long.BYTES) &
+            1L << (peerHostId & 63)) == 0;
+    }
+
+    /**
+     * Bridge only: the peer answered a request for this host's former words to its end.
+     *
+     * @param peerHostId the peer's host id.
+     */
+    public void formerWordsAnswered(final int peerHostId)
+    {
+        final int at = FORMER_ANSWERED_OFFSET + (peerHostId >>> 6) * Long.BYTES;
+        buffer.putLongVolatile(at, buffer.getLongVolatile(at) | 1L << (peerHostId & 63));
     }
 
     /**

@@ -33,6 +33,9 @@ import static org.agrona.BitUtil.align;
  *  320 | host name (64 bytes, UTF-8, NUL padded)                                       |
  *  384 | listen channel (128 bytes, ASCII, NUL padded)                                 |
  *  512 | counters: 64 x int64, slot = BridgeCounter id                                 |
+ * 1024 | started empty (int32): 1 when this file was made, so the image's own former     |
+ *      | words are asked of every peer (RESYNC_REQUEST flag) until each has answered     |
+ * 1056 | former words answered: 4 x int64, bit (id &amp; 63) of long id &gt;&gt; 6 per host id      |
  * 4096 | peers: 16 x 256 bytes (below)                                                 |
  * 8192 | remote nodes: 256 x 32 bytes, entry n for node id n (below)                   |
  *16384 | records: next index (int64), then from 16448 128 x 64 bytes (below)           |
@@ -111,6 +114,8 @@ public final class BridgeFileDescriptor
     public static final int CHANNEL_OFFSET = 384;
     public static final int CHANNEL_LENGTH = 128;
     public static final int COUNTERS_OFFSET = 512;
+    public static final int STARTED_EMPTY_OFFSET = COUNTERS_OFFSET + 64 * SIZE_OF_LONG;
+    public static final int FORMER_ANSWERED_OFFSET = STARTED_EMPTY_OFFSET + 32;
     public static final int HEADER_SIZE = 4096;
 
     public static final int PEERS_OFFSET = HEADER_SIZE;

@@ -15,7 +15,7 @@ import static org.agrona.BitUtil.SIZE_OF_SHORT;
  * <pre>
  * Header, 24 bytes
  *   0 | version (int8) = 1 | type (int8) | source host id (int16)                      |
- *   4 | target host id (int16), 0 = any | flags (int16) = 0                            |
+ *   4 | target host id (int16), 0 = any | flags (int16): bits by type, 0 unless below   |
  *   8 | incarnation (int64) of the source bridge                                       |
  *  16 | sequence (int64): message number on this publication, from 1                   |
  *  24 | stream epoch (int64): numbers the source's publications, new ones higher          |
@@ -36,11 +36,16 @@ import static org.agrona.BitUtil.SIZE_OF_SHORT;
  *   8 | body as in the log (BridgeFileDescriptor), padded to 8                          |
  *
  * RESYNC_REQUEST (3), target = the peer asked: 0 | request id (int64)
- * RESYNC_DATA (4), target = the asker: 0 | request id (int64), then runs of owned words, each
- *   0 | offset (int64) | length (int32) | pad (int32) | the bytes now in memory, a multiple of 8
+ *   flags bit 0 (FLAG_FORMER_WORDS): the asker's image started empty; send the words you hold that it owns too
+ * RESYNC_DATA (4), target = the asker: 0 | request id (int64), then runs of words, each
+ *   0 | offset (int64) | length (int32) | owner (int32) | the bytes now in memory, a multiple of 8
+ *   owner 0: the source's own words; the asker's host id: the asker's former words (asked with the flag only)
  * RESYNC_END (5), target = the asker: 0 | request id (int64) | 8 | words sent (int64)
  * BYE (6): the source stops cleanly; no body.
  * </pre>
+ * Version 1 throughout: the flag and the run's owner were written 0 and never read before they had a meaning, so a
+ * bridge that knows neither answers a flagged request with its own words only, as it always did.
+ * <p>
  * A receiver drops (and counts) a message of another version, of an unknown type, with a length that does not fit
  * its type, from a host id it was not told of, or addressed to another host.
  */
@@ -86,7 +91,12 @@ public final class BridgeMessages
     public static final int RESYNC_RUNS_OFFSET = REQUEST_ID_OFFSET + SIZE_OF_LONG;
     public static final int RUN_OFFSET_OFFSET = 0;
     public static final int RUN_LENGTH_OFFSET = SIZE_OF_LONG;
+    public static final int RUN_OWNER_OFFSET = RUN_LENGTH_OFFSET + SIZE_OF_INT;
     public static final int RUN_HEADER_LENGTH = 2 * SIZE_OF_LONG;
+    /** RESYNC_REQUEST flag: the asker's image started empty; its former words are asked for too. */
+    public static final short FLAG_FORMER_WORDS = 1;
+    /** A run's owner: the source's own words. */
+    public static final int RUN_OWNER_SOURCE = 0;
     public static final int END_WORDS_OFFSET = REQUEST_ID_OFFSET + SIZE_OF_LONG;
     public static final int END_LENGTH = END_WORDS_OFFSET + SIZE_OF_LONG;
 

@@ -31,9 +31,10 @@ import static io.rfmrt.rfm.internal.bridge.BridgeMessages.writeInBounds;
  * The outbound side of a bridge: drains the host's outbound log (the writes and events its nodes append) into DATA
  * messages, one to every peer, in log order; makes the words a node's write took as this host's; and, after the log
  * overflowed, sends again the words the writers marked instead (once everything logged before is out, so that no older
- * value lands after the resend).
+ * value lands after the resend). The words a peer gave back to a host whose image started empty (its former words,
+ * {@link ResyncWords}) are sent again the same way, marked here instead of in the file's bitmap.
  * <pre>
- *   overflow:  IDLE --(flag seen)--&gt; DRAINING --(log read up to then; marks taken)--&gt; SETTLING
+ *   overflow:  IDLE --(flag seen, or words taken back)--&gt; DRAINING --(log read up to then; marks taken)--&gt; SETTLING
  *              SETTLING --(log read up to then)--&gt; SENDING --(every marked word sent)--&gt; IDLE
  * </pre>
  * A DATA message waits for a back-pressured peer (the log drains no further until it takes it); a peer whose stream
@@ -64,6 +65,9 @@ final class OutboundDrain
     private final UnsafeBuffer dataBuffer = new UnsafeBuffer(BufferUtil.allocateDirectAligned(MAX_MESSAGE, 64));
     private final ControlledMessageHandler logHandler = this::onLogRecord;
     private final long[] swept;
+    private final long[] takenBack;
+    private boolean takenBackPending;
+    private boolean overflowInRound;
 
     private int dataLength;
     private boolean dataPending;
@@ -102,6 +106,19 @@ final class OutboundDrain
         this.recorder = recorder;
         this.hostId = hostId;
         this.swept = new long[owners.overflowLongs()];
+        this.takenBack = new long[owners.overflowLongs()];
+    }
+
+    /**
+     * A former word of this host, given back by a peer and stored in the image: send it again to every peer from the
+     * image, after everything logged until now (a store of this host's node logged before must not land after it).
+     *
+     * @param word the word's index.
+     */
+    void resendTakenBack(final int word)
+    {
+        takenBack[word >>> 6] |= 1L << (word & 63);
+        takenBackPending = true;
     }
 
     /**
@@ -182,8 +199,12 @@ final class OutboundDrain
             // logged until now go out too (an older value of a marked word among it must not land after the resend)
             for (int i = 0; i < swept.length; i++)
             {
-                swept[i] |= owners.takeOverflow(i);
+                final long marked = owners.takeOverflow(i);
+                overflowInRound |= marked != 0;
+                swept[i] |= marked | takenBack[i];
+                takenBack[i] = 0;
             }
+            takenBackPending = false;
             overflowDrainTo = log.producerPosition();
             overflowPhase = OVERFLOW_SETTLING;
         }
@@ -350,7 +371,7 @@ final class OutboundDrain
      */
     void checkOverflow()
     {
-        if (overflowPhase == OVERFLOW_IDLE && owners.overflowFlag())
+        if (overflowPhase == OVERFLOW_IDLE && (takenBackPending || owners.overflowFlag()))
         {
             // the flag stays up (events refused) until the marked words are sent again
             overflowDrainTo = log.producerPosition();
@@ -391,7 +412,11 @@ final class OutboundDrain
         }
         overflowPhase = OVERFLOW_IDLE;
         file.add(BridgeCounter.OVERFLOW_WORDS_RESENT, overflowWords);
-        recorder.record(BridgeRecordKind.LOG_OVERFLOW, null, overflowWords, 0);
+        if (overflowInRound)
+        {
+            recorder.record(BridgeRecordKind.LOG_OVERFLOW, null, overflowWords, 0);
+        }
+        overflowInRound = false;
         // words marked after they were taken raised no flag (it was up): another round takes them
         owners.clearOverflowFlag();
         for (int i = 0; i < swept.length; i++)

@@ -50,11 +50,17 @@ final class PeerLink
     long syncHeardNs;
     long syncBytes;
     long syncConflicts;
+    /** This host's image started empty and the peer has not yet answered a request for its former words. */
+    boolean formerWanted;
+    /** The request asked now asks for this host's former words too. */
+    boolean requestAsksFormer;
 
     // the resynchronisation the peer asked of this host
     boolean serving;
     long serveRequestId;
     int serveWord;
+    /** The peer asked for its former words too: the words this host holds that the peer owns. */
+    boolean serveFormer;
     long servedWords;
 
     // the DATA message the peer has still to take

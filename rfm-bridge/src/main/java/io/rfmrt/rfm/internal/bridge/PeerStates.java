@@ -25,6 +25,8 @@ import static io.rfmrt.rfm.internal.bridge.BridgeFileDescriptor.PEER_VIEW_OF_US_
 import static io.rfmrt.rfm.internal.bridge.BridgeMessages.BYE;
 import static io.rfmrt.rfm.internal.bridge.BridgeMessages.END_LENGTH;
 import static io.rfmrt.rfm.internal.bridge.BridgeMessages.EPOCH_OFFSET;
+import static io.rfmrt.rfm.internal.bridge.BridgeMessages.FLAGS_OFFSET;
+import static io.rfmrt.rfm.internal.bridge.BridgeMessages.FLAG_FORMER_WORDS;
 import static io.rfmrt.rfm.internal.bridge.BridgeMessages.HEADER_LENGTH;
 import static io.rfmrt.rfm.internal.bridge.BridgeMessages.INCARNATION_OFFSET;
 import static io.rfmrt.rfm.internal.bridge.BridgeMessages.MAX_MESSAGE;
@@ -224,10 +226,12 @@ final class PeerStates
     {
         final long request = peer.requestId + 1;
         streams.header(controlBuffer, RESYNC_REQUEST, peer.hostId);
+        controlBuffer.putShort(FLAGS_OFFSET, peer.formerWanted ? FLAG_FORMER_WORDS : (short)0);
         controlBuffer.putLong(REQUEST_ID_OFFSET, request);
         if (streams.offer(peer, controlBuffer, REQUEST_ID_OFFSET + Long.BYTES))
         {
             peer.requestId = request;
+            peer.requestAsksFormer = peer.formerWanted;
             peer.syncHeardNs = clock.nanoTime();
             peer.state = BridgeState.SYNCING;
             peer.syncConflicts = 0;
@@ -469,6 +473,13 @@ final class PeerStates
         }
         peer.state = BridgeState.UP;
         peer.resyncs++;
+        if (peer.requestAsksFormer)
+        {
+            // every former word it held is here now (or a newer value written here since): never asked again
+            peer.requestAsksFormer = false;
+            peer.formerWanted = false;
+            file.formerWordsAnswered(peer.hostId);
+        }
         peerTable.peerInt(peer.index, PEER_STATE_OFFSET, peer.state.id());
         peerTable.peerLong(peer.index, PEER_RESYNCS_OFFSET, peer.resyncs);
         if (peer.syncConflicts > 0)

@@ -10,6 +10,8 @@ import org.agrona.concurrent.UnsafeBuffer;
 import static io.rfmrt.rfm.internal.bridge.BridgeFileDescriptor.WORD_SIZE;
 import static io.rfmrt.rfm.internal.bridge.BridgeMessages.END_LENGTH;
 import static io.rfmrt.rfm.internal.bridge.BridgeMessages.END_WORDS_OFFSET;
+import static io.rfmrt.rfm.internal.bridge.BridgeMessages.FLAGS_OFFSET;
+import static io.rfmrt.rfm.internal.bridge.BridgeMessages.FLAG_FORMER_WORDS;
 import static io.rfmrt.rfm.internal.bridge.BridgeMessages.MAX_MESSAGE;
 import static io.rfmrt.rfm.internal.bridge.BridgeMessages.REQUEST_ID_OFFSET;
 import static io.rfmrt.rfm.internal.bridge.BridgeMessages.RESYNC_DATA;
@@ -18,6 +20,8 @@ import static io.rfmrt.rfm.internal.bridge.BridgeMessages.RESYNC_RUNS_OFFSET;
 import static io.rfmrt.rfm.internal.bridge.BridgeMessages.RUN_HEADER_LENGTH;
 import static io.rfmrt.rfm.internal.bridge.BridgeMessages.RUN_LENGTH_OFFSET;
 import static io.rfmrt.rfm.internal.bridge.BridgeMessages.RUN_OFFSET_OFFSET;
+import static io.rfmrt.rfm.internal.bridge.BridgeMessages.RUN_OWNER_OFFSET;
+import static io.rfmrt.rfm.internal.bridge.BridgeMessages.RUN_OWNER_SOURCE;
 import static io.rfmrt.rfm.internal.bridge.BridgeMessages.writeInBounds;
 
 /**
@@ -25,6 +29,15 @@ import static io.rfmrt.rfm.internal.bridge.BridgeMessages.writeInBounds;
  * budget of bytes per duty cycle, then RESYNC_END), and applied from a peer that answers this host's request (a word
  * both hosts claim goes to the lower host id, everywhere). When a peer asks and when it is UP is the state machine's
  * (PeerStates); this moves the words. The duty cycle's thread only.
+ * <p>
+ * Former words. A host whose image started empty (its bridge file made new) asks each peer for its own former words
+ * too, until that peer has answered such a request to its end: the words the peer holds as written by the asker,
+ * served after a RESYNC_REQUEST with the FORMER_WORDS flag in runs whose owner is the asker. The asker takes a word
+ * only while it knows nothing newer of it, that is while its owner table names no host for it and its image holds
+ * 0 (a compare-and-set from 0): a word one of its nodes wrote since the start is in its image at once and in the owner
+ * table once the bridge has read it from the log, so the old value never lands over it; the first peer's value of a
+ * word is kept and the later ones' are not taken. Every word taken back is sent again to every peer from the image,
+ * in log order ({@link OutboundDrain#resendTakenBack(int)}), so that all hosts hold the value this host kept.
  */
 final class ResyncWords
 {
@@ -34,6 +47,7 @@ final class ResyncWords
     private final PeerStreams streams;
     private final BridgeFile file;
     private final OwnerTable owners;
+    private final OutboundDrain outbound;
     private final UnsafeBuffer memory;
     private final CachedNanoClock clock;
     private final int hostId;
@@ -41,20 +55,22 @@ final class ResyncWords
     private final UnsafeBuffer resyncBuffer = new UnsafeBuffer(BufferUtil.allocateDirectAligned(MAX_MESSAGE, 64));
 
     /**
-     * @param peers   the configured peers.
-     * @param streams the streams out to them.
-     * @param file    the bridge file (owner table, counters).
-     * @param memory  the host's image.
-     * @param clock   the duty cycle's time.
-     * @param hostId  this host's id.
+     * @param peers    the configured peers.
+     * @param streams  the streams out to them.
+     * @param file     the bridge file (owner table, counters).
+     * @param outbound sends the words taken back again to every peer.
+     * @param memory   the host's image.
+     * @param clock    the duty cycle's time.
+     * @param hostId   this host's id.
      */
-    ResyncWords(final PeerLink[] peers, final PeerStreams streams, final BridgeFile file, final UnsafeBuffer memory,
-        final CachedNanoClock clock, final int hostId)
+    ResyncWords(final PeerLink[] peers, final PeerStreams streams, final BridgeFile file,
+        final OutboundDrain outbound, final UnsafeBuffer memory, final CachedNanoClock clock, final int hostId)
     {
         this.peers = peers;
         this.streams = streams;
         this.file = file;
         this.owners = file.owners();
+        this.outbound = outbound;
         this.memory = memory;
         this.clock = clock;
         this.hostId = hostId;
@@ -62,7 +78,8 @@ final class ResyncWords
     }
 
     /**
-     * RESYNC_REQUEST: serve the peer this host's words from the first, under the request's id.
+     * RESYNC_REQUEST: serve the peer this host's words from the first, under the request's id (and the peer's former
+     * words, when it asks for them).
      */
     void onRequest(final PeerLink peer, final DirectBuffer buffer, final int offset, final int length)
     {
@@ -74,6 +91,7 @@ final class ResyncWords
         peer.serveRequestId = buffer.getLong(offset + REQUEST_ID_OFFSET);
         peer.serveWord = 0;
         peer.servedWords = 0;
+        peer.serveFormer = (buffer.getShort(offset + FLAGS_OFFSET) & FLAG_FORMER_WORDS) != 0;
         peer.serving = true;
     }
 
@@ -107,21 +125,22 @@ final class ResyncWords
             long sent = 0;
             while (word < words && length + RUN_HEADER_LENGTH + WORD_SIZE <= MAX_MESSAGE)
             {
-                if (owners.owner(word) != hostId)
+                final int owner = owners.owner(word);
+                if (owner != hostId && (!peer.serveFormer || owner != peer.hostId))
                 {
                     word++;
                     continue;
                 }
                 int end = word + 1;
                 final int room = (MAX_MESSAGE - length - RUN_HEADER_LENGTH) / WORD_SIZE;
-                while (end < words && end - word < room && owners.owner(end) == hostId)
+                while (end < words && end - word < room && owners.owner(end) == owner)
                 {
                     end++;
                 }
                 final int bytes = (end - word) * WORD_SIZE;
                 resyncBuffer.putLong(length + RUN_OFFSET_OFFSET, (long)word * WORD_SIZE);
                 resyncBuffer.putInt(length + RUN_LENGTH_OFFSET, bytes);
-                resyncBuffer.putInt(length + RUN_LENGTH_OFFSET + Integer.BYTES, 0);
+                resyncBuffer.putInt(length + RUN_OWNER_OFFSET, owner == hostId ? RUN_OWNER_SOURCE : owner);
                 resyncBuffer.putBytes(length + RUN_HEADER_LENGTH, memory, word * WORD_SIZE, bytes);
                 length += RUN_HEADER_LENGTH + bytes;
                 sent += bytes;
@@ -179,6 +198,15 @@ final class ResyncWords
             }
             final int first = (int)(to / WORD_SIZE);
             final int count = n / WORD_SIZE;
+            if (buffer.getInt(at + RUN_OWNER_OFFSET) == hostId)
+            {
+                if (peer.requestAsksFormer)
+                {
+                    applied += takeBack(buffer, data, first, count);
+                }
+                at = data + n;
+                continue;
+            }
             for (int i = 0; i < count; i++)
             {
                 final int word = first + i;
@@ -206,5 +234,33 @@ final class ResyncWords
         {
             file.add(BridgeCounter.RESYNC_CONFLICTS, conflicts);
         }
+    }
+
+    /**
+     * A run of this host's former words, as the peer holds them: take each that this host knows nothing newer of.
+     *
+     * @return bytes taken.
+     */
+    private long takeBack(final DirectBuffer buffer, final int data, final int first, final int count)
+    {
+        long taken = 0;
+        for (int i = 0; i < count; i++)
+        {
+            final int word = first + i;
+            // a node's store is in the image before its log record, and in the owner table once the record is read:
+            // either says this host wrote the word since it started, and its value is the newer one
+            if (owners.owner(word) == 0 &&
+                memory.compareAndSetLong(word * WORD_SIZE, 0, buffer.getLong(data + i * WORD_SIZE)))
+            {
+                owners.own(word, hostId);
+                outbound.resendTakenBack(word);
+                taken++;
+            }
+        }
+        if (taken > 0)
+        {
+            file.add(BridgeCounter.FORMER_WORDS_TAKEN_BACK, taken);
+        }
+        return taken * WORD_SIZE;
     }
 }

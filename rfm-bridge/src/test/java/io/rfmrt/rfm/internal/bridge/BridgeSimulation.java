@@ -22,13 +22,16 @@ import java.util.SplittableRandom;
 /**
  * One seeded run of the bridge protocol: 3 to 5 hosts, each a real {@link BridgeAgent} over its own network image and
  * bridge file, with a node that writes its own words and sends events, over {@link SimLinks} and a simulated clock.
- * Faults (links down both ways or one way, bridges killed and restarted, bridges stopped and resumed) come from the
- * seed; so does every choice of order and delay. The same seed replays the same run.
+ * Faults (links down both ways or one way, bridges killed and restarted, bridges stopped and resumed, hosts restarted
+ * with an empty image) come from the seed; so does every choice of order and delay. The same seed replays the same
+ * run (the empty restarts are drawn from a stream of their own: the other faults of a seed are as without them).
  * <p>
  * Properties, checked every step and at the end (a violation throws {@link Violation} naming the step):
  * <pre>
  *   (a) from the last fault's end, every host's link is up within the peer time-out + 1 s and stays up;
- *   (b) at the end every host's image holds, word by word, the last value the word's owner wrote;
+ *   (b) at the end every host's image holds, word by word, the last value the word's owner wrote (a word whose owner
+ *       restarted empty and has not written it since: one value it wrote, the same on every host, no older than
+ *       the oldest copy the other hosts held when it restarted);
  *   (c) an event never arrives before the data its sender wrote before it;
  *   (d) at the end every divergence of a bridge's link has its convergence, and nothing threw.
  * </pre>
@@ -44,6 +47,7 @@ final class BridgeSimulation
     private static final String NETWORK = "sim";
     private static final long QUIET_NS = 300_000_000L;
     private static final int NODE_LIMIT = 8;
+    private static final long EMPTY_RESTART_SALT = 0x454d505459525354L;
 
     /**
      * A property that did not hold.
@@ -58,8 +62,14 @@ final class BridgeSimulation
 
     enum FaultKind
     {
-        LINK_BOTH_WAYS, LINK_ONE_WAY, HOST_CUT_OFF, KILL_RESTART, PAUSE
+        LINK_BOTH_WAYS, LINK_ONE_WAY, HOST_CUT_OFF, KILL_RESTART, PAUSE,
+        /** Bridge and node killed, the host's image zeroed and its bridge file removed, both started again. */
+        EMPTY_RESTART
     }
+
+    /** The kinds {@link #random} draws from: the empty restarts come from a stream of their own. */
+    private static final FaultKind[] DRAWN_KINDS = {FaultKind.LINK_BOTH_WAYS, FaultKind.LINK_ONE_WAY,
+        FaultKind.HOST_CUT_OFF, FaultKind.KILL_RESTART, FaultKind.PAUSE};
 
     record Fault(FaultKind kind, int host, int other, long startNs, long endNs)
     {
@@ -68,14 +78,23 @@ final class BridgeSimulation
     private final long seed;
     private final Path root;
     private final SplittableRandom random;
+    /** Draws the empty restarts, apart from {@link #random}: a seed's other faults and choices stay as they were. */
+    private final SplittableRandom emptyRandom;
     private final int hostCount;
     private final SimLinks links;
     private final long startNs;
     private final List<Fault> faults = new ArrayList<>();
     private final Host[] hosts;
     private final long[] expected = new long[WORDS_USED];
+    /**
+     * Per word, -1 while its value is known exactly ({@link #expected}); after its owner restarted empty and until it
+     * writes the word again, the oldest value it may come back as (what the other hosts held of it then, 0 when none
+     * did): every host must then agree on one value from there to the last written.
+     */
+    private final long[] lowestAccepted = new long[WORDS_USED];
     private long lastHealNs;
     private long askedAgain;
+    private long takenBack;
     private long steps;
     private final StringBuilder trace = new StringBuilder();
     private final boolean tracing;
@@ -91,7 +110,10 @@ final class BridgeSimulation
         startNs = System.nanoTime() + 3_600_000_000_000L;
         links = new SimLinks(hostCount, PEER_TIMEOUT_NS, startNs, random.split());
         hosts = new Host[hostCount + 1];
+        java.util.Arrays.fill(lowestAccepted, -1);
         planFaults();
+        emptyRandom = new SplittableRandom(seed ^ EMPTY_RESTART_SALT);
+        planEmptyRestarts();
     }
 
     long steps()
@@ -105,6 +127,15 @@ final class BridgeSimulation
     long askedAgain()
     {
         return askedAgain;
+    }
+
+    /**
+     * @return former words taken back by hosts restarted empty, on every host together (after {@link #run()}; a
+     *         host restarted empty again loses its count with its file).
+     */
+    long takenBack()
+    {
+        return takenBack;
     }
 
     int hostCount()
@@ -124,12 +155,33 @@ final class BridgeSimulation
         for (int i = 0; i < count; i++)
         {
             at += random.nextLong(50_000_000L, 600_000_000L);
-            final FaultKind kind = FaultKind.values()[random.nextInt(FaultKind.values().length)];
+            final FaultKind kind = DRAWN_KINDS[random.nextInt(DRAWN_KINDS.length)];
             final int host = 1 + random.nextInt(hostCount);
             int other = 1 + random.nextInt(hostCount - 1);
             other = other >= host ? other + 1 : other;
             final long length = random.nextLong(5_000_000L, 3 * PEER_TIMEOUT_NS);
             faults.add(new Fault(kind, host, other, startNs + at, startNs + at + length));
+            lastHealNs = Math.max(lastHealNs, startNs + at + length);
+        }
+    }
+
+    /**
+     * Half the seeds restart one host, or two, with an empty image: its bridge and node killed, its image zeroed and
+     * its bridge file removed (the network reset and made again), then both started again.
+     */
+    private void planEmptyRestarts()
+    {
+        if (emptyRandom.nextBoolean())
+        {
+            return;
+        }
+        final int count = 1 + emptyRandom.nextInt(2);
+        for (int i = 0; i < count; i++)
+        {
+            final long at = 400_000_000L + emptyRandom.nextLong(2_500_000_000L);
+            final int host = 1 + emptyRandom.nextInt(hostCount);
+            final long length = emptyRandom.nextLong(5_000_000L, 3 * PEER_TIMEOUT_NS);
+            faults.add(new Fault(FaultKind.EMPTY_RESTART, host, 0, startNs + at, startNs + at + length));
             lastHealNs = Math.max(lastHealNs, startNs + at + length);
         }
     }
@@ -302,6 +354,22 @@ final class BridgeSimulation
                         hosts[f.host].start();
                     }
                 }
+                case EMPTY_RESTART ->
+                {
+                    final Host host = hosts[f.host];
+                    if (now - f.startNs >= 0 && now - f.startNs < STEP_NS && host.nodeOpen())
+                    {
+                        host.wipe();
+                    }
+                    if (now - f.endNs >= 0 && now - f.endNs < STEP_NS && !host.nodeOpen())
+                    {
+                        if (host.agent == null)
+                        {
+                            host.start();
+                        }
+                        host.openNode();
+                    }
+                }
             }
         }
     }
@@ -314,10 +382,19 @@ final class BridgeSimulation
             for (int w = 0; w < WORDS_USED; w++)
             {
                 final long value = host.view.memory().getLongVolatile(w * 8);
-                if (value != expected[w])
+                if (lowestAccepted[w] < 0 && value != expected[w])
                 {
                     fail("(b) host " + h + " holds " + value + " in word " + w + ", its owner host " +
                         owner(w) + " wrote " + expected[w] + " last", null);
+                }
+                final long first = hosts[1].view.memory().getLongVolatile(w * 8);
+                if (lowestAccepted[w] >= 0 && (value != first || value < lowestAccepted[w] || value > expected[w] ||
+                    value != 0 && value % 16 != owner(w)))
+                {
+                    fail("(b) host " + h + " holds " + value + " in word " + w + " (host 1 holds " + first +
+                        "); its owner host " + owner(w) + " restarted empty and did not write it again: every host " +
+                        "must hold one value it wrote, from " + lowestAccepted[w] + " (the oldest the others held " +
+                        "then) to " + expected[w] + " (its last)", null);
                 }
             }
         }
@@ -330,10 +407,11 @@ final class BridgeSimulation
             final Host host = hosts[h];
             final BridgeFile file = BridgeFile.of(host.view.bridge());
             askedAgain += file.counter(BridgeCounter.RESYNCS_ASKED_AGAIN);
+            takenBack += file.counter(BridgeCounter.FORMER_WORDS_TAKEN_BACK);
             final long converged = file.counter(BridgeCounter.CONVERGENCES);
             final long diverged = file.counter(BridgeCounter.DIVERGENCES);
             final long endedUp = host.endedUp + (host.agent != null && host.agent.linkUp() ? 1 : 0);
-            if (converged - diverged != endedUp)
+            if (converged - diverged + host.wipedBalance != endedUp)
             {
                 fail("(d) host " + h + ": " + converged + " convergences, " + diverged + " divergences, " +
                     endedUp + " bridges whose link was up when they ended", null);
@@ -437,6 +515,7 @@ final class BridgeSimulation
         NetworkImage view;
         RfmDevice node;
         long endedUp;
+        long wipedBalance;
         long nextValue;
         final EventInfo info = new EventInfo();
 
@@ -508,6 +587,69 @@ final class BridgeSimulation
         }
 
         /**
+         * Bridge and node killed, the image zeroed, the bridge file removed. What the host's words may come back as is
+         * what the other hosts hold of them now (its last writes may have been lost with it).
+         */
+        void wipe()
+        {
+            if (agent != null)
+            {
+                kill();
+            }
+            node.close();
+            node = null;
+            final BridgeFile file = BridgeFile.of(view.bridge());
+            wipedBalance += file.counter(BridgeCounter.CONVERGENCES) - file.counter(BridgeCounter.DIVERGENCES);
+            view.close();
+            view = null;
+            resetNetwork(dir);
+            for (int w = 0; w < WORDS_USED; w++)
+            {
+                if (owner(w) != id)
+                {
+                    if (lowestAccepted[w] >= 0 && holders(w) == 0)
+                    {
+                        // its owner has not taken it back yet and this host held the last copy: lost everywhere
+                        lowestAccepted[w] = 0;
+                    }
+                    continue;
+                }
+                long lowest = lowestAccepted[w] < 0 ? Long.MAX_VALUE : lowestAccepted[w];
+                boolean held = false;
+                for (int o = 1; o <= hostCount; o++)
+                {
+                    final Host other = hosts[o];
+                    if (o != id && other.view != null &&
+                        BridgeFile.of(other.view.bridge()).owners().owner(w) == id)
+                    {
+                        held = true;
+                        lowest = Math.min(lowest, other.view.memory().getLongVolatile(w * 8));
+                    }
+                }
+                lowestAccepted[w] = held ? lowest : 0;
+            }
+            note("wipe host " + id);
+        }
+
+        /**
+         * @return the running hosts whose owner table names the word's owner for it (the owner among them, once it
+         *         took the word back).
+         */
+        private int holders(final int word)
+        {
+            int count = 0;
+            for (int o = 1; o <= hostCount; o++)
+            {
+                final Host other = hosts[o];
+                if (other.view != null && BridgeFile.of(other.view.bridge()).owners().owner(word) == owner(word))
+                {
+                    count++;
+                }
+            }
+            return count;
+        }
+
+        /**
          * A process killed: no goodbye, its claim left behind (taken over by the next bridge as a dead one's).
          */
         void kill()
@@ -531,6 +673,7 @@ final class BridgeSimulation
                 final long value = ++nextValue * 16 + id;
                 node.window().putLongRelease(word * 8L, value);
                 expected[word] = value;
+                lowestAccepted[word] = -1;
             }
             else if (roll < 33)
             {
@@ -539,6 +682,7 @@ final class BridgeSimulation
                 final long value = ++nextValue * 16 + id;
                 node.window().putLongRelease(word * 8L, value);
                 expected[word] = value;
+                lowestAccepted[word] = -1;
                 final int target = random.nextInt(4) == 0 ? RfmDevice.ALL_NODES : otherHost();
                 node.sendEvent(target, EventType.INTR1, (int)(value & 0x7FFF_FFFF));
             }
