@@ -15,12 +15,14 @@ import java.util.regex.Pattern;
  *     done. Time left is the mean of the steps run so far times the steps still to run (before the first step
  *     ends, the planned seconds per step); a step that will not run (a ramp that stopped) is {@link #skip}ped.</li>
  *     <li><b>seconds</b> (a soak, the demo): a line at the start and then one every {@link #secondsLineInterval}
- *     seconds, from a daemon thread of its own ({@link #startTicker}), never from a thread that measures.</li>
+ *     seconds, from a daemon thread of its own ({@link #startTicker}), never from a thread that measures; or, where
+ *     another program estimates the time left (JMH), a line as it says so ({@link #estimate}).</li>
  * </ul>
  * <pre>
  * [3/27, elapsed 0:24, left ~3:00] interrupt at 5000 Hz for 10 s ...
  * [27/27, elapsed 4:52, left 0:00] done
  * [120/600 s, elapsed 2:00, left 8:00] soaking interrupt-inline at 10000 Hz
+ * [40/125 s, elapsed 0:40, left ~1:25] running WriterBench.frame ...
  * </pre>
  * Plain lines, on a terminal as in a pipe: the children of a bench share the same stderr, and a line redrawn in
  * place would be overwritten by theirs. A {@code ~} marks an estimate. Time comes from an injected clock, so a test
@@ -100,6 +102,35 @@ public final class Progress implements AutoCloseable
         final Progress p = new Progress(err, nanoClock, totalSeconds, true, 0, label);
         p.print(p.startNs);
         return p;
+    }
+
+    /**
+     * A run whose length another program estimates as it goes (JMH's ETA): lines come from {@link #estimate}.
+     *
+     * @param err       where the lines go (the command's stderr).
+     * @param nanoClock the clock, ns.
+     * @return the reporter; nothing is printed until the first {@link #estimate}.
+     */
+    public static Progress estimates(final PrintWriter err, final LongSupplier nanoClock)
+    {
+        return new Progress(err, nanoClock, 0, true, 0, null);
+    }
+
+    /**
+     * Print a line of a run said to end in {@code leftSeconds}: n/N are the seconds run and the seconds run plus
+     * those left.
+     *
+     * @param what        what runs now, ending the line.
+     * @param leftSeconds the time left as estimated, s.
+     */
+    public void estimate(final String what, final long leftSeconds)
+    {
+        final long elapsed = nanoClock.getAsLong() - startNs;
+        final long elapsedS = elapsed / SECOND_NS;
+        final long left = Math.max(0, leftSeconds);
+        err.printf(Locale.ROOT, SECONDS_LINE, elapsedS, elapsedS + left, clock(elapsed), "~" + clock(left * SECOND_NS),
+            what);
+        err.flush();
     }
 
     /**

@@ -116,6 +116,18 @@ class ProgressTest
     }
 
     @Test
+    void shouldTakeTheTimeLeftAnotherProgramEstimates()
+    {
+        final Progress progress = Progress.estimates(err, () -> nowNs);
+        advanceSeconds(40);
+
+        progress.estimate("running WriterBench.frame ...", 85);
+
+        assertThat(text.toString()).isEqualTo("[40/125 s, elapsed 0:40, left ~1:25] running WriterBench.frame ...\n");
+        assertThat(Progress.LINE.matcher(text.toString()).find()).isTrue();
+    }
+
+    @Test
     void shouldWriteDurationsAsMinutesAndSecondsThenHours()
     {
         assertThat(Progress.clock(0)).isEqualTo("0:00");
