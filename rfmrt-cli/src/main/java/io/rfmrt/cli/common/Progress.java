@@ -270,7 +270,7 @@ public final class Progress implements AutoCloseable
      * @param nanos a duration, ns.
      * @return it as m:ss, or h:mm:ss from an hour.
      */
-    static String clock(final long nanos)
+    public static String clock(final long nanos)
     {
         final long s = Math.max(0, nanos) / SECOND_NS;
         return s >= 3600 ? String.format(Locale.ROOT, "%d:%02d:%02d", s / 3600, s / 60 % 60, s % 60) :
