@@ -67,7 +67,7 @@ final class BenchBurst implements Callable<Integer>
         final PrintWriter out = spec.commandLine().getOut();
         final List<Map<String, Object>> results = new ArrayList<>();
         final Progress progress = Progress.steps(spec.commandLine().getErr(), modes.size(),
-            bursts * gapNanos / 1_000_000_000L + 2);
+            bursts * gapNanos / 1_000_000_000L + BenchRun.STEP_OVERHEAD_SECONDS);
         for (final String name : modes)
         {
             progress.step(String.format("burst %s: %d x %d frames ...", name, bursts, frames));

@@ -113,7 +113,8 @@ public final class BenchCompare implements Callable<Integer>
         final List<Map<String, Object>> modes = new ArrayList<>();
         final List<String[]> selected = Arrays.stream(BenchRun.MODES)
             .filter(mode -> only == null || only.contains(mode[0])).toList();
-        final Progress progress = Progress.steps(spec.commandLine().getErr(), selected.size() + 1, seconds + 1);
+        final Progress progress = Progress.steps(spec.commandLine().getErr(), selected.size() + 1,
+            seconds + BenchRun.STEP_OVERHEAD_SECONDS);
         for (final String[] mode : selected)
         {
             progress.step(String.format("running %s for %d s ...", mode[0], seconds));

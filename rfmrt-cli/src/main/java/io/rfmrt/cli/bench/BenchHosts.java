@@ -124,7 +124,7 @@ public final class BenchHosts implements Callable<Integer>
         }
         final PrintWriter out = spec.commandLine().getOut();
         final List<Map<String, Object>> all = measure(Progress.steps(spec.commandLine().getErr(),
-            rates.size() * rows.size(), seconds + 1), tag, rows);
+            rates.size() * rows.size(), seconds + BenchRun.STEP_OVERHEAD_SECONDS), tag, rows);
         final Result result = new Result("hosts", MachineInfo.describe(), ZonedDateTime.now().toString(), seconds,
             rates, PeerTransport.FRAME_BYTES, BenchRun.UNIFORM_JITTER,
             "veth pair between two network namespaces, " + Netns.SUBNET + ".0/24",

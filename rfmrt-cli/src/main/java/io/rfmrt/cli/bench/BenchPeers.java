@@ -146,7 +146,8 @@ public final class BenchPeers implements Callable<Integer>
         String threading = aeronThreading;
         final boolean probe = "auto".equals(threading) && rows.stream().anyMatch(r -> "aeron".equals(r.kind()));
         final Progress progress = Progress.steps(spec.commandLine().getErr(),
-            (probe ? THREADING_MODES.size() : 0) + rates.size() * rows.size(), seconds + 1);
+            (probe ? THREADING_MODES.size() : 0) + rates.size() * rows.size(),
+            seconds + BenchRun.STEP_OVERHEAD_SECONDS);
         if ("auto".equals(threading))
         {
             threading = "SHARED";

@@ -81,7 +81,8 @@ final class BenchPlay implements Callable<Integer>
             throw new UsageException("--seconds 1..600, --rates 1..100000 each");
         }
         final PrintWriter out = spec.commandLine().getOut();
-        final Progress progress = Progress.steps(spec.commandLine().getErr(), 2 * rates.size(), seconds + 1);
+        final Progress progress = Progress.steps(spec.commandLine().getErr(), 2 * rates.size(),
+            seconds + BenchRun.STEP_OVERHEAD_SECONDS);
         final double loadBefore = load();
         final List<Map<String, Object>> runs = new ArrayList<>();
         int exit = ExitCodes.OK;

@@ -92,7 +92,7 @@ final class BenchRamp implements Callable<Integer>
         final List<Ramp> ramps = new ArrayList<>();
         final List<Map<String, Object>> all = new ArrayList<>();
         final Progress progress = Progress.steps(spec.commandLine().getErr(), modes.size() * rates.size() + 1,
-            stepSeconds + 1);
+            stepSeconds + BenchRun.STEP_OVERHEAD_SECONDS);
         for (final String name : modes)
         {
             ramps.add(ramp(progress, name, rates, boundUs));
