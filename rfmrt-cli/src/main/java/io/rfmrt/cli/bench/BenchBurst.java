@@ -1,8 +1,8 @@
 package io.rfmrt.cli.bench;
 
 import io.rfmrt.cli.common.ExitCodes;
-import io.rfmrt.cli.common.Progress;
 import io.rfmrt.cli.common.Converters;
+import io.rfmrt.cli.common.Progress;
 import io.rfmrt.cli.common.UsageException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import picocli.CommandLine.Command;
