@@ -2,6 +2,7 @@ package io.rfmrt.cli.bench;
 
 import io.rfmrt.cli.common.ExitCodes;
 import io.rfmrt.cli.common.Converters;
+import io.rfmrt.cli.common.Progress;
 import io.rfmrt.cli.common.UsageException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import picocli.CommandLine.Command;
@@ -65,15 +66,14 @@ final class BenchBurst implements Callable<Integer>
         BenchRun.checkModes(modes);
         final PrintWriter out = spec.commandLine().getOut();
         final List<Map<String, Object>> results = new ArrayList<>();
+        final Progress progress = Progress.steps(spec.commandLine().getErr(), modes.size(),
+            bursts * gapNanos / 1_000_000_000L + BenchRun.STEP_OVERHEAD_SECONDS);
         for (final String name : modes)
         {
-            if (!json)
-            {
-                out.printf("burst %s: %d x %d frames ...%n", name, bursts, frames);
-                out.flush();
-            }
+            progress.step(String.format("burst %s: %d x %d frames ...", name, bursts, frames));
             results.add(BenchRun.run(BenchRun.mode(name), BenchRun.Traffic.burst(frames, bursts, gapNanos, size)));
         }
+        progress.finish();
         final Map<String, Object> result = new LinkedHashMap<>();
         result.put("benchmark", "burst");
         result.put("machine", MachineInfo.describe());

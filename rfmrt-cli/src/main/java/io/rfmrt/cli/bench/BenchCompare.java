@@ -7,6 +7,7 @@ import io.rfmrt.cli.common.ChildJvm;
 import io.rfmrt.cli.common.ChildResult;
 import io.rfmrt.cli.common.ExitCodes;
 import io.rfmrt.cli.common.Folders;
+import io.rfmrt.cli.common.Progress;
 import io.rfmrt.cli.common.UsageException;
 import io.rfmrt.rfm.EventType;
 import io.rfmrt.rfm.RfmCounter;
@@ -42,6 +43,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.ZonedDateTime;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -109,25 +111,18 @@ public final class BenchCompare implements Callable<Integer>
             BenchRun.checkModes(only);
         }
         final List<Map<String, Object>> modes = new ArrayList<>();
-        for (final String[] mode : BenchRun.MODES)
+        final List<String[]> selected = Arrays.stream(BenchRun.MODES)
+            .filter(mode -> only == null || only.contains(mode[0])).toList();
+        final Progress progress = Progress.steps(spec.commandLine().getErr(), selected.size() + 1,
+            seconds + BenchRun.STEP_OVERHEAD_SECONDS);
+        for (final String[] mode : selected)
         {
-            if (only != null && !only.contains(mode[0]))
-            {
-                continue;
-            }
-            if (!json)
-            {
-                out.printf("running %s for %d s ...%n", mode[0], seconds);
-                out.flush();
-            }
+            progress.step(String.format("running %s for %d s ...", mode[0], seconds));
             modes.add(BenchRun.run(mode, BenchRun.Traffic.steady(sender, rate, seconds, size)));
         }
-        if (!json)
-        {
-            out.printf("measuring the floors (cyclictest %d s, futex wake) ...%n", seconds);
-            out.flush();
-        }
+        progress.step(String.format("measuring the floors (cyclictest %d s, futex wake) ...", seconds));
         final Map<String, Object> floors = BenchRun.floors(seconds);
+        progress.finish();
 
         final Map<String, Object> result = new LinkedHashMap<>();
         result.put("machine", MachineInfo.describe());

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import io.rfmrt.cli.common.ChildJvm;
 import io.rfmrt.cli.common.ExitCodes;
+import io.rfmrt.cli.common.Progress;
 import io.rfmrt.cli.common.UsageException;
 import io.rfmrt.rfm.EventInfo;
 import io.rfmrt.rfm.EventType;
@@ -68,10 +69,14 @@ final class BenchEvents implements Callable<Integer>
         }
         final String network = "bench-" + ProcessHandle.current().pid();
         final List<Map<String, Object>> modes = new ArrayList<>();
+        final Progress progress = Progress.steps(spec.commandLine().getErr(), 2, count / rate + 1);
         try (SimNetwork net = SimNetwork.create(network, 1 << 20))
         {
+            progress.step(String.format("rfm-event: %d events at %d Hz ...", count, rate));
             modes.add(mode("rfm-event", runRfm(network)));
+            progress.step(String.format("plain-futex: %d events at %d Hz ...", count, rate));
             modes.add(mode("plain-futex", runFutex(network, net.dir())));
+            progress.finish();
         }
         finally
         {

@@ -8,6 +8,7 @@ import io.rfmrt.cli.common.ExitCodes;
 import io.rfmrt.cli.common.Failures;
 import io.rfmrt.cli.common.Folders;
 import io.rfmrt.cli.common.Netns;
+import io.rfmrt.cli.common.Progress;
 import io.rfmrt.cli.common.UsageException;
 import io.rfmrt.rfm.SharedMemoryFile;
 import io.rfmrt.runtime.threads.RtEnvironment;
@@ -122,7 +123,8 @@ public final class BenchHosts implements Callable<Integer>
             throw new IllegalStateException("bench hosts needs network namespaces: " + unavailable);
         }
         final PrintWriter out = spec.commandLine().getOut();
-        final List<Map<String, Object>> all = measure(out, tag, rows);
+        final List<Map<String, Object>> all = measure(Progress.steps(spec.commandLine().getErr(),
+            rates.size() * rows.size(), seconds + BenchRun.STEP_OVERHEAD_SECONDS), tag, rows);
         final Result result = new Result("hosts", MachineInfo.describe(), ZonedDateTime.now().toString(), seconds,
             rates, PeerTransport.FRAME_BYTES, BenchRun.UNIFORM_JITTER,
             "veth pair between two network namespaces, " + Netns.SUBNET + ".0/24",
@@ -174,7 +176,7 @@ public final class BenchHosts implements Callable<Integer>
      *
      * @return each row's figures, in order.
      */
-    private List<Map<String, Object>> measure(final PrintWriter out, final String tag, final List<Row> rows)
+    private List<Map<String, Object>> measure(final Progress progress, final String tag, final List<Row> rows)
         throws Exception
     {
         final List<Map<String, Object>> all = new ArrayList<>();
@@ -184,11 +186,7 @@ public final class BenchHosts implements Callable<Integer>
             {
                 for (final Row row : rows)
                 {
-                    if (!json)
-                    {
-                        out.printf("%s at %d Hz for %d s ...%n", row.name(), rate, seconds);
-                        out.flush();
-                    }
+                    progress.step(String.format("%s at %d Hz for %d s ...", row.name(), rate, seconds));
                     Map<String, Object> r;
                     try
                     {
@@ -213,6 +211,7 @@ public final class BenchHosts implements Callable<Integer>
                 }
             }
         }
+        progress.finish();
         return all;
     }
 

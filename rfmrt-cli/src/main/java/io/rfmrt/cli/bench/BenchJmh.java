@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.rfmrt.cli.common.ChildJvm;
 import io.rfmrt.cli.common.ExitCodes;
+import io.rfmrt.cli.common.Progress;
 import io.rfmrt.cli.common.UsageException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -27,6 +28,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
 
@@ -53,6 +55,9 @@ final class BenchJmh implements Callable<Integer>
     private static final String NORM = "gc.alloc.rate.norm";
     private static final String GC_COUNT = "gc.count";
     private static final int LOG_LINES_KEPT = 40;
+    /** JMH's line before each fork: how far the run is and its estimate of the time left (days only when any). */
+    private static final Pattern RUN_PROGRESS =
+        Pattern.compile("# Run progress: [0-9.]+% complete, ETA (?:(\\d{1,6}) days?, )?(\\d{1,9}):(\\d{2}):(\\d{2})");
 
     @Spec
     CommandSpec spec;
@@ -87,7 +92,7 @@ final class BenchJmh implements Callable<Integer>
         final Path results = Files.createTempFile("rfmrt-jmh-", ".json");
         try
         {
-            final int exit = runJmh(command(jar, results), json ? null : out, err);
+            final int exit = runJmh(command(jar, results), Progress.estimates(err, System::nanoTime), err);
             if (exit != 0)
             {
                 return ExitCodes.ERROR;
@@ -109,6 +114,23 @@ final class BenchJmh implements Callable<Integer>
         {
             Files.deleteIfExists(results);
         }
+    }
+
+    /**
+     * @param line a line of JMH's output.
+     * @return the seconds left that a {@code # Run progress: 12.50% complete, ETA 00:01:40} line says (days too),
+     * or -1 for any other line.
+     */
+    static long etaSeconds(final String line)
+    {
+        final Matcher m = RUN_PROGRESS.matcher(line);
+        if (!m.matches())
+        {
+            return -1;
+        }
+        final long days = m.group(1) == null ? 0 : Long.parseLong(m.group(1));
+        return ((days * 24 + Long.parseLong(m.group(2))) * 60 + Long.parseLong(m.group(3))) * 60 +
+            Long.parseLong(m.group(4));
     }
 
     /** One benchmark's result. */
@@ -142,7 +164,7 @@ final class BenchJmh implements Callable<Integer>
      *
      * @return JMH's exit code.
      */
-    private int runJmh(final List<String> command, final PrintWriter progress, final PrintWriter err)
+    private int runJmh(final List<String> command, final Progress progress, final PrintWriter err)
         throws IOException, InterruptedException
     {
         final Process child = new ProcessBuilder(command).redirectErrorStream(true).start();
@@ -154,6 +176,7 @@ final class BenchJmh implements Callable<Integer>
         }, "rfmrt-jmh-stop");
         Runtime.getRuntime().addShutdownHook(stop);
         final Deque<String> last = new ArrayDeque<>();
+        String running = "starting ...";
         try (BufferedReader lines = new BufferedReader(new InputStreamReader(child.getInputStream(),
             StandardCharsets.UTF_8)))
         {
@@ -165,10 +188,14 @@ final class BenchJmh implements Callable<Integer>
                     last.removeFirst();
                 }
                 last.addLast(line);
-                if (progress != null && line.startsWith("# Benchmark: "))
+                if (line.startsWith("# Benchmark: "))
                 {
-                    progress.printf("running %s ...%n", shortName(line.substring("# Benchmark: ".length())));
-                    progress.flush();
+                    running = String.format("running %s ...", shortName(line.substring("# Benchmark: ".length())));
+                }
+                final long eta = etaSeconds(line);
+                if (eta >= 0)
+                {
+                    progress.estimate(running, eta);
                 }
             }
         }

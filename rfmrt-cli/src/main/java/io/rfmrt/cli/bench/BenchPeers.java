@@ -13,6 +13,7 @@ import io.rfmrt.cli.common.ExitCodes;
 import io.rfmrt.cli.common.Folders;
 import io.rfmrt.cli.common.OutputFiles;
 import io.rfmrt.cli.common.PercentilePlot;
+import io.rfmrt.cli.common.Progress;
 import io.rfmrt.cli.common.UsageException;
 import io.rfmrt.rfm.SharedMemoryFile;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -143,13 +144,17 @@ public final class BenchPeers implements Callable<Integer>
         final List<Map<String, Object>> all = new ArrayList<>();
         final List<Map<String, Object>> probes = new ArrayList<>();
         String threading = aeronThreading;
+        final boolean probe = "auto".equals(threading) && rows.stream().anyMatch(r -> "aeron".equals(r.kind()));
+        final Progress progress = Progress.steps(spec.commandLine().getErr(),
+            (probe ? THREADING_MODES.size() : 0) + rates.size() * rows.size(),
+            seconds + BenchRun.STEP_OVERHEAD_SECONDS);
         if ("auto".equals(threading))
         {
             threading = "SHARED";
-            if (rows.stream().anyMatch(r -> "aeron".equals(r.kind())))
+            if (probe)
             {
                 threading = probeThreading(rows.stream().filter(r -> "aeron".equals(r.kind())).findFirst().get(),
-                    probes, out);
+                    probes, progress);
             }
         }
         final List<Histogram> histograms = new ArrayList<>();
@@ -157,17 +162,14 @@ public final class BenchPeers implements Callable<Integer>
         {
             for (final Row row : rows)
             {
-                if (!json)
-                {
-                    out.printf("%s at %d Hz for %d s ...%n", row.name(), rate, seconds);
-                    out.flush();
-                }
+                progress.step(String.format("%s at %d Hz for %d s ...", row.name(), rate, seconds));
                 final Map<String, Object> r = run(row, BenchRun.Traffic.steady(BenchRun.UNIFORM_JITTER, rate, seconds,
                     PeerTransport.FRAME_BYTES), threading);
                 histograms.add(takeHistogram(r));
                 all.add(r);
             }
         }
+        progress.finish();
         final boolean plotted = writePlot(all, histograms, plot);
         final Result result = new Result("peers", MachineInfo.describe(), ZonedDateTime.now().toString(), seconds,
             rates, PeerTransport.FRAME_BYTES, BenchRun.UNIFORM_JITTER, threading, probes,
@@ -244,7 +246,7 @@ public final class BenchPeers implements Callable<Integer>
         }
     }
 
-    private String probeThreading(final Row row, final List<Map<String, Object>> probes, final PrintWriter out)
+    private String probeThreading(final Row row, final List<Map<String, Object>> probes, final Progress progress)
         throws Exception
     {
         final int probeSeconds = Math.min(3, seconds);
@@ -252,12 +254,8 @@ public final class BenchPeers implements Callable<Integer>
         double bestP99 = Double.MAX_VALUE;
         for (final String mode : THREADING_MODES)
         {
-            if (!json)
-            {
-                out.printf("probing the Aeron driver in %s mode (%s, %d Hz, %d s) ...%n", mode, row.name(),
-                    rates.get(0), probeSeconds);
-                out.flush();
-            }
+            progress.step(String.format("probing the Aeron driver in %s mode (%s, %d Hz, %d s) ...", mode,
+                row.name(), rates.get(0), probeSeconds));
             final Map<String, Object> r = run(row, BenchRun.Traffic.steady(BenchRun.UNIFORM_JITTER, rates.get(0),
                 probeSeconds, PeerTransport.FRAME_BYTES), mode);
             takeHistogram(r);

@@ -3,6 +3,7 @@ package io.rfmrt.cli.bench;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.rfmrt.cli.common.ChildJvm;
 import io.rfmrt.cli.common.ExitCodes;
+import io.rfmrt.cli.common.Progress;
 import io.rfmrt.cli.common.UsageException;
 import io.rfmrt.cli.demo.DemoConfigs;
 import io.rfmrt.cli.demo.DemoProcesses;
@@ -80,19 +81,21 @@ final class BenchPlay implements Callable<Integer>
             throw new UsageException("--seconds 1..600, --rates 1..100000 each");
         }
         final PrintWriter out = spec.commandLine().getOut();
-        final PrintWriter console = json ? spec.commandLine().getErr() : out;
+        final Progress progress = Progress.steps(spec.commandLine().getErr(), 2 * rates.size(),
+            seconds + BenchRun.STEP_OVERHEAD_SECONDS);
         final double loadBefore = load();
         final List<Map<String, Object>> runs = new ArrayList<>();
         int exit = ExitCodes.OK;
         for (final int rate : rates)
         {
-            final Map<String, Object> run = run(rate, console);
+            final Map<String, Object> run = run(rate, progress);
             runs.add(run);
             if ((Long)run.get("lost") != 0)
             {
                 exit = ExitCodes.ERROR;
             }
         }
+        progress.finish();
         final Map<String, Object> result = new LinkedHashMap<>();
         result.put("benchmark", "play");
         result.put("machine", MachineInfo.describe());
@@ -129,7 +132,7 @@ final class BenchPlay implements Callable<Integer>
         return exit;
     }
 
-    private Map<String, Object> run(final int rate, final PrintWriter console) throws Exception
+    private Map<String, Object> run(final int rate, final Progress progress) throws Exception
     {
         final String network = "bench-play-" + ProcessHandle.current().pid();
         final Path dir = Files.createTempDirectory("rfmrt-bench-play");
@@ -140,8 +143,7 @@ final class BenchPlay implements Callable<Integer>
         {
             SimNetwork.create(network, ControlFrames.LAYOUT.memorySize()).close();
             Files.writeString(dir.resolve(DemoConfigs.LAYOUT_CONFIG), ControlFrames.layoutText());
-            console.printf(Locale.ROOT, "recording %,d frames at %d Hz ...%n", frames, rate);
-            console.flush();
+            progress.step(String.format(Locale.ROOT, "recording %,d frames at %d Hz ...", frames, rate));
             final Process recorder = receiver(network, dir, "recorder", true);
             try
             {
@@ -156,8 +158,7 @@ final class BenchPlay implements Callable<Integer>
                 Set.of(ControlFrames.PLANT_NODE));
             run.put("frames_recorded", (long)recording.frames());
             run.put("recorded_span_s", recording.spanNanos() / 1e9);
-            console.printf(Locale.ROOT, "playing them back at rate 1.0 and at the maximum rate ...%n");
-            console.flush();
+            progress.step("playing them back at rate 1.0 and at the maximum rate ...");
             final Process player = receiver(network, dir, "player", false);
             long lost = 0;
             try

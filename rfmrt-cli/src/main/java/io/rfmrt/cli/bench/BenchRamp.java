@@ -4,6 +4,7 @@ import io.rfmrt.cli.common.ExitCodes;
 import io.rfmrt.cli.common.ChildResult;
 import io.rfmrt.cli.common.Converters;
 import io.rfmrt.cli.common.OutputFiles;
+import io.rfmrt.cli.common.Progress;
 import io.rfmrt.cli.common.UsageException;
 import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.XYChart;
@@ -90,17 +91,16 @@ final class BenchRamp implements Callable<Integer>
         final double boundUs = p99BoundNanos / 1e3;
         final List<Ramp> ramps = new ArrayList<>();
         final List<Map<String, Object>> all = new ArrayList<>();
+        final Progress progress = Progress.steps(spec.commandLine().getErr(), modes.size() * rates.size() + 1,
+            stepSeconds + BenchRun.STEP_OVERHEAD_SECONDS);
         for (final String name : modes)
         {
-            ramps.add(ramp(out, name, rates, boundUs));
+            ramps.add(ramp(progress, name, rates, boundUs));
             all.addAll(ramps.get(ramps.size() - 1).steps());
         }
-        if (!json)
-        {
-            out.printf("measuring the floors ...%n");
-            out.flush();
-        }
+        progress.step("measuring the floors ...");
         final Map<String, Object> floors = BenchRun.floors(Math.min(stepSeconds, 10));
+        progress.finish();
         writePlot(ramps, plot);
         final Result result = new Result("ramp", MachineInfo.describe(), ZonedDateTime.now().toString(), stepSeconds,
             size, sender, boundUs, BenchCompare.WARMUP_NOTE + "; " + BenchCompare.CPU_NOTE, ramps, floors,
@@ -150,7 +150,7 @@ final class BenchRamp implements Callable<Integer>
     /**
      * Run one mode at each rate until a step fails, loses a frame or breaks the bound.
      */
-    private Ramp ramp(final PrintWriter out, final String name, final List<Integer> rates, final double boundUs)
+    private Ramp ramp(final Progress progress, final String name, final List<Integer> rates, final double boundUs)
         throws Exception
     {
         final List<Map<String, Object>> done = new ArrayList<>();
@@ -158,11 +158,7 @@ final class BenchRamp implements Callable<Integer>
         String stop = "every step passed";
         for (final int rate : rates)
         {
-            if (!json)
-            {
-                out.printf("ramp %s: %d Hz for %d s ...%n", name, rate, stepSeconds);
-                out.flush();
-            }
+            progress.step(String.format("ramp %s: %d Hz for %d s ...", name, rate, stepSeconds));
             final Map<String, Object> r = BenchRun.run(BenchRun.mode(name),
                 BenchRun.Traffic.steady(sender, rate, stepSeconds, size));
             r.put("rate_hz", rate);
@@ -184,6 +180,7 @@ final class BenchRamp implements Callable<Integer>
             }
             highest = rate;
         }
+        progress.skip(rates.size() - done.size());
         return new Ramp(name, highest, stop, done);
     }
 

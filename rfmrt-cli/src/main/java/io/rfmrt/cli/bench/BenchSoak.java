@@ -5,6 +5,7 @@ import io.rfmrt.cli.common.ChildJvm;
 import io.rfmrt.cli.common.ChildResult;
 import io.rfmrt.cli.common.ExitCodes;
 import io.rfmrt.cli.common.Folders;
+import io.rfmrt.cli.common.Progress;
 import io.rfmrt.cli.common.UsageException;
 import io.rfmrt.cli.demo.DemoConfigs;
 import io.rfmrt.control.node.ControlFrames;
@@ -167,7 +168,12 @@ public final class BenchSoak implements Callable<Integer>
         console.printf("soaking %s for %d s, a look every %d s (the first interval is the warm-up) ...%n",
             demo ? "the demo at " + rate + " Hz" : mode + " at " + rate + " Hz", duration, interval);
         console.flush();
-        final Run run = demo ? runDemo(duration, console) : runBench(row, duration);
+        final Run run;
+        try (Progress progress = Progress.seconds(err, duration, demo ? "soaking the demo at " + rate + " Hz" :
+            "soaking " + mode + " at " + rate + " Hz", System::nanoTime).startTicker("rfmrt-soak-progress"))
+        {
+            run = demo ? runDemo(duration, console) : runBench(row, duration);
+        }
         if (run.samples().size() < 2)
         {
             err.println("rfmrt bench soak: " + (run.failure() != null ? run.failure() : "no interval was measured"));
@@ -481,6 +487,11 @@ public final class BenchSoak implements Callable<Integer>
                 if (m.find())
                 {
                     misses.set(Long.parseLong(m.group(1)));
+                    continue;
+                }
+                if (Progress.LINE.matcher(line).find())
+                {
+                    // the soak's own progress lines say it
                     continue;
                 }
                 lastErr.set(line);

@@ -5,6 +5,7 @@ import io.rfmrt.cli.common.ChildJvm;
 import io.rfmrt.cli.common.ChildResult;
 import io.rfmrt.cli.common.ExitCodes;
 import io.rfmrt.cli.common.Failures;
+import io.rfmrt.cli.common.Progress;
 import io.rfmrt.cli.common.UsageException;
 import io.rfmrt.cli.replay.ReplayLaw;
 import io.rfmrt.control.ControllerGains;
@@ -194,7 +195,12 @@ public final class DemoCommand implements Callable<Integer>
             DemoExcitation.announce(excite, console);
             console.flush();
             writeConfigs(network, journals, cycles, profile, controllerGains, plan);
-            final Results results = runNodes(network, twoHosts, console, interrupted, children);
+            final Results results;
+            try (Progress progress = Progress.seconds(spec.commandLine().getErr(), seconds,
+                String.format("demo at %d Hz", rate), System::nanoTime).startTicker("rfmrt-demo-progress"))
+            {
+                results = runNodes(network, twoHosts, console, interrupted, children);
+            }
             final DemoSummary.Run run = new DemoSummary.Run(interrupted.get() == null ? "no" : interrupted.get(),
                 rate, seconds, plan.name(), plantModel, profile, wait, twoHosts == null ? null : twoHosts.summary(),
                 new DemoSummary.Journals(journals.resolve("controller").toString(),

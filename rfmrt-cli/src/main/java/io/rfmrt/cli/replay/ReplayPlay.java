@@ -3,6 +3,7 @@ package io.rfmrt.cli.replay;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import io.rfmrt.cli.common.ExitCodes;
+import io.rfmrt.cli.common.Progress;
 import io.rfmrt.cli.common.UsageException;
 import io.rfmrt.control.replay.ControlPlayback;
 import io.rfmrt.rfm.channel.ChannelSpec;
@@ -250,10 +251,14 @@ final class ReplayPlay
         final String timing = opts.rate() == Player.RATE_MAX ? "" : interval.getTotalCount() == 0 ?
             "  timing error p99 -" : String.format(Locale.ROOT, "  timing error p99 %.1f us",
             interval.getValueAtPercentile(99) / 1e3);
-        return String.format(Locale.ROOT, "%4d s  at %8.3f of %.3f s  loop %d/%s  frames %,d (%,d/s)%s%s", second,
+        // the time left at the rate asked for: none at the maximum rate or looping forever
+        final String left = opts.rate() == Player.RATE_MAX || opts.loops() == Player.FOREVER ? "" : "  left " +
+            Progress.clock((long)(((double)(opts.loops() - player.loop() - 1) * recording.spanNanos() +
+            Math.max(0, recording.spanNanos() - player.positionNanos())) / opts.rate()));
+        return String.format(Locale.ROOT, "%4d s  at %8.3f of %.3f s  loop %d/%s  frames %,d (%,d/s)%s%s%s", second,
             player.positionNanos() / 1e9, recording.spanNanos() / 1e9, player.loop() + 1,
             opts.loops() == Player.FOREVER ? "forever" : Long.toString(opts.loops()), player.framesSent(), frames,
-            timing, player.paused() ? "  paused" : "");
+            timing, left, player.paused() ? "  paused" : "");
     }
 
     static Map<String, Object> summary(final PlaybackRecording recording, final Playback playback,

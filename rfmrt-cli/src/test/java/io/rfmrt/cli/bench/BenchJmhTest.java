@@ -110,6 +110,16 @@ class BenchJmhTest
     }
 
     @Test
+    void shouldReadTheTimeLeftFromJmhsRunProgressLines()
+    {
+        assertThat(BenchJmh.etaSeconds("# Run progress: 0.00% complete, ETA 00:02:40")).isEqualTo(160);
+        assertThat(BenchJmh.etaSeconds("# Run progress: 37.50% complete, ETA 12:00:05")).isEqualTo(43_205);
+        assertThat(BenchJmh.etaSeconds("# Run progress: 1.04% complete, ETA 1 days, 01:00:00")).isEqualTo(90_000);
+        assertThat(BenchJmh.etaSeconds("# Benchmark: io.rfmrt.jmh.WriterBench.frame")).isEqualTo(-1);
+        assertThat(BenchJmh.etaSeconds("# Run progress: done")).isEqualTo(-1);
+    }
+
+    @Test
     void shouldRefuseResultsWithoutTheGcProfiler()
     {
         final String json = """

@@ -1,6 +1,7 @@
 package io.rfmrt.cli.bench;
 
 import io.rfmrt.cli.CliProcesses;
+import io.rfmrt.cli.common.Progress;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -81,7 +82,11 @@ class BenchLeavesNothingTest
         assertThat(bench.waitFor(3, TimeUnit.MINUTES)).isTrue();
         final String out = stdout.get(30, TimeUnit.SECONDS);
         assertThat(bench.exitValue()).as(out + Files.readString(err)).isEqualTo(1);
-        assertThat(Files.readString(err)).startsWith("rfmrt: ").doesNotContain("Exception");
+        // after the progress lines, the line saying what failed
+        final String said = Files.readString(err);
+        assertThat(said.lines().filter(l -> !Progress.LINE.matcher(l).find()).findFirst()).as(said).get()
+            .asString().startsWith("rfmrt: ");
+        assertThat(said).doesNotContain("Exception");
         assertThat(leftInRoot()).isEmpty();
     }
 
