@@ -595,32 +595,35 @@ public final class BenchPeers implements Callable<Integer>
         return process.waitFor(10, TimeUnit.SECONDS) ? Integer.toString(process.exitValue()) : "none";
     }
 
+    /** One colour per row of {@link #ROWS}, the same in every panel. */
     private static final Color[] COLORS = {
         new Color(0, 90, 200), new Color(0, 160, 230), new Color(100, 60, 200), new Color(220, 40, 40),
         new Color(240, 130, 0), new Color(180, 120, 60), new Color(0, 150, 70), new Color(120, 200, 80),
         new Color(150, 150, 150), Color.BLACK};
 
+    /**
+     * One panel per rate, one under the other on the same axes, so no two lines of a panel share a colour; a
+     * transport keeps its colour in every panel.
+     */
     private static boolean writePlot(final List<Map<String, Object>> rows, final List<Histogram> histograms,
         final Path plot) throws IOException
     {
-        final PercentilePlot chart = new PercentilePlot("rfmrt bench peers: sender's stamp -> handler runs in " +
-            "the receiver (solid: first rate, dashed: second)", "latency (us)");
-        // twenty lines: the legend goes beside the plot, not over its left half
-        chart.chart().getStyler().setLegendPosition(Styler.LegendPosition.OutsideE);
-        final List<Object> rates = new ArrayList<>();
+        final Map<Object, PercentilePlot> panels = new LinkedHashMap<>();
         for (int i = 0; i < rows.size(); i++)
         {
             final Map<String, Object> r = rows.get(i);
-            if (!rates.contains(r.get("rate_hz")))
+            final PercentilePlot panel = panels.computeIfAbsent(r.get("rate_hz"), rate ->
             {
-                rates.add(r.get("rate_hz"));
-            }
+                final PercentilePlot p = new PercentilePlot("rfmrt bench peers at " + rate + " Hz: sender's stamp " +
+                    "-> handler runs in the receiver", "latency (µs)", 1200, 450);
+                p.chart().getStyler().setLegendPosition(Styler.LegendPosition.OutsideE);
+                return p;
+            });
             if (r.get("failure") != null || histograms.get(i) == null)
             {
                 continue;
             }
-            final int rateIndex = rates.indexOf(r.get("rate_hz"));
-            final XYSeries series = chart.add(r.get("transport") + " " + r.get("rate_hz") + " Hz", histograms.get(i));
+            final XYSeries series = panel.add(String.valueOf(r.get("transport")), histograms.get(i));
             if (series == null)
             {
                 continue;
@@ -630,11 +633,9 @@ public final class BenchPeers implements Callable<Integer>
             {
                 row++;
             }
-            series.setLineColor(COLORS[row % COLORS.length]);
-            series.setLineStyle(rateIndex == 0 ? new BasicStroke(2f) : new BasicStroke(1.5f, BasicStroke.CAP_BUTT,
-                BasicStroke.JOIN_MITER, 10f, new float[]{6f, 4f}, 0f));
+            series.setLineColor(COLORS[row % COLORS.length]).setLineStyle(new BasicStroke(2f));
         }
-        return chart.save(plot);
+        return PercentilePlot.saveStacked(new ArrayList<>(panels.values()), plot);
     }
 
     /**

@@ -225,7 +225,7 @@ final class BenchRamp implements Callable<Integer>
     {
         final XYChart chart = new XYChartBuilder().width(1000).height(550)
             .title("rfmrt bench ramp: p99 latency and receiver CPU per rate")
-            .xAxisTitle("frames per second").yAxisTitle("p99 publish -> handler end (us)").build();
+            .xAxisTitle("frames per second").yAxisTitle("p99 publish -> handler end (µs)").build();
         chart.getStyler().setXAxisLogarithmic(true).setYAxisLogarithmic(true)
             .setLegendPosition(Styler.LegendPosition.InsideNW);
         chart.setYAxisGroupTitle(1, "receiver CPU (% of one core), dashed");

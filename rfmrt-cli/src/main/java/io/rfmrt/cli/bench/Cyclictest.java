@@ -23,37 +23,40 @@ final class Cyclictest
     private static final Pattern BUCKET = Pattern.compile("^(\\d+)\\s+(\\d+)\\s*$");
     private static final Pattern MAX = Pattern.compile("^# Max Latencies:\\s+(\\d+)");
     private static final int HISTOGRAM_US = 10_000;
+    /** The Debian package that holds cyclictest. */
+    static final String PACKAGE = "rt-tests";
+    static final List<Path> SEARCH_DIRS = List.of(Path.of("/usr/bin"), Path.of("/usr/sbin"), Path.of("/usr/local/bin"));
 
     private Cyclictest()
     {
     }
 
     /**
-     * @return the cyclictest binary, installing rt-tests with apt-get when it is missing and we are root.
-     * @throws IllegalStateException when it cannot be had.
+     * @return the cyclictest binary from the usual folders.
+     * @throws IllegalStateException naming the package when it is not installed: nothing is installed at run time.
      */
-    static String binary() throws IOException, InterruptedException
+    static String binary()
     {
-        for (final String dir : List.of("/usr/bin", "/usr/sbin", "/usr/local/bin"))
+        return binary(SEARCH_DIRS);
+    }
+
+    /**
+     * @param dirs the folders to look in, in order.
+     * @return the first executable {@code cyclictest} in them.
+     * @throws IllegalStateException naming the package when there is none.
+     */
+    static String binary(final List<Path> dirs)
+    {
+        for (final Path dir : dirs)
         {
-            if (Files.isExecutable(Path.of(dir, "cyclictest")))
+            final Path candidate = dir.resolve("cyclictest");
+            if (Files.isExecutable(candidate))
             {
-                return dir + "/cyclictest";
+                return candidate.toString();
             }
         }
-        if (!"root".equals(System.getProperty("user.name")))
-        {
-            throw new IllegalStateException("cyclictest is not installed (apt-get install rt-tests)");
-        }
-        final Process install = new ProcessBuilder("sh", "-c",
-            "apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq rt-tests")
-            .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
-        if (!install.waitFor(10, TimeUnit.MINUTES) || install.exitValue() != 0 ||
-            !Files.isExecutable(Path.of("/usr/bin/cyclictest")))
-        {
-            throw new IllegalStateException("cyclictest is not installed and apt-get install rt-tests failed");
-        }
-        return "/usr/bin/cyclictest";
+        throw new IllegalStateException("cyclictest not found in " + dirs + ": it is in Debian's package " +
+            PACKAGE + " (as root: apt-get install " + PACKAGE + ")");
     }
 
     /**
@@ -62,7 +65,7 @@ final class Cyclictest
      * @param seconds how long.
      * @return the running process.
      */
-    static Process start(final int seconds) throws IOException, InterruptedException
+    static Process start(final int seconds) throws IOException
     {
         return new ProcessBuilder(binary(), "-m", "-q", "-p", "90", "-t", "1", "-i", "1000", "-D", seconds + "s",
             "-h", Integer.toString(HISTOGRAM_US)).redirectErrorStream(true).start();

@@ -41,8 +41,19 @@ public final class PercentilePlot
      */
     public PercentilePlot(final String title, final String yTitle)
     {
+        this(title, yTitle, 1200, 600);
+    }
+
+    /**
+     * @param title  the chart's title.
+     * @param yTitle the y axis title (microseconds).
+     * @param width  pixels.
+     * @param height pixels.
+     */
+    public PercentilePlot(final String title, final String yTitle, final int width, final int height)
+    {
         System.setProperty("java.awt.headless", "true");
-        chart = new XYChartBuilder().width(1200).height(600).title(title)
+        chart = new XYChartBuilder().width(width).height(height).title(title)
             .xAxisTitle("percentile (log 1/(1-p) axis)").yAxisTitle(yTitle).build();
         chart.getStyler().setYAxisLogarithmic(true).setYAxisDecimalPattern("#,##0.#");
         chart.getStyler().setLegendPosition(Styler.LegendPosition.InsideNW).setMarkerSize(0);
@@ -162,14 +173,7 @@ public final class PercentilePlot
         {
             return false;
         }
-        final double yMin = Math.pow(10, Math.floor(Math.log10(lowestUs)));
-        final double xMax = Math.ceil(highestX - 1e-6);
-        chart.getStyler().setXAxisMin(X_P50 - 0.05).setXAxisMax(xMax + 0.05).setYAxisMin(yMin);
-        mark(X_P50, "50 %", yMin);
-        for (int nines = 1; nines <= xMax && nines <= NINES.length; nines++)
-        {
-            mark(nines, label(nines), yMin);
-        }
+        finish(lowestUs, highestX);
         final Path parent = file.toAbsolutePath().getParent();
         if (parent != null)
         {
@@ -177,5 +181,54 @@ public final class PercentilePlot
         }
         BitmapEncoder.saveBitmap(chart, file.toString(), BitmapEncoder.BitmapFormat.PNG);
         return true;
+    }
+
+    /**
+     * Write several plots one under the other into one PNG ({@link StackedPng}), on the same axes: the lowest value
+     * and the highest percentile of them all. Plots with nothing drawn are left out.
+     *
+     * @param plots the panels, top first.
+     * @param file  where.
+     * @return true when written, false when no plot had anything to draw.
+     */
+    public static boolean saveStacked(final List<PercentilePlot> plots, final Path file) throws IOException
+    {
+        final List<XYChart> charts = new ArrayList<>();
+        double lowest = Double.MAX_VALUE;
+        double highest = 0;
+        for (final PercentilePlot plot : plots)
+        {
+            if (!plot.chart.getSeriesMap().isEmpty())
+            {
+                lowest = Math.min(lowest, plot.lowestUs);
+                highest = Math.max(highest, plot.highestX);
+            }
+        }
+        for (final PercentilePlot plot : plots)
+        {
+            if (!plot.chart.getSeriesMap().isEmpty())
+            {
+                plot.finish(lowest, highest);
+                charts.add(plot.chart);
+            }
+        }
+        if (charts.isEmpty())
+        {
+            return false;
+        }
+        StackedPng.write(charts, file);
+        return true;
+    }
+
+    private void finish(final double lowest, final double highest)
+    {
+        final double yMin = Math.pow(10, Math.floor(Math.log10(lowest)));
+        final double xMax = Math.ceil(highest - 1e-6);
+        chart.getStyler().setXAxisMin(X_P50 - 0.05).setXAxisMax(xMax + 0.05).setYAxisMin(yMin);
+        mark(X_P50, "50 %", yMin);
+        for (int nines = 1; nines <= xMax && nines <= NINES.length; nines++)
+        {
+            mark(nines, label(nines), yMin);
+        }
     }
 }

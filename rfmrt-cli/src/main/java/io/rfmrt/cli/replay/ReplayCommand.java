@@ -15,6 +15,7 @@ import io.rfmrt.control.replay.ControlRerun;
 import io.rfmrt.control.tune.ExcitedCycles;
 import io.rfmrt.control.tune.LoopReport;
 import io.rfmrt.control.tune.StepReport;
+import io.rfmrt.runtime.Stage;
 import io.rfmrt.runtime.replay.NodeAnalysis;
 import io.rfmrt.runtime.replay.Replay;
 import io.rfmrt.runtime.replay.ReplayException;
@@ -42,13 +43,14 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.stream.Collectors;
 
 /**
- * {@code rfmrt replay DIR}: reads every journal under DIR and reports; exports CSV and {@code .hgrm}, draws PNG
- * plots, re-runs the controller over the recorded control cycles, or tails live journals. With {@code --play} it
- * publishes the recorded frames again onto a network in time ({@link ReplayPlay}); with two folders and
- * {@code --compare} it compares two controller runs cycle by cycle ({@link ReplayCompare}). Exit 0 when at least one
- * journal was read, 1 when none could be (one line on stderr), 2 for a bad command line. See docs/replay.md.
+ * {@code rfmrt replay DIR}: reads every journal under DIR and reports; exports CSV, {@code .hgrm} and {@code .hlog},
+ * draws PNG plots, re-runs the controller over the recorded control cycles, or tails live journals. With
+ * {@code --play} it publishes the recorded frames again onto a network in time ({@link ReplayPlay}); with two folders
+ * and {@code --compare} it compares two controller runs cycle by cycle ({@link ReplayCompare}). Exit 0 when at least
+ * one journal was read, 1 when none could be (one line on stderr), 2 for a bad command line. See docs/replay.md.
  */
 @Command(name = "replay", mixinStandardHelpOptions = true,
     description = "Summarise, export, plot and re-run journals (one node's, or every node journal under DIR); play " +
@@ -116,8 +118,13 @@ public final class ReplayCommand implements Callable<Integer>
         description = "One row per frame, every stamp; with --compare, one row per cycle in both runs.")
     Path csv;
 
-    @Option(names = "--hgrm", paramLabel = "FILE", description = "HdrHistogram percentile distributions per stage.")
+    @Option(names = "--hgrm", paramLabel = "DIR",
+        description = "One HdrHistogram percentile distribution per stage: DIR/e2e.hgrm, transfer.hgrm, ... (µs).")
     Path hgrm;
+
+    @Option(names = "--hlog", paramLabel = "FILE",
+        description = "Every stage's histogram in one HdrHistogram interval log, tagged by stage (ns).")
+    Path hlog;
 
     @Option(names = "--plots", paramLabel = "DIR", description = "PNG plots: latency, percentiles, tracking.")
     Path plots;
@@ -237,7 +244,8 @@ public final class ReplayCommand implements Callable<Integer>
         {
             throw new UsageException("--segment and --overlap need --frequency-response");
         }
-        if ((frequencyResponse || stepResponse) && (follow || rerun || csv != null || hgrm != null))
+        if ((frequencyResponse || stepResponse) && (follow || rerun || csv != null || hgrm != null ||
+            hlog != null))
         {
             throw new UsageException("--frequency-response and --step-response take --plots, --json, --from, --to, " +
                 "--source, --segment and --overlap only");
@@ -382,10 +390,19 @@ public final class ReplayCommand implements Callable<Integer>
         }
         if (hgrm != null)
         {
-            ReplayExports.writeHgrm(summary, hgrm);
+            final List<Path> files = ReplayExports.writeHgrm(summary, hgrm);
             if (!json)
             {
-                out.printf("hgrm: %d stages written to %s%n", ReplaySummary.STAGE_ORDER.size(), hgrm);
+                out.printf("hgrm: %s%n", files);
+            }
+        }
+        if (hlog != null)
+        {
+            ReplayExports.writeHlog(summary, hlog);
+            if (!json)
+            {
+                out.printf("hlog: %d stages, tagged %s, written to %s%n", ReplaySummary.STAGE_ORDER.size(),
+                    ReplaySummary.STAGE_ORDER.stream().map(Stage::label).collect(Collectors.joining(",")), hlog);
             }
         }
         if (plots != null)
@@ -481,8 +498,8 @@ public final class ReplayCommand implements Callable<Integer>
             throw new UsageException("--play needs --network NET (the emulated network to play onto)");
         }
         if (rerun || follow || compare || gains != null || recordedGains != null || csv != null || hgrm != null ||
-            plots != null || seconds != null || frequencyResponse || stepResponse || segment != null ||
-            overlap != null)
+            hlog != null || plots != null || seconds != null || frequencyResponse || stepResponse ||
+            segment != null || overlap != null)
         {
             throw new UsageException("--play takes --network, --node, --source, --rate, --loop, --from, --to, " +
                 "--start-paused, --renumber and --json only");
@@ -507,9 +524,9 @@ public final class ReplayCommand implements Callable<Integer>
         {
             throw new UsageException("--compare needs two folders: the recording and the run to compare with it");
         }
-        if (rerun || follow || gains != null || recordedGains != null || hgrm != null || plots != null ||
-            seconds != null || from != null || to != null || source != null || frequencyResponse || stepResponse ||
-            segment != null || overlap != null)
+        if (rerun || follow || gains != null || recordedGains != null || hgrm != null || hlog != null ||
+            plots != null || seconds != null || from != null || to != null || source != null || frequencyResponse ||
+            stepResponse || segment != null || overlap != null)
         {
             throw new UsageException("--compare takes --csv and --json only");
         }

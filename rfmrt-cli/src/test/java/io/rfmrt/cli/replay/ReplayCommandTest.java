@@ -3,6 +3,9 @@ package io.rfmrt.cli.replay;
 import io.rfmrt.cli.Main;
 import io.rfmrt.cli.common.ExitCodes;
 import io.rfmrt.control.replay.ControlRerunTest;
+import org.HdrHistogram.EncodableHistogram;
+import org.HdrHistogram.Histogram;
+import org.HdrHistogram.HistogramLogReader;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
@@ -13,6 +16,8 @@ import java.io.RandomAccessFile;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -44,9 +49,25 @@ class ReplayCommandTest
         final Path gains = temp.resolve("gains.yaml");
         Files.writeString(gains, "positionGainPerS: 40\n");
         final int code = run(temp.resolve("run").toString(), "--csv", temp.resolve("f.csv").toString(), "--hgrm",
-            temp.resolve("s.hgrm").toString(), "--plots", temp.resolve("plots").toString(), "--rerun");
+            temp.resolve("stages").toString(), "--hlog", temp.resolve("stages.hlog").toString(), "--plots",
+            temp.resolve("plots").toString(), "--rerun");
         assertThat(code).as(err.toString()).isZero();
-        assertThat(out.toString()).contains("journal/node-2 (node 2)", "0 divergences", "csv: 1,500 frames");
+        assertThat(out.toString()).contains("journal/node-2 (node 2)", "0 divergences", "csv: 1,500 frames",
+            "hlog: 5 stages, tagged e2e,transfer,isr,handoff,handler, written to " + temp.resolve("stages.hlog"));
+        for (final String stage : List.of("e2e", "transfer", "isr", "handoff", "handler"))
+        {
+            assertThat(temp.resolve("stages").resolve(stage + ".hgrm")).content()
+                .startsWith("       Value     Percentile TotalCount 1/(1-Percentile)");
+        }
+        final HistogramLogReader reader = new HistogramLogReader(temp.resolve("stages.hlog").toString());
+        final List<String> tags = new ArrayList<>();
+        for (EncodableHistogram h = reader.nextIntervalHistogram(); h != null; h = reader.nextIntervalHistogram())
+        {
+            tags.add(h.getTag());
+            assertThat(((Histogram)h).getTotalCount()).as(h.getTag()).isEqualTo(ControlRerunTest.CYCLES);
+        }
+        reader.close();
+        assertThat(tags).containsExactly("e2e", "transfer", "isr", "handoff", "handler");
         assertThat(Files.readAllLines(temp.resolve("f.csv"))).hasSize(1 + ControlRerunTest.CYCLES);
         assertThat(temp.resolve("plots").resolve("replay-latency.png")).isNotEmptyFile();
         assertThat(temp.resolve("plots").resolve("replay-percentiles.png")).isNotEmptyFile();

@@ -1,16 +1,22 @@
 package io.rfmrt.runtime.replay;
 
+import io.rfmrt.runtime.Stage;
 import io.rfmrt.runtime.journal.Journal;
 import io.rfmrt.runtime.journal.JournalConfig;
 import io.rfmrt.runtime.journal.JournalRecord;
 import io.rfmrt.runtime.journal.JournalWriter;
 import io.rfmrt.runtime.journal.RecordKind;
+import org.HdrHistogram.EncodableHistogram;
+import org.HdrHistogram.Histogram;
+import org.HdrHistogram.HistogramLogProcessor;
+import org.HdrHistogram.HistogramLogReader;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.BooleanSupplier;
@@ -20,8 +26,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * Replay counts what was journalled without knowing who wrote it: frames, holes in seq, faults by code, state
- * transitions and samples by id, told to listeners by kind; exports CSV and .hgrm; says one clear line for folders
- * without journals.
+ * transitions and samples by id, told to listeners by kind; exports CSV, one .hgrm per stage and a tagged .hlog;
+ * says one clear line for folders without journals.
  */
 class ReplayTest
 {
@@ -135,14 +141,51 @@ class ReplayTest
         assertThat(lines.get(0)).isEqualTo(ReplayExports.CSV_HEADER);
         assertThat(lines).hasSize(1 + FRAMES - SKIPPED.length);
 
-        final Path hgrm = temp.resolve("stages.hgrm");
-        ReplayExports.writeHgrm(summary, hgrm);
-        final String text = Files.readString(hgrm);
-        assertThat(text).startsWith("# stage e2e");
-        assertThat(text).contains("Value     Percentile TotalCount 1/(1-Percentile)", "#[Mean    =",
-            "#[Max     =", "#[Buckets =");
-        assertThat(text.split("# stage ", -1)).hasSize(6);
-        final String firstValue = text.lines().filter(l -> l.matches("\\s+[0-9.]+\\s+[0-9.]+\\s+\\d+.*"))
+        assertStageHistogramsReadBackByHdrHistogram(summary);
+    }
+
+    /**
+     * The tagged interval log, read back by HdrHistogram's own {@link HistogramLogReader}, holds each stage's
+     * histogram exactly; each stage's {@code .hgrm} is what HdrHistogram's own {@link HistogramLogProcessor} prints
+     * for that stage's tag in that log.
+     */
+    private void assertStageHistogramsReadBackByHdrHistogram(final ReplaySummary summary) throws Exception
+    {
+        final Path hlog = temp.resolve("stages.hlog");
+        ReplayExports.writeHlog(summary, hlog);
+        final Map<String, Histogram> read = new LinkedHashMap<>();
+        final HistogramLogReader reader = new HistogramLogReader(hlog.toString());
+        for (EncodableHistogram h = reader.nextIntervalHistogram(); h != null; h = reader.nextIntervalHistogram())
+        {
+            assertThat(read.put(h.getTag(), (Histogram)h)).as("tag " + h.getTag() + " twice").isNull();
+        }
+        reader.close();
+        assertThat(read.keySet()).containsExactly("e2e", "transfer", "isr", "handoff", "handler");
+        for (final Stage stage : ReplaySummary.STAGE_ORDER)
+        {
+            final Histogram expected = summary.histogram(stage);
+            assertThat(expected.getTotalCount()).as(stage.label()).isEqualTo(FRAMES - SKIPPED.length);
+            assertThat(read.get(stage.label())).as(stage.label()).isEqualTo(expected);
+        }
+
+        final List<Path> files = ReplayExports.writeHgrm(summary, temp.resolve("hgrm"));
+        assertThat(files).extracting(p -> p.getFileName().toString())
+            .containsExactly("e2e.hgrm", "transfer.hgrm", "isr.hgrm", "handoff.hgrm", "handler.hgrm");
+        for (final Stage stage : ReplaySummary.STAGE_ORDER)
+        {
+            final Path processed = temp.resolve("processed-" + stage.label());
+            final HistogramLogProcessor processor = new HistogramLogProcessor(new String[]{"-i", hlog.toString(),
+                "-o", processed.toString(), "-tag", stage.label(), "-outputValueUnitRatio", "1000"});
+            processor.run();
+            final Path ours = temp.resolve("hgrm").resolve(ReplayExports.hgrmFileName(stage));
+            // the processor heads its file with the time range it took; the distribution follows, line for line
+            final List<String> theirs = Files.readAllLines(Path.of(processed + ".hgrm"));
+            assertThat(theirs.get(0)).startsWith("#[Overall percentile distribution between 0.000 and");
+            assertThat(Files.readAllLines(ours)).as(stage.label()).isEqualTo(theirs.subList(1, theirs.size()));
+        }
+        final String e2e = Files.readString(files.get(0));
+        assertThat(e2e).startsWith("       Value     Percentile TotalCount 1/(1-Percentile)");
+        final String firstValue = e2e.lines().filter(l -> l.matches("\\s+[0-9.]+\\s+[0-9.]+\\s+\\d+.*"))
             .findFirst().orElseThrow();
         assertThat(Double.parseDouble(firstValue.trim().split("\\s+")[0])).isBetween(19.9, 20.1);
     }
