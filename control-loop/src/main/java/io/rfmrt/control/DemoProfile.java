@@ -5,7 +5,9 @@ package io.rfmrt.control;
  * 0.3 s dwell between moves, a 0.5 s lead-in and a 0.5 s tail at rest; about 8.1 s, 3.0 rad of moves in all. Limits:
  * 0.6 rad/s, 3 rad/s², 30 rad/s³ (about 1 % of the axis's peak torque). {@link #fast()}: the moves
  * 0 → 2.0 → 0.5 → 1.5 → 0 rad three times over at 10 rad/s, 1000 rad/s², 200 000 rad/s³ with 0.25 s dwells (the
- * acceleration alone takes 40 % of peak torque on the nominal axis, 60 % on the realistic one).
+ * acceleration alone takes 40 % of peak torque on the nominal axis, 60 % on the realistic one). {@link #cruise()}: the
+ * axis speeds up to 2 rad/s after the lead-in and holds that speed for 10 minutes, for measurements in the running
+ * loop (an excitation at rest meets the stiction; in motion, friction stays on its sliding branch).
  * <p>
  * Immutable; {@link #setpoint(double, Setpoint)} allocates nothing and is safe from any thread.
  */
@@ -38,6 +40,17 @@ public final class DemoProfile
     public static final String STANDARD = "standard";
     /** The name of {@link #fast()}. */
     public static final String FAST = "fast";
+    /** The name of {@link #cruise()}. */
+    public static final String CRUISE = "cruise";
+    /** The names, for messages. */
+    public static final String NAMES = STANDARD + ", " + FAST + " or " + CRUISE;
+    /** The cruise profile's speed, rad/s. */
+    public static final double CRUISE_V_RAD_PER_S = 2.0;
+    /** The cruise profile's acceleration and jerk limits, rad/s², rad/s³ (about 5 % of peak torque). */
+    public static final double CRUISE_A_MAX_RAD_PER_S2 = 20.0;
+    private static final double CRUISE_J_MAX_RAD_PER_S3 = 400.0;
+    /** How long the cruise profile holds its speed, s. */
+    public static final double CRUISE_SECONDS = 600.0;
 
     private static final double[] TARGETS = {1.0, 0.25, 0.75, 0.0};
     private static final double[] FAST_TARGETS = {2.0, 0.5, 1.5, 0.0};
@@ -59,7 +72,7 @@ public final class DemoProfile
     }
 
     /**
-     * @param name {@value #STANDARD} or {@value #FAST}.
+     * @param name {@value #STANDARD}, {@value #FAST} or {@value #CRUISE}.
      * @return that profile.
      * @throws IllegalArgumentException for another name.
      */
@@ -73,7 +86,33 @@ public final class DemoProfile
         {
             return fast();
         }
-        throw new IllegalArgumentException("profile '" + name + "' is not " + STANDARD + " or " + FAST);
+        if (CRUISE.equals(name))
+        {
+            return cruise();
+        }
+        throw new IllegalArgumentException("profile '" + name + "' is not " + NAMES);
+    }
+
+    /**
+     * @param name a profile's name, or null.
+     * @return whether {@link #named(String)} knows it.
+     */
+    public static boolean isKnown(final String name)
+    {
+        return STANDARD.equals(name) || FAST.equals(name) || CRUISE.equals(name);
+    }
+
+    /**
+     * @return the cruise profile: a steady {@value #CRUISE_V_RAD_PER_S} rad/s for {@value #CRUISE_SECONDS} s.
+     */
+    public static DemoProfile cruise()
+    {
+        final TrajectoryGenerator trajectory = TrajectoryGenerator.builder(0.0).dwell(LEAD_IN_SECONDS)
+            .sCurveTo(CRUISE_V_RAD_PER_S * CRUISE_SECONDS, CRUISE_V_RAD_PER_S, CRUISE_A_MAX_RAD_PER_S2,
+                CRUISE_J_MAX_RAD_PER_S3)
+            .dwell(TAIL_SECONDS).build();
+        return new DemoProfile(CRUISE, trajectory, CRUISE_V_RAD_PER_S, CRUISE_A_MAX_RAD_PER_S2,
+            CRUISE_J_MAX_RAD_PER_S3);
     }
 
     /**

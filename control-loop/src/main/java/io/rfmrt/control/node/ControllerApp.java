@@ -90,7 +90,7 @@ import static io.rfmrt.control.node.ControlFrames.*;
  *   followingErrorRad: 0.005         # position lag limit at rest (0.020 with the fast profile)
  *   followingErrorAtSpeedRad: 0.010  # the limit at the profile's top speed, scaled linearly between (0.030 fast)
  *   followingErrorFilterMs: 10       # lag above the limit for this long (in sensor cycles) faults the axis
- *   profile: standard       # standard | fast (DemoProfile)
+ *   profile: standard       # standard | fast | cruise (DemoProfile)
  *   brakeReleaseTimeoutMs: 200       # the drive must report "operation enabled, brake released" this soon
  *   encoderBits: 17         # counts per revolution = 2^bits, for the following error in counts
  *   law: cascaded-pid       # the ControlLaw: cascaded-pid (the shipped one) or a class name on the class path
@@ -132,10 +132,11 @@ public final class ControllerApp implements NodeApp
      * @param rateHz           loop rate (default 1000); {@link RateCheck} is the one rule for it.
      * @param watchdogPriority the watchdog timer's SCHED_FIFO priority (default 75).
      * @param followingErrorRad        the position lag limit at rest, rad (default 0.005; 0.020 with the fast
-     *                                 profile).
-     * @param followingErrorAtSpeedRad the limit at the profile's top speed, rad (default 0.010; 0.030 fast).
+     *                                 and cruise profiles).
+     * @param followingErrorAtSpeedRad the limit at the profile's top speed, rad (default 0.010; 0.030 fast, cruise).
      * @param followingErrorFilterMs   how long the lag may stay above the limit before the axis faults (default 10).
-     * @param profile          the trajectory, {@link DemoProfile#STANDARD} (default) or {@link DemoProfile#FAST}.
+     * @param profile          the trajectory, {@link DemoProfile#STANDARD} (default), {@link DemoProfile#FAST} or
+     *                         {@link DemoProfile#CRUISE}.
      * @param brakeReleaseTimeoutMs how long after entering RUNNING the drive may take to report operation enabled
      *                              with the brake released (default 200 ms); longer is a drive trip.
      * @param encoderBits      the encoder's counts per revolution as a power of two, for reporting the following
@@ -170,8 +171,9 @@ public final class ControllerApp implements NodeApp
             watchdogPriority = watchdogPriority == null ? 75 : watchdogPriority;
             profile = profile == null ? DemoProfile.STANDARD : profile;
             // the fast profile lags more (its moves need most of the torque; an inertia the tune underestimates
-            // shows as lag): its limits are wider
-            final boolean fast = DemoProfile.FAST.equals(profile);
+            // shows as lag), and the cruise profile carries excitations that move the axis off its path: their
+            // limits are wider
+            final boolean fast = !DemoProfile.STANDARD.equals(profile);
             followingErrorRad = followingErrorRad == null ? (fast ? 20e-3 : 5e-3) : followingErrorRad;
             followingErrorAtSpeedRad = followingErrorAtSpeedRad == null ?
                 Math.max(fast ? 30e-3 : 10e-3, followingErrorRad) : followingErrorAtSpeedRad;
@@ -192,10 +194,9 @@ public final class ControllerApp implements NodeApp
                     "followingErrorAtSpeedRad " + followingErrorAtSpeedRad + " >= followingErrorRad, " +
                     "followingErrorFilterMs " + followingErrorFilterMs + " in (0, 1000]");
             }
-            if (!DemoProfile.STANDARD.equals(profile) && !DemoProfile.FAST.equals(profile))
+            if (!DemoProfile.isKnown(profile))
             {
-                throw new IllegalArgumentException("profile '" + profile + "' is not " + DemoProfile.STANDARD +
-                    " or " + DemoProfile.FAST);
+                throw new IllegalArgumentException("profile '" + profile + "' is not " + DemoProfile.NAMES);
             }
             if (!(brakeReleaseTimeoutMs >= 1) || brakeReleaseTimeoutMs > 10_000)
             {

@@ -8,6 +8,7 @@ import io.rfmrt.runtime.journal.JournalConfig;
 import io.rfmrt.runtime.journal.JournalWriter;
 
 import java.nio.file.Path;
+import java.util.function.LongPredicate;
 
 /**
  * An excited run of the harness ({@link ExcitationRecording}) written as the controller node journals it: per cycle a
@@ -38,6 +39,25 @@ public final class ExcitationJournal
     public static void write(final Path journalDir, final ExcitationRecording r, final double periodSeconds,
         final int point, final int kind, final double amplitude)
     {
+        write(journalDir, r, periodSeconds, point, kind, amplitude, cycle -> true);
+    }
+
+    /**
+     * As {@link #write(Path, ExcitationRecording, double, int, int, double)}, with the cycles a controller skipped
+     * left without their CONTROL sample (a frame it did not compute on, held up by a stall): what a loop that was
+     * held up now and then leaves.
+     *
+     * @param journalDir    the journal's folder.
+     * @param r             the recording.
+     * @param periodSeconds the loop period, s.
+     * @param point         the injection point's journal id.
+     * @param kind          the signal's journal id.
+     * @param amplitude     its amplitude.
+     * @param computed      whether a cycle has its CONTROL sample.
+     */
+    public static void write(final Path journalDir, final ExcitationRecording r, final double periodSeconds,
+        final int point, final int kind, final double amplitude, final LongPredicate computed)
+    {
         final long periodNanos = Math.round(periodSeconds * 1e9);
         final int running = ControlJournal.stateId(AxisState.RUNNING);
         try (Journal journal = Journal.start(JournalConfig.of(journalDir, 2)))
@@ -48,8 +68,8 @@ public final class ExcitationJournal
                 final long nanos = 1_000_000_000L + i * periodNanos + (long)(LATENCY_US * 1e3);
                 final double sp = r.setpointRad()[i];
                 final double pos = r.positionRad()[i];
-                while (!w.sample(ControlJournal.SAMPLE_CONTROL, nanos, i, running, sp, pos, r.velocityRadPerS()[i],
-                    r.torqueNm()[i], sp - pos, LATENCY_US))
+                while (computed.test(i) && !w.sample(ControlJournal.SAMPLE_CONTROL, nanos, i, running, sp, pos,
+                    r.velocityRadPerS()[i], r.torqueNm()[i], sp - pos, LATENCY_US))
                 {
                     Thread.onSpinWait();
                 }

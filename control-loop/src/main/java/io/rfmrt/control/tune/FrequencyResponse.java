@@ -126,6 +126,25 @@ public final class FrequencyResponse
     public static FrequencyResponse welch(final double[] x, final double[] y, final double rateHz, final int segment,
         final double overlap)
     {
+        return welch(x, y, new int[]{0}, rateHz, segment, overlap);
+    }
+
+    /**
+     * Welch's H1 estimate of y/x over samples in runs: each run is a stretch without a break, and a segment lies
+     * inside one run (the samples of a loop that was held up now and then: the break is not a sample).
+     *
+     * @param x         the input, sampled at {@code rateHz}.
+     * @param y         the output, same length and instants.
+     * @param runStarts where each run begins: 0 first, ascending.
+     * @param rateHz    fs, Hz.
+     * @param segment   L, points per segment, a power of two.
+     * @param overlap   the fraction of a segment the next one overlaps, 0 ≤ overlap &lt; 1.
+     * @return H1 and γ² at f_k = k·fs/L, k = 1..L/2.
+     * @throws IllegalArgumentException naming the bad value, or when no run holds a segment.
+     */
+    public static FrequencyResponse welch(final double[] x, final double[] y, final int[] runStarts,
+        final double rateHz, final int segment, final double overlap)
+    {
         if (x.length != y.length)
         {
             throw new IllegalArgumentException("input and output differ in length: " + x.length + " and " +
@@ -144,8 +163,13 @@ public final class FrequencyResponse
             throw new IllegalArgumentException("segment of " + segment + " points is longer than the " + x.length +
                 " samples");
         }
+        if (segments(runStarts, x.length, segment, overlap) == 0)
+        {
+            throw new IllegalArgumentException("no run of the " + runStarts.length + " holds a segment of " + segment +
+                " points");
+        }
         final Fft fft = new Fft(segment);
-        final int hop = Math.max(1, (int)Math.round(segment * (1.0 - overlap)));
+        final int hop = hop(segment, overlap);
         final double[] window = new double[segment];
         for (int n = 0; n < segment; n++)
         {
@@ -161,28 +185,32 @@ public final class FrequencyResponse
         final double[] yr = new double[segment];
         final double[] yi = new double[segment];
         int count = 0;
-        for (int start = 0; start + segment <= x.length; start += hop)
+        for (int r = 0; r < runStarts.length; r++)
         {
-            final double xMean = mean(x, start, segment);
-            final double yMean = mean(y, start, segment);
-            for (int n = 0; n < segment; n++)
+            final int runEnd = r + 1 < runStarts.length ? runStarts[r + 1] : x.length;
+            for (int start = runStarts[r]; start + segment <= runEnd; start += hop)
             {
-                xr[n] = (x[start + n] - xMean) * window[n];
-                yr[n] = (y[start + n] - yMean) * window[n];
+                final double xMean = mean(x, start, segment);
+                final double yMean = mean(y, start, segment);
+                for (int n = 0; n < segment; n++)
+                {
+                    xr[n] = (x[start + n] - xMean) * window[n];
+                    yr[n] = (y[start + n] - yMean) * window[n];
+                }
+                Arrays.fill(xi, 0.0);
+                Arrays.fill(yi, 0.0);
+                fft.forward(xr, xi);
+                fft.forward(yr, yi);
+                for (int k = 1; k <= bins; k++)
+                {
+                    sxx[k] += xr[k] * xr[k] + xi[k] * xi[k];
+                    syy[k] += yr[k] * yr[k] + yi[k] * yi[k];
+                    // conj(X)·Y
+                    sxyRe[k] += xr[k] * yr[k] + xi[k] * yi[k];
+                    sxyIm[k] += xr[k] * yi[k] - xi[k] * yr[k];
+                }
+                count++;
             }
-            Arrays.fill(xi, 0.0);
-            Arrays.fill(yi, 0.0);
-            fft.forward(xr, xi);
-            fft.forward(yr, yi);
-            for (int k = 1; k <= bins; k++)
-            {
-                sxx[k] += xr[k] * xr[k] + xi[k] * xi[k];
-                syy[k] += yr[k] * yr[k] + yi[k] * yi[k];
-                // conj(X)·Y
-                sxyRe[k] += xr[k] * yr[k] + xi[k] * yi[k];
-                sxyIm[k] += xr[k] * yi[k] - xi[k] * yr[k];
-            }
-            count++;
         }
         final double[] hz = new double[bins];
         final double[] hRe = new double[bins];
@@ -201,6 +229,40 @@ public final class FrequencyResponse
             gamma[i] = sxx[k] > 0 && syy[k] > 0 ? Math.min(1.0, cross / (sxx[k] * syy[k])) : 0.0;
         }
         return new FrequencyResponse(hz, hRe, hIm, gamma, rateHz, segment, overlap, count);
+    }
+
+    /**
+     * @param runStarts where each run begins: 0 first, ascending, each below {@code length}.
+     * @param length    the samples in all runs.
+     * @param segment   L, points per segment.
+     * @param overlap   the fraction of a segment the next one overlaps.
+     * @return how many segments {@link #welch(double[], double[], int[], double, int, double)} takes from the runs.
+     * @throws IllegalArgumentException when the run starts are not 0 first and ascending within the samples.
+     */
+    public static int segments(final int[] runStarts, final int length, final int segment, final double overlap)
+    {
+        if (runStarts.length == 0 || runStarts[0] != 0)
+        {
+            throw new IllegalArgumentException("the first run must begin at sample 0");
+        }
+        final int hop = hop(segment, overlap);
+        int count = 0;
+        for (int r = 0; r < runStarts.length; r++)
+        {
+            final int end = r + 1 < runStarts.length ? runStarts[r + 1] : length;
+            if (end <= runStarts[r] || end > length)
+            {
+                throw new IllegalArgumentException("run " + r + " begins at sample " + runStarts[r] + " and ends at " +
+                    end + " of " + length + ": the run starts must ascend within the samples");
+            }
+            count += end - runStarts[r] >= segment ? (end - runStarts[r] - segment) / hop + 1 : 0;
+        }
+        return count;
+    }
+
+    private static int hop(final int segment, final double overlap)
+    {
+        return Math.max(1, (int)Math.round(segment * (1.0 - overlap)));
     }
 
     private static double mean(final double[] v, final int from, final int n)

@@ -20,6 +20,7 @@ package io.rfmrt.control.tune;
  * @param fromHz         a chirp's lowest instantaneous frequency, Hz (0 otherwise).
  * @param toHz           its highest, Hz.
  * @param cycles         the excited cycles analysed.
+ * @param runs           the runs of consecutive cycles they fall in (a segment lies inside one).
  * @param firstCycle     the first of them.
  * @param gaps           EXCITATION samples left out.
  * @param rateHz         the loop rate from the journal's stamps, Hz.
@@ -38,8 +39,8 @@ package io.rfmrt.control.tune;
  * @param bandwidthHz    the closed loop's −3 dB bandwidth, Hz (NaN when it does not fall 3 dB).
  */
 public record LoopReport(String point, String signal, double amplitude, double fromHz, double toHz, int cycles,
-    long firstCycle, long gaps, double rateHz, double latencyP50Us, String window, int segment, double overlap,
-    int segments, double minCoherence, Response plant, Response openLoop, Response closedLoop,
+    int runs, long firstCycle, long gaps, double rateHz, double latencyP50Us, String window, int segment,
+    double overlap, int segments, double minCoherence, Response plant, Response openLoop, Response closedLoop,
     LoopFigures.Resonance resonance, LoopFigures.Delay delay, LoopFigures.Margins margins, double bandwidthHz)
 {
     /** Default segment length, points (about 1 Hz resolution at 4 kHz). */
@@ -111,34 +112,30 @@ public record LoopReport(String point, String signal, double amplitude, double f
     public static LoopReport of(final ExcitedCycles.Series s, final int segment, final double overlap,
         final double minCoherence)
     {
+        final int[] runs = s.runStarts();
+        if (!(overlap >= 0 && overlap < 1))
+        {
+            throw new IllegalArgumentException("overlap " + overlap + " must be 0 <= overlap < 1");
+        }
+        if (segment > 0 && (Integer.bitCount(segment) != 1 || segment < 8))
+        {
+            throw new IllegalArgumentException("segment " + segment + " must be a power of two, 8 or more");
+        }
         int l = segment > 0 ? segment : SEGMENT_DEFAULT;
         if (segment <= 0)
         {
-            while (l > 64 && l * MIN_SEGMENTS > s.cycles())
+            while (l > 64 && FrequencyResponse.segments(runs, s.cycles(), l, overlap) < MIN_SEGMENTS)
             {
                 l >>= 1;
             }
         }
-        if (s.cycles() < MIN_SEGMENTS * 64)
+        if (FrequencyResponse.segments(runs, s.cycles(), l, overlap) < MIN_SEGMENTS)
         {
-            throw new IllegalArgumentException("the excitation's longest run of consecutive cycles holds " +
-                s.cycles() + " cycles from cycle " + s.firstCycle() + " (" + s.gaps() + " excited cycles outside " +
-                "it): too few for " + MIN_SEGMENTS + " segments of 64 points; see how the excitation ended " +
-                "(EXCITATION_STOPPED) and whether cycles were skipped");
-        }
-        if (Integer.bitCount(l) != 1)
-        {
-            throw new IllegalArgumentException("segment " + l + " must be a power of two");
-        }
-        if (l > s.cycles())
-        {
-            throw new IllegalArgumentException("segment of " + l + " points is longer than the " + s.cycles() +
-                " excited cycles");
-        }
-        if (l * (MIN_SEGMENTS + 1) / 2 > s.cycles())
-        {
-            throw new IllegalArgumentException("segment of " + l + " points gives fewer than " + MIN_SEGMENTS +
-                " segments over the " + s.cycles() + " excited cycles: coherence needs several; use a shorter one");
+            throw new IllegalArgumentException("the excitation's " + s.cycles() + " cycles in " + runs.length +
+                " run(s) of consecutive cycles from cycle " + s.firstCycle() + " (" + s.gaps() + " excited cycles " +
+                "left out) hold fewer than " + MIN_SEGMENTS + " segments of " + l + " points: " + (segment > 0 ?
+                "use a shorter --segment, or " : "") + "see how the excitation ended (EXCITATION_STOPPED) and " +
+                "whether cycles were skipped");
         }
         final double rate = 1.0 / s.periodSeconds();
         final int n = s.cycles();
@@ -160,9 +157,9 @@ public record LoopReport(String point, String signal, double amplitude, double f
                 c[i] = s.before()[i];
                 minusC[i] = -c[i];
             }
-            final FrequencyResponse du = FrequencyResponse.welch(d, s.torque(), rate, l, overlap);
-            final FrequencyResponse dy = FrequencyResponse.welch(d, s.velocity(), rate, l, overlap);
-            final FrequencyResponse dc = FrequencyResponse.welch(d, minusC, rate, l, overlap);
+            final FrequencyResponse du = FrequencyResponse.welch(d, s.torque(), runs, rate, l, overlap);
+            final FrequencyResponse dy = FrequencyResponse.welch(d, s.velocity(), runs, rate, l, overlap);
+            final FrequencyResponse dc = FrequencyResponse.welch(d, minusC, runs, rate, l, overlap);
             final FrequencyResponse p = dy.divide(du, 1.0);
             final FrequencyResponse o = dc.divide(du, 1.0);
             first = du;
@@ -178,12 +175,13 @@ public record LoopReport(String point, String signal, double amplitude, double f
         }
         else
         {
-            first = FrequencyResponse.welch(d, s.point() == 2 ? s.velocity() : s.position(), rate, l, overlap);
+            first = FrequencyResponse.welch(d, s.point() == 2 ? s.velocity() : s.position(), runs, rate,
+                l, overlap);
             closedResponse = first;
             closed = Response.of("d", s.point() == 2 ? "velocity" : "position", first);
         }
         return new LoopReport(name(POINTS, s.point()), name(SIGNALS, s.kind()), s.amplitude(), s.fromHz(), s.toHz(),
-            n, s.firstCycle(), s.gaps(), rate, s.latencyP50Us(), FrequencyResponse.WINDOW, l, first.overlap(),
+            n, runs.length, s.firstCycle(), s.gaps(), rate, s.latencyP50Us(), FrequencyResponse.WINDOW, l, first.overlap(),
             first.segments(), minCoherence, plant, open, closed, resonance, delay, margins,
             LoopFigures.bandwidthHz(closedResponse, minCoherence));
     }

@@ -20,13 +20,14 @@ public record StepReport(String point, double stepSize, double rateHz, long firs
     StepFigures figures, double[] seconds, double[] response)
 {
     /**
-     * @param s the excited cycles of a step.
+     * @param excited the excited cycles of a step (its longest run is read).
      * @return the report.
      * @throws IllegalArgumentException when the excitation is not a step at the velocity reference or the position
      *                                  setpoint.
      */
-    public static StepReport of(final ExcitedCycles.Series s)
+    public static StepReport of(final ExcitedCycles.Series excited)
     {
+        final ExcitedCycles.Series s = excited.longestRun();
         if (s.kind() != 1)
         {
             throw new IllegalArgumentException("the excitation is a " + LoopReport.name(LoopReport.SIGNALS, s.kind()) +

@@ -18,6 +18,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.List;
+import java.util.function.LongPredicate;
 import java.util.stream.Stream;
 
 /**
@@ -56,7 +57,16 @@ final class ExcitedLoop
     static ExcitedCycles.Series journalAndRead(final ExcitationRecording r, final double periodSeconds,
         final int point, final int kind, final double amplitude, final Path dir)
     {
-        ExcitationJournal.write(dir.resolve("node-2"), r, periodSeconds, point, kind, amplitude);
+        return journalAndRead(r, periodSeconds, point, kind, amplitude, dir, cycle -> true);
+    }
+
+    /**
+     * As above, the cycles {@code computed} refuses journaled without their CONTROL sample (frames skipped).
+     */
+    static ExcitedCycles.Series journalAndRead(final ExcitationRecording r, final double periodSeconds,
+        final int point, final int kind, final double amplitude, final Path dir, final LongPredicate computed)
+    {
+        ExcitationJournal.write(dir.resolve("node-2"), r, periodSeconds, point, kind, amplitude, computed);
         final ExcitedCycles cycles = new ExcitedCycles();
         Replay.run(dir, ReplayFilter.ALL, ControlJournal.vocabulary(), List.of(cycles));
         return cycles.series();

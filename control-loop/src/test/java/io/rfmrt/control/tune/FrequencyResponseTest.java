@@ -2,6 +2,7 @@ package io.rfmrt.control.tune;
 
 import org.junit.jupiter.api.Test;
 
+import java.util.Arrays;
 import java.util.Random;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -75,6 +76,44 @@ class FrequencyResponseTest
         final LoopFigures.Delay delay = LoopFigures.delay(h, 1, 400, 0.3);
         assertThat(delay.seconds()).isCloseTo(3 / RATE, offset(0.02 / RATE));
         assertThat(delay.interceptDeg()).isCloseTo(0.0, offset(2.0));
+    }
+
+    @Test
+    void shouldTakeSegmentsOnlyInsideRuns()
+    {
+        // y = 2·x delayed 3 samples, sampled in 21 runs of 1,500 samples with 37 missing between them (a loop that
+        // was held up): a segment across a break would hold samples 37 periods apart as neighbours
+        final double[] whole = noise(1 << 15, 3);
+        final int runs = 21;
+        final int n = runs * 1500;
+        final double[] x = new double[n];
+        final double[] y = new double[n];
+        final int[] runStarts = new int[runs];
+        for (int r = 0, at = 0; r < runs; r++)
+        {
+            runStarts[r] = at;
+            for (int k = r * 1537; k < r * 1537 + 1500; k++, at++)
+            {
+                x[at] = whole[k];
+                y[at] = k >= 3 ? 2 * whole[k - 3] : 0;
+            }
+        }
+        final FrequencyResponse h = FrequencyResponse.welch(x, y, runStarts, RATE, 1024, 0.5);
+        // one segment of 1,024 in each run of 1,500 (the next would start at 512 and end past it)
+        assertThat(h.segments()).isEqualTo(runs).isEqualTo(FrequencyResponse.segments(runStarts, n, 1024, 0.5));
+        // taken as one stretch, the same samples give 60 segments, 39 of them across a break
+        assertThat(FrequencyResponse.welch(x, y, RATE, 1024, 0.5).segments()).isEqualTo(60);
+        for (int i = 0; i < h.size(); i++)
+        {
+            assertThat(h.magnitude(i)).as("%.1f Hz", h.hz(i)).isCloseTo(2.0, offset(0.05));
+            assertThat(h.coherence(i)).as("%.1f Hz", h.hz(i)).isGreaterThan(0.98);
+        }
+        assertThatThrownBy(() -> FrequencyResponse.welch(x, y, new int[] {0, 9000, 8000}, RATE, 1024, 0.5))
+            .hasMessage("run 1 begins at sample 9000 and ends at 8000 of " + n + ": the run starts must ascend " +
+            "within the samples");
+        assertThatThrownBy(() -> FrequencyResponse.welch(Arrays.copyOf(x, 1500), Arrays.copyOf(y, 1500),
+            new int[] {0, 500, 1000}, RATE, 1024, 0.5))
+            .hasMessageStartingWith("no run of the 3 holds a segment of 1024 points");
     }
 
     @Test

@@ -119,8 +119,9 @@ public final class DemoCommand implements Callable<Integer>
     String plantModel;
 
     @Option(names = "--profile", paramLabel = "PROFILE",
-        description = "The trajectory: standard (gentle moves, the default with the ideal plant) or fast (about " +
-            "60 %% of peak torque or more, the default with the realistic plant).")
+        description = "The trajectory: standard (gentle moves, the default with the ideal plant), fast (about " +
+            "60 %% of peak torque or more, the default with the realistic plant) or cruise (a steady 2 rad/s, for " +
+            "measurements with --excite).")
     String profileName;
 
     @Option(names = "--excite", paramLabel = "SPEC",
@@ -241,10 +242,9 @@ public final class DemoCommand implements Callable<Integer>
         }
         final boolean realistic = PlantApp.MODEL_REALISTIC.equals(plantModel);
         final String profile = profileName != null ? profileName : realistic ? DemoProfile.FAST : DemoProfile.STANDARD;
-        if (!DemoProfile.STANDARD.equals(profile) && !DemoProfile.FAST.equals(profile))
+        if (!DemoProfile.isKnown(profile))
         {
-            throw new UsageException("--profile '" + profile + "' is not " + DemoProfile.STANDARD + " or " +
-                DemoProfile.FAST);
+            throw new UsageException("--profile '" + profile + "' is not " + DemoProfile.NAMES);
         }
         // one rule for the rate: the tune on the nominal axis and, with the realistic plant, on that axis too
         final List<String> rateProblems = new ArrayList<>(RateCheck.problems(rate));

@@ -78,10 +78,10 @@ final class ReplayTuning
     static void print(final PrintWriter out, final LoopReport r)
     {
         final String unit = "torque".equals(r.point()) ? "N·m" : "velocity".equals(r.point()) ? "rad/s" : "rad";
-        out.printf(Locale.ROOT, "frequency response: %s %s of %.4g %s%s, %,d cycles from cycle %,d (%,d left " +
-            "out), %.1f Hz from the stamps%n", r.point(), r.signal(), r.amplitude(), unit, r.toHz() > 0 ?
-            String.format(Locale.ROOT, ", %.1f-%.1f Hz", r.fromHz(), r.toHz()) : "", r.cycles(), r.firstCycle(),
-            r.gaps(), r.rateHz());
+        out.printf(Locale.ROOT, "frequency response: %s %s of %.4g %s%s, %,d cycles in %d run(s) from cycle %,d " +
+            "(%,d left out), %.1f Hz from the stamps%n", r.point(), r.signal(), r.amplitude(), unit, r.toHz() > 0 ?
+            String.format(Locale.ROOT, ", %.1f-%.1f Hz", r.fromHz(), r.toHz()) : "", r.cycles(), r.runs(),
+            r.firstCycle(), r.gaps(), r.rateHz());
         out.printf(Locale.ROOT, "  H1 (Welch): %s window, %d-point segments (%.2f Hz apart), %.0f %% overlap, %d " +
             "segments; points read where coherence >= %.2f%n", r.window(), r.segment(), r.rateHz() / r.segment(),
             100 * r.overlap(), r.segments(), r.minCoherence());

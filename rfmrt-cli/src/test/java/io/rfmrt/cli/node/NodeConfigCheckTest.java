@@ -99,7 +99,7 @@ class NodeConfigCheckTest
             "app: {name: controller, rateHz: 20000}\n"), 2, "node.yaml: app: rateHz 20000: rate 20000 Hz is not " +
             "1..10000");
         assertOneLine(node("device: sim:cfg?node=2\nlayout: layout.yaml\nreceive: {channels: [axis.sensor]}\n" +
-            "app: {name: controller, profile: wild}\n"), 2, "node.yaml: app: profile 'wild' is not standard or fast");
+            "app: {name: controller, profile: wild}\n"), 2, "node.yaml: app: profile 'wild' is not standard, fast or cruise");
         assertOneLine(node("device: sim:cfg?node=2\nlayout: layout.yaml\nreceive: {channels: [axis.sensor]}\n" +
             "app: {name: controller, gains: {kp: 1, velocityGainNmSPerRad: fast}}\n"), 2,
             "node.yaml: app.gains: unknown key 'kp'; velocityGainNmSPerRad 'fast' is not a number (settings: ");
