@@ -49,6 +49,8 @@ public record LoopReport(String point, String signal, double amplitude, double f
     public static final double OVERLAP_DEFAULT = 0.5;
     /** Segments a measurement needs at least, for its coherence to say anything. */
     public static final int MIN_SEGMENTS = 4;
+    /** Segments the default segment length is halved to reach (4 without overlap, 7 at 50 %). */
+    public static final int DEFAULT_SEGMENTS = 7;
     /** Injection point names by journal id (1, 2, 3). */
     static final String[] POINTS = {"?", "torque", "velocity", "position"};
     /** Signal names by journal id (1, 2, 3). */
@@ -102,8 +104,8 @@ public record LoopReport(String point, String signal, double amplitude, double f
      * Analyse the excited cycles.
      *
      * @param s            the cycles ({@link ExcitedCycles#series}).
-     * @param segment      L (a power of two); 0 for the default, shortened to a quarter of the cycles when they are
-     *                     fewer than 4·L.
+     * @param segment      L (a power of two); 0 for the default, halved until the runs hold
+     *                     {@value #DEFAULT_SEGMENTS} segments (or it reaches 64 points).
      * @param overlap      the overlap, 0 ≤ overlap &lt; 1.
      * @param minCoherence the coherence a point needs to be read.
      * @return the report.
@@ -124,7 +126,7 @@ public record LoopReport(String point, String signal, double amplitude, double f
         int l = segment > 0 ? segment : SEGMENT_DEFAULT;
         if (segment <= 0)
         {
-            while (l > 64 && FrequencyResponse.segments(runs, s.cycles(), l, overlap) < MIN_SEGMENTS)
+            while (l > 64 && FrequencyResponse.segments(runs, s.cycles(), l, overlap) < DEFAULT_SEGMENTS)
             {
                 l >>= 1;
             }
