@@ -26,6 +26,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
@@ -184,7 +185,8 @@ class BridgeNetnsTest
         // last one asked for, by at most the ticks it missed
         assertThat(p.cycles()).as("%s", p).isBetween((long)cycles, cycles + p.missedTicks());
         assertThat(p.sensorFrames()).isGreaterThanOrEqualTo(cycles - p.missedTicks());
-        assertThat(c.cycles()).as("sensor frames the controller handled; %s; %s", c, p).isEqualTo(p.sensorFrames());
+        assertThat(c.cycles()).as("sensor frames the controller handled; %s; %s; bridges: %s", c, p,
+            bridgeCounters(2)).isEqualTo(p.sensorFrames());
         assertThat(c.lostFrames()).isZero();
         assertThat(c.tornFrames()).isZero();
         assertThat(p.commandGaps()).isZero();
@@ -548,6 +550,27 @@ class BridgeNetnsTest
     private BridgeStatus bridge(final int host)
     {
         return onHost(host, BridgeStatus::of);
+    }
+
+    /** Every bridge's non-zero counters, for a failure's message. */
+    private String bridgeCounters(final int hosts)
+    {
+        final StringBuilder text = new StringBuilder();
+        for (int host = 0; host < hosts; host++)
+        {
+            text.append("host ").append(host).append(" {");
+            final BridgeStatus status = bridge(host);
+            for (final BridgeCounter counter : BridgeCounter.values())
+            {
+                final long value = status.counter(counter);
+                if (value != 0)
+                {
+                    text.append(' ').append(counter.name().toLowerCase(Locale.ROOT)).append('=').append(value);
+                }
+            }
+            text.append(" } ");
+        }
+        return text.toString();
     }
 
     private boolean linkUp(final int host)
