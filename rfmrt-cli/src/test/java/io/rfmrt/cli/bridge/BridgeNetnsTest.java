@@ -185,8 +185,8 @@ class BridgeNetnsTest
         // last one asked for, by at most the ticks it missed
         assertThat(p.cycles()).as("%s", p).isBetween((long)cycles, cycles + p.missedTicks());
         assertThat(p.sensorFrames()).isGreaterThanOrEqualTo(cycles - p.missedTicks());
-        assertThat(c.cycles()).as("sensor frames the controller handled; %s; %s; bridges: %s", c, p,
-            bridgeCounters(2)).isEqualTo(p.sensorFrames());
+        assertThat(c.cycles()).as("sensor frames the controller handled; %s; %s; bridges: %s; %s", c, p,
+            bridgeCounters(2), logs()).isEqualTo(p.sensorFrames());
         assertThat(c.lostFrames()).isZero();
         assertThat(c.tornFrames()).isZero();
         assertThat(p.commandGaps()).isZero();
