@@ -160,7 +160,7 @@ class BridgeNetnsTest
     }
 
     @Test
-    void shouldRunThePlantAndTheControllerOnTwoHostsWithoutLosingAFrame() throws Exception
+    void shouldRunThePlantAndTheControllerOnTwoHostsAndLoseAFrameOnlyWhileTheLinkIsDown() throws Exception
     {
         // a node refuses a layout larger than its network: the bridges make one of the control layout's size
         networkSize = Long.toString(ControlFrames.LAYOUT.memorySize());
@@ -185,11 +185,30 @@ class BridgeNetnsTest
         // last one asked for, by at most the ticks it missed
         assertThat(p.cycles()).as("%s", p).isBetween((long)cycles, cycles + p.missedTicks());
         assertThat(p.sensorFrames()).isGreaterThanOrEqualTo(cycles - p.missedTicks());
-        assertThat(c.cycles()).as("sensor frames the controller handled; %s; %s; bridges: %s; %s", c, p,
-            bridgeCounters(2), logs()).isEqualTo(p.sensorFrames());
-        assertThat(c.lostFrames()).isZero();
+        // every sensor frame the controller's bridge delivered was handled, and every one it did not get is counted
+        final String why = String.format("%s; %s; bridges: %s; %s", c, p, bridgeCounters(2), logs());
+        final long delivered = bridge(1).counter(BridgeCounter.EVENTS_DELIVERED);
+        assertThat(c.cycles()).as("sensor frames the controller handled = its bridge delivered; %s", why)
+            .isEqualTo(delivered);
+        assertThat(c.lostFrames()).as("frames the controller did not get, counted; %s", why)
+            .isEqualTo(p.sensorFrames() - c.cycles());
         assertThat(c.tornFrames()).isZero();
-        assertThat(p.commandGaps()).isZero();
+        // a frame goes missing between the hosts only while the link is down: a peer lost (a bridge silent or its
+        // stream blocked for the peer time-out, as a loaded machine can hold a JVM at a safepoint), the cards told
+        // (SYNC_LOSS) and the loss counted on both bridges; without one, nothing is lost
+        if (bridge(0).counter(BridgeCounter.PEER_LOSSES) == 0 && bridge(1).counter(BridgeCounter.PEER_LOSSES) == 0)
+        {
+            assertThat(c.cycles()).as("no peer lost, so every sensor frame arrived; %s", why)
+                .isEqualTo(p.sensorFrames());
+            assertThat(p.commandGaps()).as("no peer lost, so every command arrived; %s", why).isZero();
+        }
+        else
+        {
+            assertThat(bridge(1).counter(BridgeCounter.DIVERGENCES)).as("the controller's host took its link " +
+                "down (its cards got SYNC_LOSS); %s", why).isPositive();
+            System.out.printf("a peer was lost during the run (%s): %d of %d sensor frames did not cross%n",
+                bridgeCounters(2), p.sensorFrames() - c.cycles(), p.sensorFrames());
+        }
     }
 
     @Test
