@@ -2,6 +2,7 @@ package io.rfmrt.control;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * Gains and limits of the cascaded position P / velocity PI controller ({@link AxisController}), for one loop
@@ -273,11 +274,11 @@ public record ControllerGains(
                 Math.atan(velocityIntegralGainPerS / crossover);
             final long leastHz = budget > 0.0 ? (long)Math.ceil(crossover * (0.5 + delayPeriods) / budget) :
                 Long.MAX_VALUE;
-            problems.add(String.format(java.util.Locale.ROOT, "rate %.0f Hz is too slow for the velocity loop " +
+            problems.add(String.format(Locale.ROOT, "rate %.0f Hz is too slow for the velocity loop " +
                 "(Kv/J = %.0f rad/s): phase margin %.1f deg with %s of delay, at least %.0f needed%s; " +
                 "use at least %d Hz or lower controller.velocityGainNmSPerRad", 1.0 / periodSeconds, crossover,
-                margin, delayPeriods == 1.0 ? "one period" : String.format(java.util.Locale.ROOT, "%.2f periods",
-                    delayPeriods), MIN_PHASE_MARGIN_DEGREES, k >= 1.0 ? String.format(java.util.Locale.ROOT,
+                margin, delayPeriods == 1.0 ? "one period" : String.format(Locale.ROOT, "%.2f periods",
+                    delayPeriods), MIN_PHASE_MARGIN_DEGREES, k >= 1.0 ? String.format(Locale.ROOT,
                     " (Kv*dt/J = %.2f >= 1: unstable)", k) : "", leastHz));
         }
         return problems;

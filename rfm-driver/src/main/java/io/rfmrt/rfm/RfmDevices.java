@@ -154,6 +154,20 @@ public final class RfmDevices
     }
 
     /**
+     * Remove an emulated network and its files at once, even while devices of it are open (their mappings stay valid
+     * until they close), as {@code rfmrt rfm destroy --force} does: for a network a process made for itself (a
+     * {@code sim} URI on a name no other process uses) and is done with.
+     *
+     * @param network the name of an emulated network.
+     * @throws RfmException NOT_FOUND if it does not exist, BAD_PARAMETER naming the value if it is no usable network
+     *                      name.
+     */
+    public static void destroyNetwork(final String network)
+    {
+        SimNetwork.destroy(network, true);
+    }
+
+    /**
      * What opening a device URI would give ({@link #plan}).
      *
      * @param nodeId     the node id, or {@link #UNKNOWN} when only the device can tell (a card).

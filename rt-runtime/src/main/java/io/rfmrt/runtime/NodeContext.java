@@ -23,7 +23,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -66,7 +65,10 @@ public final class NodeContext
     public static final String PUBLISHER_PRIORITY_PROP_NAME = "rfmrt.node.publisher.priority";
     /** Default of {@link #PUBLISHER_PRIORITY_PROP_NAME}. */
     public static final int PUBLISHER_PRIORITY_DEFAULT = 60;
-    /** The consumer's wait strategy ({@link WaitStrategy#parse}). */
+    /**
+     * The receive mode and idle when neither {@code receive.mode}, {@code receive.idle} nor {@code receive.wait} is
+     * given, in the shorthand's spelling ({@link WaitStrategy#parse}).
+     */
     public static final String WAIT_STRATEGY_PROP_NAME = "rfmrt.node.wait";
     /** Default of {@link #WAIT_STRATEGY_PROP_NAME}. */
     public static final String WAIT_STRATEGY_DEFAULT = "BLOCKING";
@@ -138,6 +140,8 @@ public final class NodeContext
         list("receive.channels", (c, k, items) -> c.inputNames = List.copyOf(items));
         value("receive.event", (c, k, t) -> c.event = parsed(k, t, EventType::parse));
         value("receive.wait", (c, k, t) -> c.waitStrategy = parsed(k, t, WaitStrategy::parse));
+        value("receive.mode", (c, k, t) -> c.receiveMode = named(k, t, ReceiveMode::parse));
+        value("receive.idle", (c, k, t) -> c.receiveIdle = named(k, t, ReceiveIdle::parse));
         value("receive.rateHz", (c, k, t) -> c.inputRateHz = wholeNumber(k, t, INPUT_RATE_HZ));
         value("publish.channel", (c, k, t) -> c.publishName = t);
         value("publish.rateHz", (c, k, t) -> c.publishRateHz = wholeNumber(k, t, PUBLISH_RATE_HZ));
@@ -188,6 +192,9 @@ public final class NodeContext
     private List<ChannelSpec> inputs = List.of();
     private EventType event;
     private WaitStrategy waitStrategy;
+    private ReceiveMode receiveMode;
+    private ReceiveIdle receiveIdle;
+    private WaitStrategy receive;
     private int inputRateHz = INPUT_RATE_HZ_DEFAULT;
     private List<Integer> cpus = List.of();
     private Boolean lockMemory;
@@ -324,7 +331,10 @@ public final class NodeContext
     }
 
     /**
-     * @param wait how the consumer waits (default {@link #WAIT_STRATEGY_DEFAULT}).
+     * The shorthand for {@link #receiveMode(ReceiveMode)} and {@link #receiveIdle(ReceiveIdle)} together
+     * ({@code receive.wait}); give it or them, not both.
+     *
+     * @param wait the receive mode and its idle (default {@link #WAIT_STRATEGY_DEFAULT}).
      * @return this.
      */
     public NodeContext waitStrategy(final WaitStrategy wait)
@@ -333,10 +343,43 @@ public final class NodeContext
         return this;
     }
 
-    /** @return the consumer's wait strategy. */
+    /** @return the receive mode and idle as one value: once concluded, the ones the receive path runs. */
     public WaitStrategy waitStrategy()
     {
-        return waitStrategy;
+        return receive != null ? receive : waitStrategy;
+    }
+
+    /**
+     * @param mode which receive threads run ({@code receive.mode}, default {@link ReceiveMode#INTERRUPT}).
+     * @return this.
+     */
+    public NodeContext receiveMode(final ReceiveMode mode)
+    {
+        this.receiveMode = mode;
+        return this;
+    }
+
+    /** @return which receive threads run; null before {@link #conclude()} when not given. */
+    public ReceiveMode receiveMode()
+    {
+        return receive != null ? receive.mode() : receiveMode;
+    }
+
+    /**
+     * @param idle how the receive thread that takes frames waits ({@code receive.idle}, default the mode's
+     *             {@link ReceiveMode#defaultIdle()}); one the mode {@link ReceiveMode#takes}.
+     * @return this.
+     */
+    public NodeContext receiveIdle(final ReceiveIdle idle)
+    {
+        this.receiveIdle = idle;
+        return this;
+    }
+
+    /** @return how the receive thread that takes frames waits; null before {@link #conclude()} when not given. */
+    public ReceiveIdle receiveIdle()
+    {
+        return receive != null ? receive.idle() : receiveIdle;
     }
 
     /**
@@ -971,7 +1014,6 @@ public final class NodeContext
             inputs = List.copyOf(named);
         }
         event = event != null ? event : inputs.isEmpty() ? EventType.INTR1 : inputs.get(0).event();
-        final Set<Integer> publishers = new HashSet<>();
         for (final ChannelSpec c : inputs)
         {
             if (c.event() != event)
@@ -979,25 +1021,64 @@ public final class NodeContext
                 problems.add(new Problem("receive.channels", "receive.channels '" + c.name() + "' is announced by " +
                     c.event() + ", not by receive.event " + event));
             }
-            if (!publishers.add(c.node()))
-            {
-                problems.add(new Problem("receive.channels", "receive.channels: two input channels are published " +
-                    "by node " + c.node() + " (the receiver tells channels apart by publisher)"));
-            }
         }
-        if (waitStrategy == null)
+        final String clash = ReceivePath.publisherClash(inputs);
+        if (clash != null)
         {
+            problems.add(new Problem("receive.channels", clash));
+        }
+        receive = concludeWait(problems);
+        INPUT_RATE_HZ.check("receive.rateHz", inputRateHz, problems);
+    }
+
+    /**
+     * The receive mode and idle: {@code receive.wait} (the shorthand for both), or {@code receive.mode} and
+     * {@code receive.idle}, each from its default when not given (the mode of {@link #WAIT_STRATEGY_PROP_NAME}'s
+     * default, and its idle when the mode is that one, else the mode's own default idle).
+     */
+    private WaitStrategy concludeWait(final List<Problem> problems)
+    {
+        WaitStrategy fallback;
+        try
+        {
+            fallback = WaitStrategy.parse(waitStrategyDefault());
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            problems.add(new Problem("receive.wait", WAIT_STRATEGY_PROP_NAME + ": " + ex.getMessage()));
+            fallback = WaitStrategy.blocking();
+        }
+        if (waitStrategy != null && (receiveMode != null || receiveIdle != null))
+        {
+            problems.add(new Problem("receive.wait", "receive.wait is the shorthand for receive.mode and " +
+                "receive.idle: give it or " + (receiveMode == null ? "receive.idle" : receiveIdle == null ?
+                "receive.mode" : "them") + ", not both"));
+            return waitStrategy;
+        }
+        WaitStrategy wait = waitStrategy;
+        if (wait == null)
+        {
+            final ReceiveMode mode = receiveMode != null ? receiveMode : fallback.mode();
+            final ReceiveIdle idle = receiveIdle != null ? receiveIdle : mode == fallback.mode() ? fallback.idle() :
+                mode.defaultIdle();
             try
             {
-                waitStrategy = WaitStrategy.parse(waitStrategyDefault());
+                wait = new WaitStrategy(mode, idle);
             }
             catch (final IllegalArgumentException ex)
             {
-                problems.add(new Problem("receive.wait", WAIT_STRATEGY_PROP_NAME + ": " + ex.getMessage()));
-                waitStrategy = WaitStrategy.blocking();
+                // an idle the mode cannot use
+                problems.add(new Problem("receive.idle", ex.getMessage()));
+                return fallback;
             }
         }
-        INPUT_RATE_HZ.check("receive.rateHz", inputRateHz, problems);
+        final String problem = wait.idle().problem();
+        if (problem != null)
+        {
+            problems.add(waitStrategy != null ? new Problem("receive.wait", "receive.wait '" + wait + "': " +
+                problem) : new Problem("receive.idle", "receive.idle '" + wait.idle() + "': " + problem));
+        }
+        return wait;
     }
 
     private void concludePublish(final List<Problem> problems)
@@ -1407,6 +1488,19 @@ public final class NodeContext
         catch (final IllegalArgumentException ex)
         {
             throw new Refusal(key + " '" + text + "' is not a duration (" + example + ")");
+        }
+    }
+
+    /** A value parsed by a parser whose message starts with the value ({@code 'x' is not ...}): the key before it. */
+    private static <T> T named(final String key, final String text, final Function<String, T> parser)
+    {
+        try
+        {
+            return parser.apply(text);
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            throw new Refusal(key + " " + ex.getMessage());
         }
     }
 

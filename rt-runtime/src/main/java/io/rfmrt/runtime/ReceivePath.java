@@ -57,6 +57,7 @@ public final class ReceivePath implements AutoCloseable
     private final EventType event;
     private final WaitStrategy wait;
     private final ReceiveMode mode;
+    private final ReceiveIdle idle;
     private final List<ChannelSpec> channels;
     private final FrameReceiver[] receivers;
     private final HandoffRing handoff;
@@ -80,9 +81,9 @@ public final class ReceivePath implements AutoCloseable
 
     /**
      * @param device          the node's card.
-     * @param channels        input channels (their publishers must differ).
+     * @param channels        input channels (their publishers must differ: {@link #publisherClash}).
      * @param event           the event type that announces frames.
-     * @param wait            how the consumer waits.
+     * @param wait            the receive mode and how its frame-taking thread waits.
      * @param handler         the application.
      * @param isrJournal      journal writer for the ISR-wake thread (faults), or null.
      * @param consumerJournal journal writer for the consumer thread (frames), or null.
@@ -97,9 +98,9 @@ public final class ReceivePath implements AutoCloseable
 
     /**
      * @param device          the node's card.
-     * @param channels        input channels (their publishers must differ).
+     * @param channels        input channels (their publishers must differ: {@link #publisherClash}).
      * @param event           the event type that announces frames.
-     * @param wait            how the consumer waits.
+     * @param wait            the receive mode and how its frame-taking thread waits.
      * @param handler         the application.
      * @param isrJournal      journal writer for the ISR-wake thread (faults), or null.
      * @param consumerJournal journal writer for the consumer thread (frames), or null; in the inline mode the
@@ -117,9 +118,9 @@ public final class ReceivePath implements AutoCloseable
 
     /**
      * @param device          the node's card.
-     * @param channels        input channels (their publishers must differ).
+     * @param channels        input channels (their publishers must differ: {@link #publisherClash}).
      * @param event           the event type that announces frames.
-     * @param wait            how the consumer waits.
+     * @param wait            the receive mode and how its frame-taking thread waits.
      * @param handler         the application.
      * @param isrJournal      journal writer for the ISR-wake thread (faults), or null.
      * @param consumerJournal journal writer for the consumer thread (frames), or null; in the inline mode the
@@ -138,6 +139,11 @@ public final class ReceivePath implements AutoCloseable
         {
             throw new IllegalArgumentException("a receive path needs at least one input channel");
         }
+        final String clash = publisherClash(channels);
+        if (clash != null)
+        {
+            throw new IllegalArgumentException(clash);
+        }
         if (nodeCounters.channels() != channels.size())
         {
             throw new IllegalArgumentException("counters for " + nodeCounters.channels() +
@@ -148,6 +154,7 @@ public final class ReceivePath implements AutoCloseable
         this.event = event;
         this.wait = wait.validate();
         this.mode = wait.mode();
+        this.idle = wait.idle();
         this.errors = errors;
         this.channels = List.copyOf(channels);
         this.clock = clock;
@@ -157,12 +164,6 @@ public final class ReceivePath implements AutoCloseable
         for (int i = 0; i < channels.size(); i++)
         {
             final ChannelSpec c = channels.get(i);
-            if (channelBySource[c.node()] >= 0)
-            {
-                throw new IllegalArgumentException("input channels " + channels.get(channelBySource[c.node()]).name() +
-                    " and " + c.name() + " are both published by node " + c.node() +
-                    " (the receiver tells channels apart by publisher)");
-            }
             channelBySource[c.node()] = i;
             receivers[i] = new FrameReceiver(device, c, nodeCounters.frames(i));
         }
@@ -178,7 +179,7 @@ public final class ReceivePath implements AutoCloseable
             this.isr = null;
             this.consumer = null;
             this.polling = new PollingAgent(channels.toArray(new ChannelSpec[0]), receivers, handler,
-                latencies, counters, consumerJournal, clock, wait.periodNanos());
+                latencies, counters, consumerJournal, clock, idle.nanos());
             return;
         }
         final boolean inline = mode == ReceiveMode.INLINE;
@@ -194,9 +195,9 @@ public final class ReceivePath implements AutoCloseable
 
     /**
      * Start the threads, each an Agrona {@link AgentRunner} under the path's {@link RtErrorPolicy}: the ISR-wake
-     * agent (its wait is the card's interrupt), the consumer agent with the wait strategy's {@link IdleStrategy}
-     * (none in the inline mode: the ISR-wake thread runs the handler), or the polling agent on its schedule. In
-     * interrupt modes the event type is enabled first.
+     * agent (its wait is the card's interrupt), the consumer agent with its {@link ReceiveIdle} as an Agrona
+     * {@link IdleStrategy} ({@link #consumerIdle()}; none in the inline mode: the ISR-wake thread runs the handler),
+     * or the polling agent on its schedule (its period). In interrupt modes the event type is enabled first.
      *
      * @param env              where threads are placed.
      * @param isrCpu           core of the ISR-wake thread, -1 = not pinned.
@@ -226,6 +227,31 @@ public final class ReceivePath implements AutoCloseable
         }
         isrRunner = new AgentRunner(NoOpIdleStrategy.INSTANCE, errors, null, isr);
         isrThread = env.start(ReceiveThreads.ISR, isrCpu, isrPriority, errors.guard(isrRunner));
+    }
+
+    /**
+     * The one check that a receive path can tell its input channels apart: the receiver knows a frame's channel by its
+     * publisher, so no two input channels may have one publisher. Both the path and a node's settings
+     * ({@link NodeContext#conclude()}) refuse such channels by it.
+     *
+     * @param channels input channels.
+     * @return the line that names the first two channels of one publisher, or null when every publisher differs.
+     */
+    public static String publisherClash(final List<ChannelSpec> channels)
+    {
+        for (int i = 0; i < channels.size(); i++)
+        {
+            for (int j = 0; j < i; j++)
+            {
+                if (channels.get(j).node() == channels.get(i).node())
+                {
+                    return "receive.channels '" + channels.get(j).name() + "' and '" + channels.get(i).name() +
+                        "' are both published by node " + channels.get(i).node() +
+                        " (the receiver tells channels apart by publisher)";
+                }
+            }
+        }
+        return null;
     }
 
     /**
@@ -319,16 +345,17 @@ public final class ReceivePath implements AutoCloseable
     }
 
     /**
-     * @return the consumer's idle strategy for this path's wait strategy (a new one per call): how the consumer
-     * thread of the {@link ReceiveMode#INTERRUPT} mode waits on the hand-off.
+     * @return the consumer's Agrona idle strategy for this path's {@link ReceiveIdle} (a new one per call): how the
+     * consumer thread of the {@link ReceiveMode#INTERRUPT} mode waits on the hand-off.
      */
     public IdleStrategy consumerIdle()
     {
-        return switch (wait.kind())
+        return switch (idle.kind())
         {
-            case BUSY_SPIN -> new BusySpinIdleStrategy();
-            case SPIN_THEN_BLOCK -> new HandoffIdleStrategy(handoff, wait.spinNanos(), clock, counters);
-            case BLOCKING, INLINE, POLLING -> new HandoffIdleStrategy(handoff, 0, clock, counters);
+            case SPIN -> new BusySpinIdleStrategy();
+            case SPIN_THEN_BLOCK -> new HandoffIdleStrategy(handoff, idle.nanos(), clock, counters);
+            // a period is no consumer's wait (the polling mode has no consumer): never run
+            case BLOCK, PERIOD -> new HandoffIdleStrategy(handoff, 0, clock, counters);
         };
     }
 
@@ -338,6 +365,14 @@ public final class ReceivePath implements AutoCloseable
     public ReceiveMode mode()
     {
         return mode;
+    }
+
+    /**
+     * @return how the thread that takes frames waits (the consumer, or the polling thread).
+     */
+    public ReceiveIdle idle()
+    {
+        return idle;
     }
 
     /**
@@ -425,7 +460,7 @@ public final class ReceivePath implements AutoCloseable
     }
 
     /**
-     * @return the wait strategy.
+     * @return the mode and idle as one value (its {@code toString()} is the {@code receive.wait} shorthand).
      */
     public WaitStrategy waitStrategy()
     {

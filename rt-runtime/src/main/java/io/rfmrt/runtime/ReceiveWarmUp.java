@@ -8,7 +8,6 @@ import io.rfmrt.rfm.RfmDevices;
 import io.rfmrt.rfm.channel.ChannelSpec;
 import io.rfmrt.rfm.channel.FrameCounter;
 import io.rfmrt.rfm.channel.FramePublisher;
-import io.rfmrt.rfm.sim.SimNetwork;
 import io.rfmrt.runtime.internal.JitQueue;
 import io.rfmrt.runtime.threads.RtEnvironment;
 import io.rfmrt.runtime.threads.RtSettings;
@@ -94,7 +93,6 @@ public final class ReceiveWarmUp
         }
         final DmaEngine dma = device.dma();
         final String mode = !wait.mode().findsByNumber() && dma.mode() == DmaMode.AUTO ? "auto" : "on-demand";
-        SimNetwork.create(network, size).close();
         final List<RfmDevice> senders = new ArrayList<>();
         RfmDevice receiver = null;
         RtEnvironment env = null;
@@ -102,8 +100,9 @@ public final class ReceiveWarmUp
         ThreadNotStoppedException leftRunning = null;
         try
         {
-            receiver = RfmDevices.open("sim:" + network + "?node=" + device.nodeId() + "&dmaSlots=" +
-                dma.slotCount() + "&dmaSlotSize=" + dma.slotSize() + "&dma=" + mode);
+            // the network is made by this first device of it, and is this warm-up's alone (its name is)
+            receiver = RfmDevices.open("sim:" + network + "?node=" + device.nodeId() + "&size=" + size +
+                "&dmaSlots=" + dma.slotCount() + "&dmaSlotSize=" + dma.slotSize() + "&dma=" + mode);
             env = RtEnvironment.prepare(new RtSettings(List.of(), false, false, false, Path.of("/")), warning -> { });
             final List<FramePublisher> publishers = new ArrayList<>();
             for (final ChannelSpec c : channels)
@@ -181,8 +180,8 @@ public final class ReceiveWarmUp
                 if (receiver != null)
                 {
                     receiver.close();
+                    RfmDevices.destroyNetwork(network);
                 }
-                SimNetwork.destroy(network, true);
             }
         }
         if (leftRunning != null)

@@ -1,56 +1,106 @@
 package io.rfmrt.runtime;
 
 import java.util.Locale;
+import java.util.Objects;
 import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
- * What a node's {@code receive.wait} says, in the spelling users write: the {@link ReceiveMode} (which threads run,
- * {@link #mode()}) and how the thread that takes frames waits (blocking, spinning a while, spinning, or a polling
- * period). {@code BLOCKING}, {@code SPIN_THEN_BLOCK} and {@code BUSY_SPIN} are the consumer's waits of the
- * {@link ReceiveMode#INTERRUPT} mode; {@code INLINE} and {@code POLLING} name modes of their own.
+ * A receive path's {@link ReceiveMode} (which threads run) with the {@link ReceiveIdle} its frame-taking thread
+ * waits by, as one value: what a node's {@code receive.mode} and {@code receive.idle} give, and what the shorthand
+ * {@code receive.wait} spells in one word ({@link #parse}, {@link #toString}).
+ * <pre>
+ *  receive.wait        receive.mode  receive.idle
+ *  BLOCKING            interrupt     block
+ *  SPIN_THEN_BLOCK(t)  interrupt     spin-then-block(t)
+ *  BUSY_SPIN           interrupt     spin
+ *  INLINE              inline        block
+ *  POLLING(t)          polling       period(t)
+ * </pre>
+ * Every pair a mode {@link ReceiveMode#takes takes} is one of these five, so each has its one-word spelling
+ * ({@link #kind()}). Immutable.
  *
- * @param kind        the strategy.
- * @param spinNanos   for {@link Kind#SPIN_THEN_BLOCK}: how long to spin after the last frame before blocking.
- * @param periodNanos for {@link Kind#POLLING}: the polling period.
+ * @param mode which threads run.
+ * @param idle how the thread that takes frames waits; one the mode takes.
  */
-public record WaitStrategy(Kind kind, long spinNanos, long periodNanos)
+public record WaitStrategy(ReceiveMode mode, ReceiveIdle idle)
 {
-    /** Default spin before blocking: 20 µs. */
-    public static final long SPIN_DEFAULT_NS = 20_000;
-    /** Default polling period: 1 ms (1 kHz). */
-    public static final long POLL_PERIOD_DEFAULT_NS = 1_000_000;
-
-    private static final Pattern FORM = Pattern.compile("([A-Za-z_-]+)\\s*(?:\\(\\s*([0-9_]+)\\s*\\))?");
+    /** Default spin before blocking: 20 µs ({@link ReceiveIdle#SPIN_DEFAULT_NS}). */
+    public static final long SPIN_DEFAULT_NS = ReceiveIdle.SPIN_DEFAULT_NS;
+    /** Default polling period: 1 ms ({@link ReceiveIdle#PERIOD_DEFAULT_NS}). */
+    public static final long POLL_PERIOD_DEFAULT_NS = ReceiveIdle.PERIOD_DEFAULT_NS;
 
     /**
-     * The spellings: the consumer's waits of the interrupt mode, and the two modes that have no consumer thread.
+     * The one-word spellings of {@code receive.wait}, one per pair of mode and idle (the table above).
      */
     public enum Kind
     {
-        /** Sleep in the kernel until the ISR-wake thread hands a frame over: no CPU while idle. */
+        /** Interrupt mode, the consumer blocks: no CPU while idle. */
         BLOCKING,
-        /** Spin for a while after each frame, then block. */
+        /** Interrupt mode, the consumer spins for a while after each frame, then blocks. */
         SPIN_THEN_BLOCK,
-        /** Spin on the hand-off forever: lowest wake-up cost, a whole core. */
+        /** Interrupt mode, the consumer spins on the hand-off forever: lowest wake-up cost, a whole core. */
         BUSY_SPIN,
-        /** The article's baseline: no interrupt, poll each channel's status word every period. */
+        /** Polling mode: no interrupt, each channel's status word every period (the article's baseline). */
         POLLING,
-        /** No consumer thread: the handler runs on the ISR-wake thread (one wake per frame). */
+        /** Inline mode: no consumer thread, the handler runs on the ISR-wake thread (one wake per frame). */
         INLINE
     }
 
     /**
-     * @return which threads the receive path runs for this spelling.
+     * @param mode which threads run.
+     * @param idle how the thread that takes frames waits.
+     * @throws IllegalArgumentException when the mode does not take the idle ({@link ReceiveMode#takes}).
      */
-    public ReceiveMode mode()
+    public WaitStrategy
     {
-        return switch (kind)
+        Objects.requireNonNull(mode, "mode");
+        Objects.requireNonNull(idle, "idle");
+        if (!mode.takes(idle))
         {
-            case INLINE -> ReceiveMode.INLINE;
-            case POLLING -> ReceiveMode.POLLING;
-            case BLOCKING, SPIN_THEN_BLOCK, BUSY_SPIN -> ReceiveMode.INTERRUPT;
+            throw new IllegalArgumentException(mismatch(mode, idle));
+        }
+    }
+
+    /** The one line that says the mode does not take the wait, named by their keys. */
+    private static String mismatch(final ReceiveMode mode, final ReceiveIdle idle)
+    {
+        return "receive.idle '" + idle + "' is not a wait of receive.mode " + mode + " (it takes " + mode.idles() +
+            ")";
+    }
+
+    /**
+     * @return the one-word spelling of this pair.
+     */
+    public Kind kind()
+    {
+        return switch (mode)
+        {
+            case INLINE -> Kind.INLINE;
+            case POLLING -> Kind.POLLING;
+            case INTERRUPT -> switch (idle.kind())
+            {
+                case SPIN -> Kind.BUSY_SPIN;
+                case SPIN_THEN_BLOCK -> Kind.SPIN_THEN_BLOCK;
+                case BLOCK, PERIOD -> Kind.BLOCKING;
+            };
         };
+    }
+
+    /**
+     * @return for {@link Kind#SPIN_THEN_BLOCK}: how long the consumer spins after the last frame before blocking;
+     * else 0.
+     */
+    public long spinNanos()
+    {
+        return idle.kind() == ReceiveIdle.Kind.SPIN_THEN_BLOCK ? idle.nanos() : 0;
+    }
+
+    /**
+     * @return for {@link Kind#POLLING}: the polling period; else 0.
+     */
+    public long periodNanos()
+    {
+        return idle.kind() == ReceiveIdle.Kind.PERIOD ? idle.nanos() : 0;
     }
 
     /**
@@ -58,7 +108,7 @@ public record WaitStrategy(Kind kind, long spinNanos, long periodNanos)
      */
     public static WaitStrategy blocking()
     {
-        return new WaitStrategy(Kind.BLOCKING, 0, 0);
+        return new WaitStrategy(ReceiveMode.INTERRUPT, ReceiveIdle.block());
     }
 
     /**
@@ -67,7 +117,7 @@ public record WaitStrategy(Kind kind, long spinNanos, long periodNanos)
      */
     public static WaitStrategy spinThenBlock(final long spinNanos)
     {
-        return new WaitStrategy(Kind.SPIN_THEN_BLOCK, spinNanos, 0);
+        return new WaitStrategy(ReceiveMode.INTERRUPT, ReceiveIdle.spinThenBlock(spinNanos));
     }
 
     /**
@@ -75,7 +125,7 @@ public record WaitStrategy(Kind kind, long spinNanos, long periodNanos)
      */
     public static WaitStrategy busySpin()
     {
-        return new WaitStrategy(Kind.BUSY_SPIN, 0, 0);
+        return new WaitStrategy(ReceiveMode.INTERRUPT, ReceiveIdle.spin());
     }
 
     /**
@@ -83,7 +133,7 @@ public record WaitStrategy(Kind kind, long spinNanos, long periodNanos)
      */
     public static WaitStrategy inline()
     {
-        return new WaitStrategy(Kind.INLINE, 0, 0);
+        return new WaitStrategy(ReceiveMode.INLINE, ReceiveIdle.block());
     }
 
     /**
@@ -92,12 +142,13 @@ public record WaitStrategy(Kind kind, long spinNanos, long periodNanos)
      */
     public static WaitStrategy polling(final long periodNanos)
     {
-        return new WaitStrategy(Kind.POLLING, 0, periodNanos);
+        return new WaitStrategy(ReceiveMode.POLLING, ReceiveIdle.period(periodNanos));
     }
 
     /**
-     * Parse {@code BLOCKING}, {@code SPIN_THEN_BLOCK(20000)}, {@code BUSY_SPIN}, {@code POLLING(100000)}; the
-     * number is nanoseconds and optional.
+     * Parse the shorthand {@code BLOCKING}, {@code SPIN_THEN_BLOCK(20000)}, {@code BUSY_SPIN}, {@code INLINE},
+     * {@code POLLING(100000)}: any case, {@code -} for {@code _}; the time is nanoseconds (or a duration such as
+     * {@code 20us}) and optional.
      *
      * @param text the value.
      * @return the strategy.
@@ -105,7 +156,7 @@ public record WaitStrategy(Kind kind, long spinNanos, long periodNanos)
      */
     public static WaitStrategy parse(final String text)
     {
-        final Matcher m = FORM.matcher(text == null ? "" : text.trim());
+        final Matcher m = ReceiveIdle.FORM.matcher(text == null ? "" : text.trim());
         if (!m.matches())
         {
             throw new IllegalArgumentException(bad(text));
@@ -119,19 +170,27 @@ public record WaitStrategy(Kind kind, long spinNanos, long periodNanos)
         {
             throw new IllegalArgumentException(bad(text));
         }
-        final Long nanos = m.group(2) == null ? null : Long.parseLong(m.group(2).replace("_", ""));
+        final String time = m.group(2);
+        if (time != null && kind != Kind.SPIN_THEN_BLOCK && kind != Kind.POLLING)
+        {
+            throw new IllegalArgumentException("wait strategy '" + text + "': " + kind + " takes no argument");
+        }
+        final long nanos;
+        try
+        {
+            nanos = time == null ? 0 : ReceiveIdle.parseTime(text, time);
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            throw new IllegalArgumentException("wait strategy " + ex.getMessage());
+        }
         return switch (kind)
         {
-            case BLOCKING, BUSY_SPIN, INLINE ->
-            {
-                if (nanos != null)
-                {
-                    throw new IllegalArgumentException("wait strategy '" + text + "': " + kind + " takes no argument");
-                }
-                yield new WaitStrategy(kind, 0, 0);
-            }
-            case SPIN_THEN_BLOCK -> spinThenBlock(nanos == null ? SPIN_DEFAULT_NS : nanos);
-            case POLLING -> polling(nanos == null ? POLL_PERIOD_DEFAULT_NS : nanos).validate();
+            case BLOCKING -> blocking();
+            case BUSY_SPIN -> busySpin();
+            case INLINE -> inline();
+            case SPIN_THEN_BLOCK -> spinThenBlock(time == null ? SPIN_DEFAULT_NS : nanos);
+            case POLLING -> polling(time == null ? POLL_PERIOD_DEFAULT_NS : nanos).validate();
         };
     }
 
@@ -142,31 +201,28 @@ public record WaitStrategy(Kind kind, long spinNanos, long periodNanos)
 
     /**
      * @return this.
-     * @throws IllegalArgumentException when a time is out of range.
+     * @throws IllegalArgumentException when a time is out of range ({@link ReceiveIdle#problem}).
      */
     public WaitStrategy validate()
     {
-        if (kind == Kind.POLLING && (periodNanos < 1_000 || periodNanos > 1_000_000_000L))
+        final String problem = idle.problem();
+        if (problem != null)
         {
-            throw new IllegalArgumentException("wait strategy POLLING(" + periodNanos +
-                "): period must be 1000 ns .. 1 s");
-        }
-        if (kind == Kind.SPIN_THEN_BLOCK && (spinNanos < 0 || spinNanos > 1_000_000_000L))
-        {
-            throw new IllegalArgumentException("wait strategy SPIN_THEN_BLOCK(" + spinNanos +
-                "): spin must be 0 .. 1 s");
+            throw new IllegalArgumentException("wait strategy " + this + ": " + problem);
         }
         return this;
     }
 
+    /** @return the shorthand's spelling: {@code BLOCKING}, {@code SPIN_THEN_BLOCK(20000)}, {@code POLLING(1000000)}. */
     @Override
     public String toString()
     {
+        final Kind kind = kind();
         return switch (kind)
         {
             case BLOCKING, BUSY_SPIN, INLINE -> kind.name();
-            case SPIN_THEN_BLOCK -> kind + "(" + spinNanos + ")";
-            case POLLING -> kind + "(" + periodNanos + ")";
+            case SPIN_THEN_BLOCK -> kind + "(" + spinNanos() + ")";
+            case POLLING -> kind + "(" + periodNanos() + ")";
         };
     }
 }

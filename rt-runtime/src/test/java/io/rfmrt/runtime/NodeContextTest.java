@@ -2,6 +2,7 @@ package io.rfmrt.runtime;
 
 import io.rfmrt.rfm.EventType;
 import io.rfmrt.rfm.channel.ChannelLayout;
+import io.rfmrt.rfm.channel.ChannelSpec;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -83,8 +84,8 @@ class NodeContextTest
         assertThat(problems(valid().inputRateHz(0).cpus(List.of(5000)).heartbeatNanos(-1)
             .inputs(List.of(LAYOUT.channel("sensor").orElseThrow(), LAYOUT.channel("status").orElseThrow()))))
             .containsExactly(
-                "receive.channels: two input channels are published by node 1 (the receiver tells channels apart " +
-                    "by publisher)",
+                "receive.channels 'sensor' and 'status' are both published by node 1 (the receiver tells channels " +
+                    "apart by publisher)",
                 "receive.rateHz 0 is not 1..1000000",
                 "threads.cpus '5000' is not a cpu number",
                 "heartbeat -1 ns is negative (0 turns it off)");
@@ -136,6 +137,138 @@ class NodeContextTest
         assertThat(problems(ctx)).containsExactly(
             "receive.channels 'nope' is not a channel of the layout",
             "publish.channel 'gone' is not a channel of the layout");
+    }
+
+    @Test
+    void shouldRefuseTwoChannelsOfOnePublisherByTheReceivePathsOwnCheck()
+    {
+        final List<ChannelSpec> inputs = List.of(LAYOUT.channel("sensor").orElseThrow(),
+            LAYOUT.channel("status").orElseThrow());
+
+        assertThat(problems(valid().inputs(inputs))).containsExactly(ReceivePath.publisherClash(inputs));
+        assertThat(ReceivePath.publisherClash(inputs.subList(0, 1))).isNull();
+    }
+
+    @Test
+    void shouldTakeTheReceiveModeAndItsIdleApart()
+    {
+        final NodeContext ctx = valid();
+        assertThat(ctx.yamlValue("receive.mode", "INTERRUPT")).isTrue();
+        assertThat(ctx.yamlValue("receive.idle", "spin-then-block(20us)")).isTrue();
+
+        ctx.conclude();
+        assertThat(ctx.receiveMode()).isEqualTo(ReceiveMode.INTERRUPT);
+        assertThat(ctx.receiveIdle()).isEqualTo(ReceiveIdle.spinThenBlock(20_000));
+        assertThat(ctx.waitStrategy()).isEqualTo(WaitStrategy.spinThenBlock(20_000));
+        assertThat(ctx.waitStrategy()).hasToString("SPIN_THEN_BLOCK(20000)");
+    }
+
+    @Test
+    void shouldGiveEachModeItsOwnIdleWhenNoneIsGiven()
+    {
+        assertThat(concluded().waitStrategy()).isEqualTo(WaitStrategy.parse(NodeContext.WAIT_STRATEGY_DEFAULT));
+        assertThat(concluded("receive.mode", "polling").receiveIdle())
+            .isEqualTo(ReceiveIdle.period(ReceiveIdle.PERIOD_DEFAULT_NS));
+        assertThat(concluded("receive.mode", "inline").receiveIdle()).isEqualTo(ReceiveIdle.block());
+        assertThat(concluded("receive.mode", "interrupt").receiveIdle()).isEqualTo(ReceiveIdle.block());
+        assertThat(concluded("receive.idle", "spin").receiveMode()).isEqualTo(ReceiveMode.INTERRUPT);
+    }
+
+    @Test
+    void shouldReadTheShorthandAsTheModeAndIdleItStandsFor()
+    {
+        final String[][] table = {
+            {"BLOCKING", "interrupt", "block"},
+            {"SPIN_THEN_BLOCK", "interrupt", "spin-then-block"},
+            {"spin-then-block(5000)", "interrupt", "spin-then-block(5000)"},
+            {"BUSY_SPIN", "interrupt", "spin"},
+            {"INLINE", "inline", "block"},
+            {"POLLING", "polling", "period"},
+            {"POLLING(100000)", "polling", "period(100us)"}};
+        for (final String[] row : table)
+        {
+            final NodeContext shorthand = concluded("receive.wait", row[0]);
+            final NodeContext apart = valid();
+            apart.yamlValue("receive.mode", row[1]);
+            apart.yamlValue("receive.idle", row[2]);
+            apart.conclude();
+
+            assertThat(shorthand.receiveMode()).as(row[0]).isEqualTo(apart.receiveMode());
+            assertThat(shorthand.receiveIdle()).as(row[0]).isEqualTo(apart.receiveIdle());
+            assertThat(shorthand.waitStrategy()).as(row[0]).isEqualTo(apart.waitStrategy());
+            assertThat(shorthand.waitStrategy()).as(row[0]).isEqualTo(WaitStrategy.parse(row[0]));
+        }
+    }
+
+    @Test
+    void shouldRefuseTheShorthandBesideTheKeysItStandsFor()
+    {
+        final String line = "receive.wait is the shorthand for receive.mode and receive.idle: give it or %s, not both";
+        assertThat(problems(given("receive.wait", "BLOCKING", "receive.mode", "inline")))
+            .containsExactly(String.format(line, "receive.mode"));
+        assertThat(problems(given("receive.wait", "BLOCKING", "receive.idle", "spin")))
+            .containsExactly(String.format(line, "receive.idle"));
+        final NodeContext both = given("receive.wait", "BLOCKING", "receive.mode", "interrupt");
+        both.yamlValue("receive.idle", "block");
+        assertThat(problems(both)).containsExactly(String.format(line, "them"));
+        assertThat(problems(valid().waitStrategy(WaitStrategy.inline()).receiveMode(ReceiveMode.INLINE)))
+            .as("from code alike").containsExactly(String.format(line, "receive.mode"));
+    }
+
+    @Test
+    void shouldRefuseAnIdleItsModeCannotUse()
+    {
+        assertThat(problems(given("receive.mode", "inline", "receive.idle", "spin"))).containsExactly(
+            "receive.idle 'spin' is not a wait of receive.mode inline (it takes block)");
+        assertThat(problems(given("receive.mode", "polling", "receive.idle", "block"))).containsExactly(
+            "receive.idle 'block' is not a wait of receive.mode polling (it takes period(time))");
+        assertThat(problems(given("receive.mode", "interrupt", "receive.idle", "period(1ms)"))).containsExactly(
+            "receive.idle 'period(1000000)' is not a wait of receive.mode interrupt (it takes block, spin or " +
+                "spin-then-block(time))");
+        assertThat(problems(given("receive.idle", "period")))
+            .as("the default mode, interrupt, is the one that cannot").containsExactly(
+                "receive.idle 'period(1000000)' is not a wait of receive.mode interrupt (it takes block, spin or " +
+                    "spin-then-block(time))");
+        assertThat(problems(valid().receiveMode(ReceiveMode.POLLING).receiveIdle(ReceiveIdle.spin())))
+            .as("from code alike").containsExactly(
+                "receive.idle 'spin' is not a wait of receive.mode polling (it takes period(time))");
+    }
+
+    @Test
+    void shouldNameABadModeOrIdleWithEveryOtherProblemAtOnce()
+    {
+        final NodeContext ctx = given("receive.mode", "fast", "receive.idle", "nap");
+        ctx.yamlValue("strict", "maybe");
+        assertThat(problems(ctx)).containsExactly(
+            "receive.mode 'fast' is not interrupt, inline or polling",
+            "receive.idle 'nap' is not block, spin, spin-then-block(time) or period(time)",
+            "strict 'maybe' is not true or false");
+
+        assertThat(problems(given("receive.mode", "polling", "receive.idle", "period(10)"))).containsExactly(
+            "receive.idle 'period(10)': period must be 1000 ns .. 1 s");
+        assertThat(problems(given("receive.mode", "interrupt", "receive.idle", "block(5)"))).containsExactly(
+            "receive.idle 'block(5)': block takes no time");
+        assertThat(problems(given("receive.mode", "interrupt", "receive.idle", "spin-then-block(soon)")))
+            .containsExactly("receive.idle 'spin-then-block(soon)': 'soon' is not a time (ns, or e.g. 20us)");
+        assertThat(problems(valid().waitStrategy(WaitStrategy.spinThenBlock(2_000_000_000L)))).containsExactly(
+            "receive.wait 'SPIN_THEN_BLOCK(2000000000)': spin must be 0 .. 1 s");
+        assertThat(problems(valid().receiveIdle(ReceiveIdle.spinThenBlock(-1)))).containsExactly(
+            "receive.idle 'spin-then-block(-1)': spin must be 0 .. 1 s");
+    }
+
+    private NodeContext given(final String... keysAndValues)
+    {
+        final NodeContext ctx = valid();
+        for (int i = 0; i < keysAndValues.length; i += 2)
+        {
+            assertThat(ctx.yamlValue(keysAndValues[i], keysAndValues[i + 1])).isTrue();
+        }
+        return ctx;
+    }
+
+    private NodeContext concluded(final String... keysAndValues)
+    {
+        return given(keysAndValues).conclude();
     }
 
     private static String eventProblem(final String text)

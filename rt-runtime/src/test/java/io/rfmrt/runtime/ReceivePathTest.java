@@ -180,8 +180,8 @@ class ReceivePathTest
             assertThatThrownBy(() -> new ReceivePath(receiver, List.of(SENSOR, second), EventType.INTR1,
                 WaitStrategy.blocking(), (frame, stamps) -> { }, null, null, SystemNanoClock.INSTANCE))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessage("input channels sensor and status are both published by node 1 (the receiver tells " +
-                    "channels apart by publisher)");
+                .hasMessage("receive.channels 'sensor' and 'status' are both published by node 1 (the receiver " +
+                    "tells channels apart by publisher)");
         }
     }
 

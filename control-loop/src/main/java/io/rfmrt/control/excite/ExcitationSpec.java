@@ -1,5 +1,6 @@
 package io.rfmrt.control.excite;
 
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -245,7 +246,7 @@ public record ExcitationSpec(String kind, InjectionPoint point, double amplitude
 
     private static List<String> keys(final String kind)
     {
-        final List<String> all = new java.util.ArrayList<>(COMMON);
+        final List<String> all = new ArrayList<>(COMMON);
         all.addAll(CHIRP.equals(kind) ? CHIRP_KEYS : PRBS.equals(kind) ? PRBS_KEYS : List.of());
         return all;
     }

@@ -7,6 +7,10 @@ import io.rfmrt.rfm.channel.ChannelSpec;
 import io.rfmrt.runtime.NodeContext;
 import org.agrona.MutableDirectBuffer;
 
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 
 import static org.agrona.BitUtil.SIZE_OF_DOUBLE;
@@ -238,17 +242,17 @@ public final class ControlFrames
      */
     public static String layoutText()
     {
-        try (java.io.InputStream in = ControlFrames.class.getResourceAsStream(LAYOUT_RESOURCE))
+        try (InputStream in = ControlFrames.class.getResourceAsStream(LAYOUT_RESOURCE))
         {
             if (in == null)
             {
                 throw new IllegalStateException("the control layout " + LAYOUT_RESOURCE + " is not packaged");
             }
-            return new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
         }
-        catch (final java.io.IOException ex)
+        catch (final IOException ex)
         {
-            throw new java.io.UncheckedIOException(ex);
+            throw new UncheckedIOException(ex);
         }
     }
 

@@ -40,6 +40,8 @@ import org.agrona.concurrent.NoOpIdleStrategy;
 import org.agrona.concurrent.SleepingMillisIdleStrategy;
 import org.agrona.concurrent.UnsafeBuffer;
 
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
@@ -254,7 +256,7 @@ public final class PlantApp implements NodeApp
     private CycleStatistics cycleStatistics;
     private JournalWriter monitorJournal;
     private volatile CycleStatistics.Figures lastSecond = CycleStatistics.Figures.NONE;
-    private final java.lang.management.ThreadMXBean cpuClock = java.lang.management.ManagementFactory.getThreadMXBean();
+    private final ThreadMXBean cpuClock = ManagementFactory.getThreadMXBean();
     private volatile boolean finished;
     private RfmNode node;
     private JournalWriter plantJournal;

@@ -2,6 +2,8 @@ package io.rfmrt.control.tune;
 
 import io.rfmrt.control.ControllerGains;
 
+import java.util.Locale;
+
 /**
  * Cascade gains from a measured plant P (torque command → measured velocity, the drive's own delays included), for
  * a phase margin asked for:
@@ -105,7 +107,7 @@ public final class GainSuggestion
         }
         if (at < 0 || !(previousMargin >= targetMarginDeg))
         {
-            throw new IllegalArgumentException(String.format(java.util.Locale.ROOT, "no measured frequency gives a " +
+            throw new IllegalArgumentException(String.format(Locale.ROOT, "no measured frequency gives a " +
                 "phase margin of %.0f deg (the plant's phase is already too low at its first good point)",
                 targetMarginDeg));
         }
@@ -126,7 +128,7 @@ public final class GainSuggestion
             }
             limited = true;
         }
-        throw new IllegalArgumentException(String.format(java.util.Locale.ROOT, "no crossover up to %.1f Hz keeps " +
+        throw new IllegalArgumentException(String.format(Locale.ROOT, "no crossover up to %.1f Hz keeps " +
             "a gain margin of %.0f dB on the measured plant", plant.hz(at), minGainMarginDb));
     }
 

@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.regex.Matcher;
 
 /**
@@ -84,7 +85,7 @@ public final class NodeConfig
         final String text;
         try
         {
-            text = io.rfmrt.rfm.TextFiles.read(file, io.rfmrt.rfm.TextFiles.MAX_CONFIG_BYTES);
+            text = TextFiles.read(file, TextFiles.MAX_CONFIG_BYTES);
         }
         catch (final IllegalArgumentException ex)
         {
@@ -136,7 +137,7 @@ public final class NodeConfig
         final JsonNode root = readTree(source, yaml);
         final NodeContext ctx = new NodeContext().source(source).yamlFolders(base, stateDir);
         final List<String> problems = new ArrayList<>();
-        final Map<String, JsonNode> values = new java.util.TreeMap<>();
+        final Map<String, JsonNode> values = new TreeMap<>();
         flatten("", root, values);
         for (final Map.Entry<String, JsonNode> e : values.entrySet())
         {
