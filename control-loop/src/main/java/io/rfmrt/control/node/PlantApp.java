@@ -247,8 +247,7 @@ public final class PlantApp implements NodeApp
     private final AtomicLong lateCommands = new AtomicLong();
     /** Missed ticks, for the monitor (written by the loop). */
     private final AtomicLong missedTicks = new AtomicLong();
-    /** Ticks taken and the drive's faults, for the monitor (written by the loop). */
-    private final AtomicLong ticksTaken = new AtomicLong();
+    /** The drive's faults, for the monitor (written by the loop). */
     private final AtomicLong driveFaultCount = new AtomicLong();
     /** Late commands by how late, 1..{@link #STALE_PERIODS} periods (the last bucket: that many or more). */
     private final long[] lateByPeriods = new long[STALE_PERIODS];
@@ -463,7 +462,6 @@ public final class PlantApp implements NodeApp
                 plant.torque(), braking ? 1 : 0, plant.measuredPosition(), drive.statusWord());
             counts[0] = cycle;
             counts[6]++;
-            ticksTaken.setRelease(counts[6]);
             if (cycle == settings.stallAt() && settings.stallNanos() > 0)
             {
                 // the plant-stall fault: this thread held up once, as a pre-emption would; the ticks that pass
@@ -676,10 +674,12 @@ public final class PlantApp implements NodeApp
             {
                 nextSample += TimeUnit.SECONDS.toNanos(1);
                 lastSecond = cycleStatistics.sample();
-                ControlJournal.loop(monitorJournal, now, cycleStatistics.total(), 0, lateCommands.getAcquire());
-                // the loop's figures in the counters file, for readers outside the process
+                final CycleStatistics.Figures total = cycleStatistics.total();
+                ControlJournal.loop(monitorJournal, now, total, 0, lateCommands.getAcquire());
+                // the loop's figures in the counters file, for readers outside the process (a tick taken is a cycle
+                // the statistics recorded)
                 final NodeCounters counters = node.counters();
-                counters.app(AppCounter.LOOP_CYCLES).setRelease(ticksTaken.getAcquire());
+                counters.app(AppCounter.LOOP_CYCLES).setRelease(total.cycles());
                 counters.app(AppCounter.MISSED_TICKS).setRelease(missedTicks.getAcquire());
                 counters.app(AppCounter.LATE_COMMANDS).setRelease(lateCommands.getAcquire());
                 counters.app(AppCounter.DRIVE_FAULTS).setRelease(driveFaultCount.getAcquire());

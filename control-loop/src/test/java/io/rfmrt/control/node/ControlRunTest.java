@@ -196,6 +196,12 @@ class ControlRunTest
         {
             assertThat(journal.samples).as("500 cycles of chirp, 20 of fade").isEqualTo(520);
         }
+        else if (reason == ControlJournal.EXCITATION_DEADLINE_MISSES)
+        {
+            // a loaded machine may hold the loop up for 3 deadlines in 100 cycles: the excitation fades out; the
+            // misses are there
+            assertThat(c.deadlineMisses()).as(controller.lines.toString()).isGreaterThanOrEqualTo(3);
+        }
         else
         {
             // a loaded machine may trip the watchdog before the sweep (refused: the axis was not driven when it was
