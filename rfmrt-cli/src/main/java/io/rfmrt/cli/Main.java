@@ -19,6 +19,8 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 import java.io.PrintWriter;
+import java.util.LinkedHashMap;
+import java.util.Map;
 
 /**
  * The {@code rfmrt} command line.
@@ -107,7 +109,7 @@ public final class Main
     static CommandLine commandLine()
     {
         final CommandLine cli = new CommandLine(new Main());
-        final java.util.Map<String, String> help = new java.util.LinkedHashMap<>();
+        final Map<String, String> help = new LinkedHashMap<>();
         for (final String line : new String[]{ExitCodes.LIST_OK, ExitCodes.LIST_USAGE})
         {
             help.put(line.substring(0, line.indexOf(':')), line.substring(line.indexOf(':') + 1));

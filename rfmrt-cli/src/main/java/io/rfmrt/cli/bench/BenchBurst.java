@@ -1,10 +1,10 @@
 package io.rfmrt.cli.bench;
 
+import io.rfmrt.cli.common.ChildResult;
 import io.rfmrt.cli.common.ExitCodes;
 import io.rfmrt.cli.common.Converters;
 import io.rfmrt.cli.common.Progress;
 import io.rfmrt.cli.common.UsageException;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -13,9 +13,7 @@ import picocli.CommandLine.Spec;
 import java.io.PrintWriter;
 import java.time.ZonedDateTime;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.Callable;
 
 /**
@@ -65,7 +63,7 @@ final class BenchBurst implements Callable<Integer>
         }
         BenchRun.checkModes(modes);
         final PrintWriter out = spec.commandLine().getOut();
-        final List<Map<String, Object>> results = new ArrayList<>();
+        final List<BenchRun.ModeRun> results = new ArrayList<>();
         final Progress progress = Progress.steps(spec.commandLine().getErr(), modes.size(),
             bursts * gapNanos / 1_000_000_000L + BenchRun.STEP_OVERHEAD_SECONDS);
         for (final String name : modes)
@@ -74,38 +72,48 @@ final class BenchBurst implements Callable<Integer>
             results.add(BenchRun.run(BenchRun.mode(name), BenchRun.Traffic.burst(frames, bursts, gapNanos, size)));
         }
         progress.finish();
-        final Map<String, Object> result = new LinkedHashMap<>();
-        result.put("benchmark", "burst");
-        result.put("machine", MachineInfo.describe());
-        result.put("date", ZonedDateTime.now().toString());
-        result.put("frames_per_burst", frames);
-        result.put("bursts", bursts);
-        result.put("gap_ms", gapNanos / 1e6);
-        result.put("size_bytes", size);
-        result.put("modes", results);
+        final Result result = new Result("burst", MachineInfo.describe(), ZonedDateTime.now().toString(), frames,
+            bursts, gapNanos / 1e6, size, results);
         final int exit = BenchCompare.failures(results, spec.commandLine().getErr());
         if (json)
         {
-            out.println(new ObjectMapper().writeValueAsString(result));
+            out.println(ChildResult.json(result));
             return exit;
         }
         out.printf("%n%d bursts of %d back-to-back %d-byte frames, %.0f ms apart; latency publish -> handler end " +
             "(us, first burst left out)%n", bursts, frames, size, gapNanos / 1e6);
         out.printf("%-18s %8s %8s %6s %8s %8s %9s %9s %8s %6s%n", "mode", "sent", "frames", "lost", "p50", "p99",
             "max", "fifo-ovf", "events", "cpu%");
-        for (final Map<String, Object> m : results)
+        for (final BenchRun.ModeRun m : results)
         {
-            if (m.get("failure") != null)
+            if (m.failure() != null)
             {
-                out.printf("%-18s FAILED: %s%n", m.get("mode"), m.get("failure"));
+                out.printf("%-18s FAILED: %s%n", m.mode(), m.failure());
                 continue;
             }
-            out.printf("%-18s %8s %8s %6s %8s %8s %9s %9s %8s %6s%n", m.get("mode"), m.get("sent"), m.get("frames"),
-                m.get("lost"), m.get("p50_us"), m.get("p99_us"), m.get("max_us"), m.get("fifo_overflows"),
-                m.get("events"), m.get("cpu_pct"));
+            out.printf("%-18s %8s %8s %6s %8s %8s %9s %9s %8s %6s%n", m.mode(), m.sent(), m.figures().frames(),
+                m.figures().lost(), m.figures().p50Us(), m.figures().p99Us(), m.figures().maxUs(),
+                m.counts().fifoOverflows(), m.counts().events(), m.figures().cpuPct());
         }
         out.println("fifo-ovf = events the card's 127-entry FIFO could not hold (their frames are still drained); " +
             "events = doorbells taken by the ISR-wake thread");
         return exit;
+    }
+
+    /**
+     * What {@code bench burst --json} prints.
+     *
+     * @param benchmark      "burst".
+     * @param machine        the machine it ran on.
+     * @param date           when.
+     * @param framesPerBurst frames per burst.
+     * @param bursts         bursts.
+     * @param gapMs          silence after each burst, ms.
+     * @param sizeBytes      the frames' payload.
+     * @param modes          each mode's run.
+     */
+    record Result(String benchmark, MachineInfo machine, String date, int framesPerBurst, int bursts,
+        double gapMs, int sizeBytes, List<BenchRun.ModeRun> modes)
+    {
     }
 }

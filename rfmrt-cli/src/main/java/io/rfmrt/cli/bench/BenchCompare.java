@@ -2,7 +2,6 @@ package io.rfmrt.cli.bench;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonUnwrapped;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.rfmrt.cli.common.ChildJvm;
 import io.rfmrt.cli.common.ChildResult;
 import io.rfmrt.cli.common.ExitCodes;
@@ -38,7 +37,6 @@ import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
 import java.io.PrintWriter;
-import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.ZonedDateTime;
@@ -110,7 +108,7 @@ public final class BenchCompare implements Callable<Integer>
         {
             BenchRun.checkModes(only);
         }
-        final List<Map<String, Object>> modes = new ArrayList<>();
+        final List<BenchRun.ModeRun> modes = new ArrayList<>();
         final List<String[]> selected = Arrays.stream(BenchRun.MODES)
             .filter(mode -> only == null || only.contains(mode[0])).toList();
         final Progress progress = Progress.steps(spec.commandLine().getErr(), selected.size() + 1,
@@ -121,23 +119,15 @@ public final class BenchCompare implements Callable<Integer>
             modes.add(BenchRun.run(mode, BenchRun.Traffic.steady(sender, rate, seconds, size)));
         }
         progress.step(String.format("measuring the floors (cyclictest %d s, futex wake) ...", seconds));
-        final Map<String, Object> floors = BenchRun.floors(seconds);
+        final BenchRun.Floors floors = BenchRun.floors(seconds);
         progress.finish();
 
-        final Map<String, Object> result = new LinkedHashMap<>();
-        result.put("machine", MachineInfo.describe());
-        result.put("date", ZonedDateTime.now().toString());
-        result.put("seconds", seconds);
-        result.put("rate_hz", rate);
-        result.put("size_bytes", size);
-        result.put("sender", sender);
-        result.put("note", WARMUP_NOTE + "; " + CPU_NOTE);
-        result.put("modes", modes);
-        result.put("floors", floors);
+        final Result result = new Result(MachineInfo.describe(), ZonedDateTime.now().toString(), seconds, rate, size,
+            sender, WARMUP_NOTE + "; " + CPU_NOTE, modes, floors);
         final int exit = failures(modes, spec.commandLine().getErr());
         if (json)
         {
-            out.println(new ObjectMapper().writeValueAsString(result));
+            out.println(ChildResult.json(result));
             return exit;
         }
         out.printf("%n%d-byte frames at %d Hz, %s sender, %d s per mode (%s); latency publish -> handler end (us)%n",
@@ -145,6 +135,24 @@ public final class BenchCompare implements Callable<Integer>
         table(out, modes, floors);
         out.println(CPU_NOTE);
         return exit;
+    }
+
+    /**
+     * What {@code bench compare --json} prints.
+     *
+     * @param machine   the machine it ran on.
+     * @param date      when.
+     * @param seconds   each mode's length.
+     * @param rateHz    frames per second.
+     * @param sizeBytes the frames' payload.
+     * @param sender    the sender's pacing.
+     * @param note      how the figures are taken.
+     * @param modes     each mode's run.
+     * @param floors    the timer and one-hop wake floors.
+     */
+    record Result(MachineInfo machine, String date, int seconds, int rateHz, int sizeBytes, String sender, String note,
+        List<BenchRun.ModeRun> modes, BenchRun.Floors floors)
+    {
     }
 
     static void checkSender(final String sender)
@@ -158,14 +166,14 @@ public final class BenchCompare implements Callable<Integer>
     /**
      * @return exit code: 1 when a mode's receiver failed, each one named on {@code err}.
      */
-    static int failures(final List<Map<String, Object>> modes, final PrintWriter err)
+    static int failures(final List<BenchRun.ModeRun> modes, final PrintWriter err)
     {
         int exit = ExitCodes.OK;
-        for (final Map<String, Object> m : modes)
+        for (final BenchRun.ModeRun m : modes)
         {
-            if (m.get("failure") != null)
+            if (m.failure() != null)
             {
-                err.println("rfmrt bench: mode " + m.get("mode") + " failed: " + m.get("failure"));
+                err.println("rfmrt bench: mode " + m.mode() + " failed: " + m.failure());
                 exit = ExitCodes.ERROR;
             }
         }
@@ -173,38 +181,36 @@ public final class BenchCompare implements Callable<Integer>
         return exit;
     }
 
-    static void table(final PrintWriter out, final List<Map<String, Object>> modes, final Map<String, Object> floors)
+    static void table(final PrintWriter out, final List<BenchRun.ModeRun> modes, final BenchRun.Floors floors)
     {
-        @SuppressWarnings("unchecked")
-        final Map<String, Object> wake = (Map<String, Object>)floors.get("wake");
-        @SuppressWarnings("unchecked")
-        final Map<String, Object> timer = (Map<String, Object>)floors.get("timer");
-        final double wakeP50 = ((Number)wake.get("p50_us")).doubleValue();
+        final double wakeP50 = floors.wake().percentiles().p50Us();
         out.printf("%-18s %8s %6s %8s %8s %8s %8s %8s %9s %6s %6s   stages p50: transfer isr handoff handler%n",
             "mode", "frames", "lost", "mean", "p50", "p90", "p99", "p99.9", "max", "cpu%", "p50/w");
-        for (final Map<String, Object> m : modes)
+        for (final BenchRun.ModeRun m : modes)
         {
-            if (m.get("failure") != null)
+            if (m.failure() != null)
             {
-                out.printf("%-18s FAILED: %s%n", m.get("mode"), m.get("failure"));
+                out.printf("%-18s FAILED: %s%n", m.mode(), m.failure());
                 continue;
             }
-            @SuppressWarnings("unchecked")
-            final Map<String, Object> stages = (Map<String, Object>)m.get("stages_p50_us");
-            out.printf("%-18s %8s %6s %8s %8s %8s %8s %8s %9s %6s %6.2f   %s %s %s %s%n", m.get("mode"),
-                m.get("frames"), m.get("lost"), m.get("mean_us"), m.get("p50_us"), m.get("p90_us"), m.get("p99_us"),
-                m.get("p999_us"), m.get("max_us"), m.get("cpu_pct"),
-                ((Number)m.get("p50_us")).doubleValue() / Math.max(0.1, wakeP50), stages.get("transfer"),
-                stages.get("isr"), stages.get("handoff"), stages.get("handler"));
+            final BenchRun.ReceiverFigures f = m.figures();
+            final Map<String, Double> stages = m.counts().stagesP50Us();
+            out.printf("%-18s %8s %6s %8s %8s %8s %8s %8s %9s %6s %6.2f   %s %s %s %s%n", m.mode(), f.frames(),
+                f.lost(), f.meanUs(), f.p50Us(), f.p90Us(), f.p99Us(), f.p999Us(), f.maxUs(), f.cpuPct(),
+                f.p50Us() / Math.max(0.1, wakeP50), stages.get("transfer"), stages.get("isr"), stages.get("handoff"),
+                stages.get("handler"));
         }
-        out.printf("%-18s %8s %6s %8s %8s %8s %8s %8s %9s%n", "floor: timer", timer.get("count"), "-",
-            timer.get("mean_us"), timer.get("p50_us"), timer.get("p90_us"), timer.get("p99_us"), timer.get("p999_us"),
-            timer.get("max_us"));
-        out.printf("%-18s %8s %6s %8s %8s %8s %8s %8s %9s%n", "floor: futex wake", wake.get("count"), "-",
-            wake.get("mean_us"), wake.get("p50_us"), wake.get("p90_us"), wake.get("p99_us"), wake.get("p999_us"),
-            wake.get("max_us"));
+        floorRow(out, "floor: timer", floors.timer());
+        floorRow(out, "floor: futex wake", floors.wake());
         out.println("p50/w = the mode's p50 over the one-hop wake floor's p50; lost frames by cause in --json " +
             "(gaps, torn, dma_dropped, fifo_overflows); RT thread faults and preemptions after warm-up in --json");
+    }
+
+    private static void floorRow(final PrintWriter out, final String name, final BenchRun.Floor floor)
+    {
+        final Histograms.Percentiles p = floor.percentiles();
+        out.printf("%-18s %8s %6s %8s %8s %8s %8s %8s %9s%n", name, p.count(), "-", floor.meanUs(), p.p50Us(),
+            p.p90Us(), p.p99Us(), p.p999Us(), p.maxUs());
     }
 
     /**
@@ -382,8 +388,6 @@ public final class BenchCompare implements Callable<Integer>
          */
         private Window watch(final ReceivePath path, final RfmDevice device) throws InterruptedException
         {
-            final com.sun.management.OperatingSystemMXBean os =
-                (com.sun.management.OperatingSystemMXBean)ManagementFactory.getOperatingSystemMXBean();
             // this thread only watches the markers: 10 ms naps keep its own CPU use out of the figures
             while (path.counter(RuntimeCounter.FRAMES_HANDLED) + path.counter(FrameCounter.GAPS) < warmupFrames &&
                 device.window().getLongAcquire(BenchRun.TOTAL_OFFSET) == 0 && !path.errors().failed())
@@ -393,9 +397,9 @@ public final class BenchCompare implements Callable<Integer>
             }
             path.latencies().discard();
             final long warmGaps = path.counter(FrameCounter.GAPS);
-            final long warmDropped = device.counter(io.rfmrt.rfm.RfmCounter.DMA_DROPPED, null);
+            final long warmDropped = device.counter(RfmCounter.DMA_DROPPED, null);
             final List<ThreadStats> warm = path.threadStats();
-            final long cpu0 = os.getProcessCpuTime();
+            final long cpu0 = BenchRun.processCpuNanos();
             final long wall0 = System.nanoTime();
             long total;
             while ((total = device.window().getLongAcquire(BenchRun.TOTAL_OFFSET)) == 0 && !path.errors().failed())
@@ -403,7 +407,7 @@ public final class BenchCompare implements Callable<Integer>
                 publishCard();
                 Thread.sleep(10);
             }
-            final long cpu1 = os.getProcessCpuTime();
+            final long cpu1 = BenchRun.processCpuNanos();
             final long wall1 = System.nanoTime();
             final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(2);
             while (path.counter(RuntimeCounter.FRAMES_HANDLED) + path.counter(FrameCounter.GAPS) < total &&
@@ -453,7 +457,7 @@ public final class BenchCompare implements Callable<Integer>
             long overflows = 0;
             for (final EventType type : EventType.values())
             {
-                overflows += device.counter(io.rfmrt.rfm.RfmCounter.FIFO_OVERFLOWS, type);
+                overflows += device.counter(RfmCounter.FIFO_OVERFLOWS, type);
             }
             final Map<String, Double> stages = new LinkedHashMap<>();
             for (final Stage stage : Stage.values())
@@ -472,7 +476,7 @@ public final class BenchCompare implements Callable<Integer>
                 Histograms.Percentiles.of(e2e), Histograms.encode(e2e), cpuPct, failure,
                 path.counter(FrameCounter.GAPS), window.warmGaps(), window.warmDropped(),
                 path.counter(FrameCounter.TORN), path.counter(FrameCounter.DMA_MISSING), overflows,
-                device.counter(io.rfmrt.rfm.RfmCounter.DMA_DROPPED, null), path.counter(RuntimeCounter.HANDOFF_FULL),
+                device.counter(RfmCounter.DMA_DROPPED, null), path.counter(RuntimeCounter.HANDOFF_FULL),
                 path.counter(RuntimeCounter.EVENTS), path.counter(RuntimeCounter.EMPTY_WAKES),
                 path.counter(RuntimeCounter.DRAIN_BOUND), path.counter(RuntimeCounter.ERRORS), stages, hygiene,
                 journal == null ? null : journal.stats().recordsWritten());

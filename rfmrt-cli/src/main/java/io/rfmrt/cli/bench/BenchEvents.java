@@ -1,8 +1,8 @@
 package io.rfmrt.cli.bench;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import io.rfmrt.cli.common.ChildJvm;
+import io.rfmrt.cli.common.ChildResult;
 import io.rfmrt.cli.common.ExitCodes;
 import io.rfmrt.cli.common.Progress;
 import io.rfmrt.cli.common.UsageException;
@@ -28,9 +28,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.ZonedDateTime;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
@@ -68,14 +66,14 @@ final class BenchEvents implements Callable<Integer>
             throw new UsageException("--count must be at least 100 and --rate 1..100000");
         }
         final String network = "bench-" + ProcessHandle.current().pid();
-        final List<Map<String, Object>> modes = new ArrayList<>();
+        final List<EventMode> modes = new ArrayList<>();
         final Progress progress = Progress.steps(spec.commandLine().getErr(), 2, count / rate + 1);
         try (SimNetwork net = SimNetwork.create(network, 1 << 20))
         {
             progress.step(String.format("rfm-event: %d events at %d Hz ...", count, rate));
-            modes.add(mode("rfm-event", runRfm(network)));
+            modes.add(new EventMode("rfm-event", Histograms.Percentiles.of(runRfm(network))));
             progress.step(String.format("plain-futex: %d events at %d Hz ...", count, rate));
-            modes.add(mode("plain-futex", runFutex(network, net.dir())));
+            modes.add(new EventMode("plain-futex", Histograms.Percentiles.of(runFutex(network, net.dir()))));
             progress.finish();
         }
         finally
@@ -85,37 +83,48 @@ final class BenchEvents implements Callable<Integer>
         final PrintWriter out = spec.commandLine().getOut();
         if (json)
         {
-            final Map<String, Object> result = new LinkedHashMap<>();
-            result.put("benchmark", "events");
-            result.put("date", ZonedDateTime.now().toString());
-            result.put("machine", MachineInfo.describe());
-            result.put("count", count);
-            result.put("rate_hz", rate);
-            result.put("modes", modes);
-            out.println(new ObjectMapper().disable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(result));
+            out.println(ChildResult.json(new Result("events", ZonedDateTime.now().toString(),
+                MachineInfo.describe(), count, rate, modes)));
         }
         else
         {
             out.printf("cross-process event latency, send -> waiter runs, %d events at %d Hz (microseconds)%n",
                 count, rate);
             out.printf("%-12s %8s %8s %8s %8s %8s %8s%n", "mode", "count", "p50", "p90", "p99", "p99.9", "max");
-            for (final Map<String, Object> m : modes)
+            for (final EventMode m : modes)
             {
-                out.printf("%-12s %8s %8s %8s %8s %8s %8s%n", m.get("mode"), m.get("count"), m.get("p50_us"),
-                    m.get("p90_us"), m.get("p99_us"), m.get("p999_us"), m.get("max_us"));
+                final Histograms.Percentiles p = m.percentiles();
+                out.printf("%-12s %8s %8s %8s %8s %8s %8s%n", m.mode(), p.count(), p.p50Us(), p.p90Us(), p.p99Us(),
+                    p.p999Us(), p.maxUs());
             }
             out.printf("p50 ratio rfm-event / plain-futex: %.2f%n",
-                (double)modes.get(0).get("p50_us") / Math.max(0.1, (double)modes.get(1).get("p50_us")));
+                modes.get(0).percentiles().p50Us() / Math.max(0.1, modes.get(1).percentiles().p50Us()));
         }
         return ExitCodes.OK;
     }
 
-    private static Map<String, Object> mode(final String name, final Histogram histogram)
+    /**
+     * What {@code bench events --json} prints.
+     *
+     * @param benchmark "events".
+     * @param date      when.
+     * @param machine   the machine it ran on.
+     * @param count     events per mode.
+     * @param rateHz    events per second.
+     * @param modes     each mode's latency.
+     */
+    record Result(String benchmark, String date, MachineInfo machine, int count, int rateHz, List<EventMode> modes)
     {
-        final Map<String, Object> m = new LinkedHashMap<>();
-        m.put("mode", name);
-        m.putAll(Histograms.summary(histogram));
-        return m;
+    }
+
+    /**
+     * One mode's latency, send to the waiter running.
+     *
+     * @param mode        {@code rfm-event} or {@code plain-futex}.
+     * @param percentiles its percentiles.
+     */
+    record EventMode(String mode, @JsonUnwrapped Histograms.Percentiles percentiles)
+    {
     }
 
     private Histogram runRfm(final String network) throws Exception

@@ -1,5 +1,7 @@
 package io.rfmrt.cli.bench;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.rfmrt.cli.bench.peer.PeerTransport;
 import io.rfmrt.cli.common.ChildJvm;
@@ -16,6 +18,7 @@ import io.rfmrt.runtime.threads.RtSettings;
 import io.rfmrt.runtime.threads.RtThread;
 import org.agrona.concurrent.UnsafeBuffer;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
@@ -25,11 +28,9 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.PrintWriter;
-import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.ZonedDateTime;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -84,14 +85,8 @@ public final class BenchHosts implements Callable<Integer>
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--seconds", defaultValue = "10", paramLabel = "S",
-        description = "Measured seconds per row and rate, after one second of warm-up, 1..600 (default " +
-            "${DEFAULT-VALUE}).")
-    int seconds;
-
-    @Option(names = "--rates", split = ",", paramLabel = "HZ", defaultValue = "1000,10000",
-        description = "Frame rates, 1..100000 each (default ${DEFAULT-VALUE}).")
-    List<Integer> rates;
+    @Mixin
+    BenchRows.RateOptions pace;
 
     @Option(names = "--rows", split = ",", paramLabel = "NAME",
         description = "Rows to run (default: all): bridge-doorbell, bridge-backoff, aeron-udp-backoff, bridge-yield, " +
@@ -110,8 +105,8 @@ public final class BenchHosts implements Callable<Integer>
     @Override
     public Integer call() throws Exception
     {
-        BenchPeers.checkSecondsAndRates(seconds, rates);
-        final List<Row> rows = BenchPeers.select(ROWS, only, Row::name, "--rows: unknown row");
+        pace.check();
+        final List<Row> rows = BenchRows.select(ROWS, only, Row::name, "--rows: unknown row");
         final String tag = prefix != null ? prefix : "rfb" + ProcessHandle.current().pid() % 100_000;
         if (!tag.matches("[a-z0-9]{1,8}"))
         {
@@ -122,52 +117,75 @@ public final class BenchHosts implements Callable<Integer>
         {
             throw new IllegalStateException("bench hosts needs network namespaces: " + unavailable);
         }
-        final PrintWriter out = spec.commandLine().getOut();
-        final List<Map<String, Object>> all = measure(Progress.steps(spec.commandLine().getErr(),
-            rates.size() * rows.size(), seconds + BenchRun.STEP_OVERHEAD_SECONDS), tag, rows);
-        final Result result = new Result("hosts", MachineInfo.describe(), ZonedDateTime.now().toString(), seconds,
-            rates, PeerTransport.FRAME_BYTES, BenchRun.UNIFORM_JITTER,
+        final List<HostsRow> all = measure(Progress.steps(spec.commandLine().getErr(),
+            pace.rates.size() * rows.size(), pace.seconds + BenchRun.STEP_OVERHEAD_SECONDS), tag, rows);
+        final Result result = new Result(BenchRows.RunHeader.of("hosts", pace.seconds, pace.rates),
             "veth pair between two network namespaces, " + Netns.SUBNET + ".0/24",
             BenchCompare.WARMUP_NOTE + "; latency = sender's stamp on host A -> the handler runs on " +
             "host B; rx cpu = the receiver process, tx cpu = the sender process (with its media driver for " +
-            "aeron-udp), bridges cpu = both bridge processes, each in % of one core", all, targets(all, rates.get(0)));
-        int exit = ExitCodes.OK;
-        for (final Map<String, Object> r : all)
-        {
-            if (r.get("failure") != null)
-            {
-                spec.commandLine().getErr().println("rfmrt bench hosts: " + r.get("row") + " at " + r.get("rate_hz") +
-                    " Hz failed: " + r.get("failure"));
-                exit = ExitCodes.ERROR;
-            }
-        }
-        if (json)
-        {
-            out.println(ChildResult.MAPPER.writeValueAsString(result));
-            return exit;
-        }
-        print(out, result);
-        return exit;
+            "aeron-udp), bridges cpu = both bridge processes, each in % of one core", all,
+            targets(all, pace.rates.get(0)));
+        return BenchRows.finish(result.run(), all, result, json, spec.commandLine(), out -> print(out, result));
     }
 
     /**
      * What {@code bench hosts --json} prints.
      *
-     * @param benchmark "hosts".
-     * @param machine   the machine it ran on.
-     * @param date      when.
-     * @param seconds   each row's length.
-     * @param ratesHz   the rates.
-     * @param sizeBytes the frames' size.
-     * @param sender    the sender's pacing.
-     * @param link      what joins the two hosts.
-     * @param note      how the figures are taken.
-     * @param rows      each row's figures at each rate.
-     * @param targets   the targets, met or missed.
+     * @param run     the bench, machine, date, seconds, rates, frame size and sender.
+     * @param link    what joins the two hosts.
+     * @param note    how the figures are taken.
+     * @param rows    each row's figures at each rate.
+     * @param targets the targets, met or missed.
      */
-    record Result(String benchmark, Map<String, Object> machine, String date, int seconds, List<Integer> ratesHz,
-        int sizeBytes, String sender, String link, String note, List<Map<String, Object>> rows,
-        List<Map<String, Object>> targets)
+    record Result(@JsonUnwrapped BenchRows.RunHeader run, String link, String note, List<HostsRow> rows,
+        List<BenchRows.RowTarget> targets)
+    {
+    }
+
+    /**
+     * One row at one rate, as {@code --json} shows it: the row's settings, what went over the link when the run came
+     * that far, and why the row failed.
+     *
+     * @param row       the row's name.
+     * @param kind      {@code bridge} or {@code aeron-udp}.
+     * @param idle      the idle strategy.
+     * @param threading the media drivers' threading mode.
+     * @param floor     the Aeron row a bridge row is held to, or null.
+     * @param rateHz    the rate.
+     * @param transfer  what the sender and the receiver measured, or null (left out).
+     * @param failure   why the row failed, or null.
+     */
+    record HostsRow(String row, String kind, String idle, String threading, String floor, int rateHz,
+        @JsonUnwrapped Transfer transfer, String failure) implements BenchRows.RateRow
+    {
+        static HostsRow of(final Row row, final int rate, final Transfer transfer, final String failure)
+        {
+            return new HostsRow(row.name(), row.kind(), row.idle(), row.threading(), row.floor(), rate, transfer,
+                failure);
+        }
+
+        @Override
+        public String name()
+        {
+            return row;
+        }
+    }
+
+    /**
+     * What went over the link: the sender's figures, the receiver's (no histogram), its loss counters, and the CPU of
+     * the sending process and of the bridges.
+     *
+     * @param sent            frames sent.
+     * @param sendRateHz      the rate they were sent at.
+     * @param refusedBySender frames the transport refused.
+     * @param figures         the receiver's figures.
+     * @param lossCauses      the receiver's loss counters, by name.
+     * @param txCpuPct        the sending process, % of one core, or null.
+     * @param bridgesCpuPct   both bridge processes, % of one core (bridge rows only).
+     */
+    record Transfer(long sent, long sendRateHz, long refusedBySender, @JsonUnwrapped BenchRun.ReceiverFigures figures,
+        Map<String, Long> lossCauses, Double txCpuPct,
+        @JsonInclude(JsonInclude.Include.NON_NULL) Double bridgesCpuPct)
     {
     }
 
@@ -176,38 +194,26 @@ public final class BenchHosts implements Callable<Integer>
      *
      * @return each row's figures, in order.
      */
-    private List<Map<String, Object>> measure(final Progress progress, final String tag, final List<Row> rows)
+    private List<HostsRow> measure(final Progress progress, final String tag, final List<Row> rows)
         throws Exception
     {
-        final List<Map<String, Object>> all = new ArrayList<>();
+        final List<HostsRow> all = new ArrayList<>();
         try (Netns netns = Netns.create(tag, 2))
         {
-            for (final int rate : rates)
+            for (final int rate : pace.rates)
             {
                 for (final Row row : rows)
                 {
-                    progress.step(String.format("%s at %d Hz for %d s ...", row.name(), rate, seconds));
-                    Map<String, Object> r;
+                    progress.step(String.format("%s at %d Hz for %d s ...", row.name(), rate, pace.seconds));
                     try
                     {
-                        r = run(netns, tag, row, BenchRun.Traffic.steady(BenchRun.UNIFORM_JITTER, rate, seconds,
-                            PeerTransport.FRAME_BYTES));
+                        all.add(run(netns, tag, row, BenchRun.Traffic.steady(BenchRun.UNIFORM_JITTER, rate,
+                            pace.seconds, PeerTransport.FRAME_BYTES)));
                     }
                     catch (final IOException | RuntimeException ex)
                     {
-                        r = new LinkedHashMap<>();
-                        r.put("failure", Failures.describe(ex));
+                        all.add(HostsRow.of(row, rate, null, Failures.describe(ex)));
                     }
-                    final Map<String, Object> row2 = new LinkedHashMap<>();
-                    row2.put("row", row.name());
-                    row2.put("kind", row.kind());
-                    row2.put("idle", row.idle());
-                    row2.put("threading", row.threading());
-                    row2.put("floor", row.floor());
-                    row2.put("rate_hz", rate);
-                    row2.putAll(r);
-                    row2.remove("histogram");
-                    all.add(row2);
                 }
             }
         }
@@ -217,37 +223,36 @@ public final class BenchHosts implements Callable<Integer>
 
     private void print(final PrintWriter out, final Result result)
     {
-        final List<Map<String, Object>> all = result.rows();
         out.printf("%n%d-byte frames, uniform-jitter sender, %d s per row (%s); latency: sender's stamp on host A " +
-            "-> handler runs on host B (us)%n", PeerTransport.FRAME_BYTES, seconds, BenchCompare.WARMUP_NOTE);
+            "-> handler runs on host B (us)%n", PeerTransport.FRAME_BYTES, pace.seconds, BenchCompare.WARMUP_NOTE);
         out.printf("%-28s %6s %8s %8s %6s %8s %8s %8s %8s %9s %6s %6s %8s%n", "row", "rate", "sent", "frames", "lost",
             "p50", "p90", "p99", "p99.9", "max", "rx%", "tx%", "bridges%");
-        for (final Map<String, Object> r : all)
+        for (final HostsRow r : result.rows())
         {
-            if (r.get("failure") != null)
+            if (r.failure() != null)
             {
-                out.printf("%-28s %6s FAILED: %s%n", r.get("row"), r.get("rate_hz"), r.get("failure"));
+                out.printf("%-28s %6s FAILED: %s%n", r.row(), r.rateHz(), r.failure());
                 continue;
             }
-            out.printf("%-28s %6s %8s %8s %6s %8s %8s %8s %8s %9s %6s %6s %8s%n", r.get("row"), r.get("rate_hz"),
-                r.get("sent"), r.get("frames"), r.get("lost"), r.get("p50_us"), r.get("p90_us"), r.get("p99_us"),
-                r.get("p999_us"), r.get("max_us"), dash(r.get("cpu_pct")), dash(r.get("tx_cpu_pct")),
-                dash(r.get("bridges_cpu_pct")));
+            final Transfer t = r.transfer();
+            final BenchRun.ReceiverFigures f = t.figures();
+            out.printf("%-28s %6s %8s %8s %6s %8s %8s %8s %8s %9s %6s %6s %8s%n", r.row(), r.rateHz(), t.sent(),
+                f.frames(), f.lost(), f.p50Us(), f.p90Us(), f.p99Us(), f.p999Us(), f.maxUs(), dash(f.cpuPct()),
+                dash(t.txCpuPct()), dash(t.bridgesCpuPct()));
         }
         out.println("rx% = receiver process, tx% = sender process (with its media driver for aeron-udp), bridges% = " +
             "both bridge processes, in % of one core");
-        for (final Map<String, Object> r : all)
+        for (final HostsRow r : result.rows())
         {
-            if (r.get("failure") == null && r.get("lost") instanceof Long lost && lost > 0 &&
-                r.get("loss_causes") instanceof Map<?, ?> causes && !causes.isEmpty())
+            if (r.failure() == null && r.transfer().figures().lost() > 0 && !r.transfer().lossCauses().isEmpty())
             {
-                out.printf("lost at %s Hz by %s: %s%n", r.get("rate_hz"), r.get("row"), lossLine(lost, causes));
+                out.printf("lost at %s Hz by %s: %s%n", r.rateHz(), r.row(),
+                    lossLine(r.transfer().figures().lost(), r.transfer().lossCauses()));
             }
         }
-        for (final Map<String, Object> t : result.targets())
+        for (final BenchRows.RowTarget t : result.targets())
         {
-            out.printf("target: %s: %s (%s)%n", t.get("target"), t.get("met") == null ? "not measured" :
-                (Boolean)t.get("met") ? "met" : "MISSED", t.get("figures"));
+            out.println(t.line());
         }
     }
 
@@ -286,39 +291,27 @@ public final class BenchHosts implements Callable<Integer>
     /**
      * Per idle strategy and threading mode, at the first rate: the bridge's p50 within 1.5x of Aeron's own.
      */
-    static List<Map<String, Object>> targets(final List<Map<String, Object>> rows, final int rate)
+    static List<BenchRows.RowTarget> targets(final List<HostsRow> rows, final int rate)
     {
-        final List<Map<String, Object>> targets = new ArrayList<>();
-        for (final Map<String, Object> b : rows)
+        final List<BenchRows.RowTarget> targets = new ArrayList<>();
+        for (final HostsRow b : rows)
         {
-            if (!BRIDGE.equals(b.get("kind")) || !Integer.valueOf(rate).equals(b.get("rate_hz")))
+            if (!BRIDGE.equals(b.kind()) || b.rateHz() != rate)
             {
                 continue;
             }
-            final Map<String, Object> a = rows.stream().filter(r -> r.get("row").equals(b.get("floor")) &&
-                r.get("rate_hz").equals(b.get("rate_hz"))).findFirst().orElse(null);
-            final Map<String, Object> t = new LinkedHashMap<>();
-            t.put("target", b.get("row") + " p50 <= 1.5x " + b.get("floor") + " (Aeron's own over the link) at " +
-                rate + " Hz");
-            if (a == null || a.get("failure") != null || b.get("failure") != null)
-            {
-                t.put("met", null);
-                t.put("figures", "a row is missing or failed");
-            }
-            else
-            {
-                final double ratio = ((Number)b.get("p50_us")).doubleValue() /
-                    Math.max(0.1, ((Number)a.get("p50_us")).doubleValue());
-                t.put("met", ratio <= 1.5);
-                t.put("figures", String.format("p50 %s vs %s us, ratio %.2f", b.get("p50_us"), a.get("p50_us"),
-                    ratio));
-            }
-            targets.add(t);
+            final HostsRow a = rows.stream().filter(r -> r.row().equals(b.floor()) && r.rateHz() == b.rateHz())
+                .findFirst().orElse(null);
+            final String target = b.row() + " p50 <= 1.5x " + b.floor() + " (Aeron's own over the link) at " + rate +
+                " Hz";
+            targets.add(a == null || a.failure() != null || b.failure() != null ?
+                BenchRows.RowTarget.unmeasured(target) : BenchRows.RowTarget.ratio(target,
+                b.transfer().figures().p50Us(), a.transfer().figures().p50Us()));
         }
         return targets;
     }
 
-    private static Map<String, Object> run(final Netns netns, final String tag, final Row row,
+    private static HostsRow run(final Netns netns, final String tag, final Row row,
         final BenchRun.Traffic traffic) throws Exception
     {
         final Path dir = Path.of("/dev/shm", tag + "-bench-" + row.name());
@@ -330,7 +323,7 @@ public final class BenchHosts implements Callable<Integer>
         }
         SharedMemoryFile.createFolders(dir);
         final List<Process> processes = new ArrayList<>();
-        final Map<String, Object> m = new LinkedHashMap<>();
+        final int rate = traffic.rate();
         try
         {
             final String variant;
@@ -352,8 +345,7 @@ public final class BenchHosts implements Callable<Integer>
             {
                 variant = row.idle() + ":" + row.threading() + ":" + Netns.address(1) + ":" + AERON_PORT;
             }
-            final SharedMemoryFile control = SharedMemoryFile.create(dir.resolve("control"), 4096,
-                "bench control file");
+            final SharedMemoryFile control = BenchRows.createControl(dir);
             try
             {
                 final Process receiver = start(netns, 1, roots[1], dir.resolve("receiver.err"), ChildJvm.INTERNAL,
@@ -362,8 +354,8 @@ public final class BenchHosts implements Callable<Integer>
                 final BufferedReader rx = lines(receiver);
                 if (BenchPeers.protocolLine(rx, "ready", receiver) == null)
                 {
-                    m.put("failure", "the receiver was not ready in 60 s: " + errors(dir.resolve("receiver.err")));
-                    return m;
+                    return HostsRow.of(row, rate, null, "the receiver was not ready in 60 s: " +
+                        errors(dir.resolve("receiver.err")));
                 }
                 final long[] bridgeCpu0 = cpuTicks(bridges);
                 final long wall0 = System.nanoTime();
@@ -378,30 +370,23 @@ public final class BenchHosts implements Callable<Integer>
                 final String received = BenchPeers.protocolLine(rx, ChildResult.PREFIX, receiver);
                 if (sent == null || received == null)
                 {
-                    m.put("failure", (sent == null ? "the sender" : "the receiver") + " gave no result: " +
-                        errors(dir.resolve(sent == null ? "sender.err" : "receiver.err")));
-                    return m;
+                    return HostsRow.of(row, rate, null, (sent == null ? "the sender" : "the receiver") +
+                        " gave no result: " + errors(dir.resolve(sent == null ? "sender.err" : "receiver.err")));
                 }
-                final JsonNode s = ChildResult.tree(sent);
+                final BenchRows.SendFigures s = ChildResult.read(sent, BenchRows.SendFigures.class);
                 final JsonNode r = ChildResult.tree(received);
-                m.put("sent", s.get("sent").asLong());
-                m.put("send_rate_hz", s.get("send_rate_hz").asLong());
-                m.put("refused_by_sender", s.get("refused").asLong());
-                BenchRun.putFigures(m, r, s.get("sent").asLong());
                 final Map<String, Long> causes = new LinkedHashMap<>();
                 r.path("loss_causes").fields().forEachRemaining(e -> causes.put(e.getKey(), e.getValue().asLong()));
-                m.put("loss_causes", causes);
-                m.put("tx_cpu_pct", s.get("cpu_pct").isNull() ? null : s.get("cpu_pct").asDouble());
+                Double bridgesCpu = null;
                 if (bridges[0] != null)
                 {
                     final double ticks = (bridgeCpu1[0] + bridgeCpu1[1] - bridgeCpu0[0] - bridgeCpu0[1]);
                     final double hz = 100.0;
-                    m.put("bridges_cpu_pct", Math.round(1000.0 * ticks / hz / ((wall1 - wall0) / 1e9)) / 10.0);
+                    bridgesCpu = Math.round(1000.0 * ticks / hz / ((wall1 - wall0) / 1e9)) / 10.0;
                 }
-                final String failure = !r.get("failure").isNull() ? r.get("failure").asText() :
-                    !s.get("failure").isNull() ? s.get("failure").asText() : null;
-                m.put("failure", failure);
-                return m;
+                return HostsRow.of(row, rate, new Transfer(s.sent(), s.sendRateHz(), s.refused(),
+                    BenchRun.ReceiverFigures.of(r, s.sent()).withoutHistogram(), causes, s.cpuPct(), bridgesCpu),
+                    !r.get("failure").isNull() ? r.get("failure").asText() : s.failure());
             }
             finally
             {
@@ -501,14 +486,8 @@ public final class BenchHosts implements Callable<Integer>
         exitCodeList = {ExitCodes.LIST_OK, ExitCodes.LIST_ERROR, ExitCodes.LIST_USAGE})
     public static final class Sender implements Callable<Integer>
     {
-        @Parameters(index = "0")
-        String kind;
-
-        @Parameters(index = "1")
-        String variant;
-
-        @Parameters(index = "2")
-        Path dir;
+        @Mixin
+        BenchRows.ChildParameters row;
 
         @Parameters(index = "3")
         int rate;
@@ -521,42 +500,30 @@ public final class BenchHosts implements Callable<Integer>
         {
             // a bench killed outright leaves no one to stop this sender's RT thread: it ends with its parent
             ChildJvm.haltWhenParentGone("bench-hosts-sender");
-            final PeerTransport transport = BenchPeers.transport(kind);
-            if (transport == null)
-            {
-                throw new UsageException("bench-hosts-sender: unknown transport '" + kind + "'");
-            }
+            final PeerTransport transport = row.transport("bench-hosts-sender");
             final BenchRun.Traffic traffic = BenchRun.Traffic.steady(BenchRun.UNIFORM_JITTER, rate, seconds,
                 PeerTransport.FRAME_BYTES);
-            final SharedMemoryFile map = SharedMemoryFile.open(dir.resolve("control"), "bench control file");
+            final SharedMemoryFile map = row.openControl();
             final long[] sent = new long[4];
             final AtomicReference<String> failure = new AtomicReference<>();
-            final com.sun.management.OperatingSystemMXBean os =
-                (com.sun.management.OperatingSystemMXBean)ManagementFactory.getOperatingSystemMXBean();
             long cpu = 0;
-            try (PeerTransport.Sender sender = transport.sender(dir, variant, "");
+            try (PeerTransport.Sender sender = transport.sender(row.dir, row.variant, "");
                 RtEnvironment env = RtEnvironment.prepare(new RtSettings(List.of(), false, false, false,
                     Path.of("/")), warning -> { }))
             {
                 final UnsafeBuffer control = map.buffer();
                 sender.connect("");
-                final long cpu0 = os.getProcessCpuTime();
+                final long cpu0 = BenchRun.processCpuNanos();
                 final RtThread thread = env.start("rfmrt-bench-sender", env.housekeepingCpu(), 60,
                     () -> BenchPeers.send(sender, traffic, control, sent, failure));
                 thread.join(TimeUnit.SECONDS.toMillis(traffic.seconds() + 600L));
-                cpu = os.getProcessCpuTime() - cpu0;
+                cpu = BenchRun.processCpuNanos() - cpu0;
             }
             finally
             {
                 map.close();
             }
-            final Map<String, Object> r = new LinkedHashMap<>();
-            r.put("sent", sent[0]);
-            r.put("send_rate_hz", sent[1] <= 0 ? 0 : Math.round(sent[0] * 1e9 / sent[1]));
-            r.put("refused", sent[2]);
-            r.put("cpu_pct", sent[1] <= 0 ? null : Math.round(1000.0 * cpu / sent[1]) / 10.0);
-            r.put("failure", failure.get());
-            ChildResult.write(System.out, r);
+            ChildResult.write(System.out, BenchRows.SendFigures.of(sent, cpu, failure.get()));
             return failure.get() == null ? ExitCodes.OK : ExitCodes.ERROR;
         }
     }

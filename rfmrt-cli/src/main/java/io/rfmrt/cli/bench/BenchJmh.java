@@ -3,6 +3,7 @@ package io.rfmrt.cli.bench;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.rfmrt.cli.common.ChildJvm;
+import io.rfmrt.cli.common.ChildResult;
 import io.rfmrt.cli.common.ExitCodes;
 import io.rfmrt.cli.common.Progress;
 import io.rfmrt.cli.common.UsageException;
@@ -24,9 +25,7 @@ import java.time.ZonedDateTime;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -102,7 +101,7 @@ final class BenchJmh implements Callable<Integer>
             final List<Row> allocating = rows.stream().filter(r -> !(r.bytesPerOp < ALLOCATION_LIMIT_BYTES)).toList();
             if (json)
             {
-                out.println(new ObjectMapper().writeValueAsString(report(rows, allocating)));
+                out.println(ChildResult.json(report(rows, allocating)));
             }
             else
             {
@@ -273,26 +272,43 @@ final class BenchJmh implements Callable<Integer>
         }
     }
 
-    private static Map<String, Object> report(final List<Row> rows, final List<Row> allocating)
+    private static JmhReport report(final List<Row> rows, final List<Row> allocating)
     {
-        final Map<String, Object> report = new LinkedHashMap<>();
-        report.put("benchmark", "jmh");
-        report.put("machine", MachineInfo.describe());
-        report.put("date", ZonedDateTime.now().toString());
-        final List<Map<String, Object>> results = new ArrayList<>();
+        final List<JmhFigures> results = new ArrayList<>();
         for (final Row r : rows)
         {
-            final Map<String, Object> m = new LinkedHashMap<>();
-            m.put("name", r.name());
-            m.put("ns_per_op", r.nsPerOp());
-            m.put("error_ns", Double.isNaN(r.errorNs()) ? null : r.errorNs());
-            m.put("bytes_per_op", r.bytesPerOp());
-            m.put("gc_count", r.gcCount());
-            results.add(m);
+            results.add(new JmhFigures(r.name(), r.nsPerOp(), Double.isNaN(r.errorNs()) ? null : r.errorNs(),
+                r.bytesPerOp(), r.gcCount()));
         }
-        report.put("results", results);
-        report.put("allocating", allocating.stream().map(Row::name).toList());
-        return report;
+        return new JmhReport("jmh", MachineInfo.describe(), ZonedDateTime.now().toString(), results,
+            allocating.stream().map(Row::name).toList());
+    }
+
+    /**
+     * What {@code bench jmh --json} prints.
+     *
+     * @param benchmark  "jmh".
+     * @param machine    the machine it ran on.
+     * @param date       when.
+     * @param results    each benchmark's figures.
+     * @param allocating the benchmarks that allocate.
+     */
+    record JmhReport(String benchmark, MachineInfo machine, String date, List<JmhFigures> results,
+        List<String> allocating)
+    {
+    }
+
+    /**
+     * One benchmark's figures.
+     *
+     * @param name       the benchmark.
+     * @param nsPerOp    ns per operation.
+     * @param errorNs    its error, or null when JMH gave none.
+     * @param bytesPerOp bytes allocated per operation.
+     * @param gcCount    collections during the measurement.
+     */
+    record JmhFigures(String name, double nsPerOp, Double errorNs, double bytesPerOp, double gcCount)
+    {
     }
 
     private static Path codeSource() throws URISyntaxException

@@ -1,5 +1,7 @@
 package io.rfmrt.cli.bench;
 
+import com.fasterxml.jackson.annotation.JsonUnwrapped;
+import com.fasterxml.jackson.databind.JsonNode;
 import io.rfmrt.cli.bench.peer.AeronPeer;
 import io.rfmrt.cli.bench.peer.AeronUdpPeer;
 import io.rfmrt.cli.bench.peer.BridgePeer;
@@ -16,7 +18,6 @@ import io.rfmrt.cli.common.PercentilePlot;
 import io.rfmrt.cli.common.Progress;
 import io.rfmrt.cli.common.UsageException;
 import io.rfmrt.rfm.SharedMemoryFile;
-import com.fasterxml.jackson.databind.JsonNode;
 import io.rfmrt.runtime.threads.RtEnvironment;
 import io.rfmrt.runtime.threads.RtSettings;
 import io.rfmrt.runtime.threads.RtThread;
@@ -25,6 +26,7 @@ import org.agrona.concurrent.UnsafeBuffer;
 import org.knowm.xchart.XYSeries;
 import org.knowm.xchart.style.Styler;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -39,7 +41,6 @@ import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.time.ZonedDateTime;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -67,7 +68,6 @@ public final class BenchPeers implements Callable<Integer>
 {
     /** Offset in the control file of the number of frames sent, written once at the end of the sending. */
     static final int TOTAL_OFFSET = 0;
-    private static final int CONTROL_BYTES = 4096;
     static final int RECEIVER_PRIORITY = 80;
     private static final String RFMRT = "rfmrt";
     private static final long PROTOCOL_TIMEOUT_NS = TimeUnit.SECONDS.toNanos(60);
@@ -102,14 +102,8 @@ public final class BenchPeers implements Callable<Integer>
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--seconds", defaultValue = "10", paramLabel = "S",
-        description = "Measured seconds per transport and rate, after one second of warm-up, 1..600 " +
-            "(default ${DEFAULT-VALUE}).")
-    int seconds;
-
-    @Option(names = "--rates", split = ",", paramLabel = "HZ", defaultValue = "1000,10000",
-        description = "Frame rates, 1..100000 each (default ${DEFAULT-VALUE}).")
-    List<Integer> rates;
+    @Mixin
+    BenchRows.RateOptions pace;
 
     @Option(names = "--transports", split = ",", paramLabel = "NAME",
         description = "Rows to run (default: all): rfmrt-inline, rfmrt-interrupt, rfmrt-spin-then-block, " +
@@ -132,22 +126,21 @@ public final class BenchPeers implements Callable<Integer>
     @Override
     public Integer call() throws Exception
     {
-        checkSecondsAndRates(seconds, rates);
-        final List<Row> rows = select(ROWS, only, Row::name, "--transports: unknown transport");
+        pace.check();
+        final List<Row> rows = BenchRows.select(ROWS, only, Row::name, "--transports: unknown transport");
         OutputFiles.checkWritable("--plot", plot);
         if (!"auto".equals(aeronThreading) && AeronPeer.threadingMode(aeronThreading) == null)
         {
             throw new UsageException("--aeron-threading '" + aeronThreading + "' is not auto, DEDICATED, " +
                 "SHARED or INVOKER");
         }
-        final PrintWriter out = spec.commandLine().getOut();
-        final List<Map<String, Object>> all = new ArrayList<>();
-        final List<Map<String, Object>> probes = new ArrayList<>();
+        final List<PeersRow> all = new ArrayList<>();
+        final List<PeersRow> probes = new ArrayList<>();
         String threading = aeronThreading;
         final boolean probe = "auto".equals(threading) && rows.stream().anyMatch(r -> "aeron".equals(r.kind()));
         final Progress progress = Progress.steps(spec.commandLine().getErr(),
-            (probe ? THREADING_MODES.size() : 0) + rates.size() * rows.size(),
-            seconds + BenchRun.STEP_OVERHEAD_SECONDS);
+            (probe ? THREADING_MODES.size() : 0) + pace.rates.size() * rows.size(),
+            pace.seconds + BenchRun.STEP_OVERHEAD_SECONDS);
         if ("auto".equals(threading))
         {
             threading = "SHARED";
@@ -158,44 +151,30 @@ public final class BenchPeers implements Callable<Integer>
             }
         }
         final List<Histogram> histograms = new ArrayList<>();
-        for (final int rate : rates)
+        for (final int rate : pace.rates)
         {
             for (final Row row : rows)
             {
-                progress.step(String.format("%s at %d Hz for %d s ...", row.name(), rate, seconds));
-                final Map<String, Object> r = run(row, BenchRun.Traffic.steady(BenchRun.UNIFORM_JITTER, rate, seconds,
-                    PeerTransport.FRAME_BYTES), threading);
-                histograms.add(takeHistogram(r));
-                all.add(r);
+                progress.step(String.format("%s at %d Hz for %d s ...", row.name(), rate, pace.seconds));
+                final PeersMeasurement m = run(row, BenchRun.Traffic.steady(BenchRun.UNIFORM_JITTER, rate,
+                    pace.seconds, PeerTransport.FRAME_BYTES), threading);
+                histograms.add(m.histogram());
+                all.add(m.row());
             }
         }
         progress.finish();
         final boolean plotted = writePlot(all, histograms, plot);
-        final Result result = new Result("peers", MachineInfo.describe(), ZonedDateTime.now().toString(), seconds,
-            rates, PeerTransport.FRAME_BYTES, BenchRun.UNIFORM_JITTER, threading, probes,
-            BenchCompare.WARMUP_NOTE + "; " + BenchCompare.CPU_NOTE + "; latency = sender's stamp " +
-            "-> the handler runs in the receiver process", all, targets(all, rates.get(0)),
+        final Result result = new Result(BenchRows.RunHeader.of("peers", pace.seconds, pace.rates), threading,
+            probes, BenchCompare.WARMUP_NOTE + "; " + BenchCompare.CPU_NOTE + "; latency = sender's stamp " +
+            "-> the handler runs in the receiver process", all, targets(all, pace.rates.get(0)),
             plotted ? plot.toString() : null);
-        final int exit = failures(all, spec.commandLine().getErr());
-        if (json)
-        {
-            out.println(ChildResult.MAPPER.writeValueAsString(result));
-            return exit;
-        }
-        print(out, result);
-        return exit;
+        return BenchRows.finish(result.run(), all, result, json, spec.commandLine(), out -> print(out, result));
     }
 
     /**
      * What {@code bench peers --json} prints.
      *
-     * @param benchmark            "peers".
-     * @param machine              the machine it ran on.
-     * @param date                 when.
-     * @param seconds              each row's length.
-     * @param ratesHz              the rates.
-     * @param sizeBytes            the frames' size.
-     * @param sender               the sender's pacing.
+     * @param run                  the bench, machine, date, seconds, rates, frame size and sender.
      * @param aeronThreading       the media driver's threading mode.
      * @param aeronThreadingProbes the probes that chose it (empty when given).
      * @param note                 how the figures are taken.
@@ -203,42 +182,50 @@ public final class BenchPeers implements Callable<Integer>
      * @param targets              the targets, met or missed.
      * @param plot                 the PNG, or {@code null} when nothing was plotted.
      */
-    record Result(String benchmark, Map<String, Object> machine, String date, int seconds, List<Integer> ratesHz,
-        int sizeBytes, String sender, String aeronThreading, List<Map<String, Object>> aeronThreadingProbes,
-        String note, List<Map<String, Object>> rows, List<Map<String, Object>> targets, String plot)
+    record Result(@JsonUnwrapped BenchRows.RunHeader run, String aeronThreading, List<PeersRow> aeronThreadingProbes,
+        String note, List<PeersRow> rows, List<BenchRows.RowTarget> targets, String plot)
+    {
+    }
+
+    /**
+     * A row and its latency histogram, for the plot.
+     *
+     * @param row       the row.
+     * @param histogram its histogram, or null when the receiver gave none.
+     */
+    record PeersMeasurement(PeersRow row, Histogram histogram)
     {
     }
 
     private void print(final PrintWriter out, final Result result)
     {
-        final List<Map<String, Object>> all = result.rows();
         final String threading = result.aeronThreading();
-        final List<Map<String, Object>> probes = result.aeronThreadingProbes();
+        final List<PeersRow> probes = result.aeronThreadingProbes();
         final boolean plotted = result.plot() != null;
         out.printf("%n%d-byte frames, uniform-jitter sender, %d s per row (%s); latency sender's stamp -> handler " +
-            "runs in the receiver process (us)%n", PeerTransport.FRAME_BYTES, seconds, BenchCompare.WARMUP_NOTE);
+            "runs in the receiver process (us)%n", PeerTransport.FRAME_BYTES, pace.seconds, BenchCompare.WARMUP_NOTE);
         out.printf("%-22s %6s %8s %8s %6s %8s %8s %8s %8s %9s %6s %7s%n", "transport", "rate", "sent", "frames",
             "lost", "p50", "p90", "p99", "p99.9", "max", "cpu%", "tx-side%");
-        for (final Map<String, Object> r : all)
+        for (final PeersRow r : result.rows())
         {
-            if (r.get("failure") != null)
+            if (r.failure() != null)
             {
-                out.printf("%-22s %6s FAILED: %s%n", r.get("transport"), r.get("rate_hz"), r.get("failure"));
+                out.printf("%-22s %6s FAILED: %s%n", r.transport(), r.rateHz(), r.failure());
                 continue;
             }
-            out.printf("%-22s %6s %8s %8s %6s %8s %8s %8s %8s %9s %6s %7s%n", r.get("transport"), r.get("rate_hz"),
-                r.get("sent"), r.get("frames"), r.get("lost"), r.get("p50_us"), r.get("p90_us"), r.get("p99_us"),
-                r.get("p999_us"), r.get("max_us"), r.get("cpu_pct"),
-                r.get("bench_side_cpu_pct") == null ? "-" : r.get("bench_side_cpu_pct"));
+            final BenchRun.ReceiverFigures f = r.figures();
+            final Double txSide = r.side().benchSideCpuPct();
+            out.printf("%-22s %6s %8s %8s %6s %8s %8s %8s %8s %9s %6s %7s%n", r.transport(), r.rateHz(),
+                r.side().sentFrames(), f.frames(), f.lost(), f.p50Us(), f.p90Us(), f.p99Us(), f.p999Us(), f.maxUs(),
+                f.cpuPct(), txSide == null ? "-" : txSide);
         }
         out.printf("Aeron media driver threading mode: %s%s%n", threading,
             probes.isEmpty() ? " (as given)" : " (lowest p99 of the probes, in --json)");
         out.println(BenchCompare.CPU_NOTE + "; tx-side% = the bench process's threads other than the sender " +
             "while sending: Aeron's embedded media driver and client, and the JVM's own (JIT, GC) for every row");
-        for (final Map<String, Object> t : result.targets())
+        for (final BenchRows.RowTarget t : result.targets())
         {
-            out.printf("target: %s: %s (%s)%n", t.get("target"), t.get("met") == null ? "not measured" :
-                (Boolean)t.get("met") ? "met" : "MISSED", t.get("figures"));
+            out.println(t.line());
         }
         if (plotted)
         {
@@ -246,24 +233,22 @@ public final class BenchPeers implements Callable<Integer>
         }
     }
 
-    private String probeThreading(final Row row, final List<Map<String, Object>> probes, final Progress progress)
+    private String probeThreading(final Row row, final List<PeersRow> probes, final Progress progress)
         throws Exception
     {
-        final int probeSeconds = Math.min(3, seconds);
+        final int probeSeconds = Math.min(3, pace.seconds);
         String best = null;
         double bestP99 = Double.MAX_VALUE;
         for (final String mode : THREADING_MODES)
         {
             progress.step(String.format("probing the Aeron driver in %s mode (%s, %d Hz, %d s) ...", mode,
-                row.name(), rates.get(0), probeSeconds));
-            final Map<String, Object> r = run(row, BenchRun.Traffic.steady(BenchRun.UNIFORM_JITTER, rates.get(0),
-                probeSeconds, PeerTransport.FRAME_BYTES), mode);
-            takeHistogram(r);
-            r.put("threading", mode);
+                row.name(), pace.rates.get(0), probeSeconds));
+            final PeersRow r = run(row, BenchRun.Traffic.steady(BenchRun.UNIFORM_JITTER, pace.rates.get(0),
+                probeSeconds, PeerTransport.FRAME_BYTES), mode).row().probe(mode);
             probes.add(r);
-            if (r.get("failure") == null && ((Number)r.get("frames")).longValue() > 0)
+            if (r.failure() == null && r.figures() != null && r.figures().frames() > 0)
             {
-                final double p99 = ((Number)r.get("p99_us")).doubleValue();
+                final double p99 = r.figures().p99Us();
                 if (p99 < bestP99)
                 {
                     bestP99 = p99;
@@ -274,117 +259,71 @@ public final class BenchPeers implements Callable<Integer>
         if (best == null)
         {
             throw new IllegalStateException("the Aeron driver ran in none of " + THREADING_MODES + ": " +
-                probes.get(0).get("failure"));
+                probes.get(0).failure());
         }
         return best;
-    }
-
-    private static Histogram takeHistogram(final Map<String, Object> r)
-    {
-        final Object encoded = r.remove("histogram");
-        return encoded == null ? null : Histograms.decode(encoded.toString());
-    }
-
-    static int failures(final List<Map<String, Object>> rows, final PrintWriter err)
-    {
-        int exit = ExitCodes.OK;
-        for (final Map<String, Object> r : rows)
-        {
-            if (r.get("failure") != null)
-            {
-                err.println("rfmrt bench peers: " + r.get("transport") + " at " + r.get("rate_hz") + " Hz failed: " +
-                    r.get("failure"));
-                exit = ExitCodes.ERROR;
-            }
-        }
-        err.flush();
-        return exit;
     }
 
     /**
      * The comparison's targets at the first rate, computed from the rows of this run.
      */
-    static List<Map<String, Object>> targets(final List<Map<String, Object>> rows, final int rate)
+    static List<BenchRows.RowTarget> targets(final List<PeersRow> rows, final int rate)
     {
-        final List<Map<String, Object>> targets = new ArrayList<>();
-        final Map<String, Object> floor = find(rows, "futex-floor", rate);
+        final List<BenchRows.RowTarget> targets = new ArrayList<>();
+        final BenchRun.ReceiverFigures floor = find(rows, "futex-floor", rate);
         for (final String rfmrt : List.of("rfmrt-inline", "rfmrt-interrupt", "rfmrt-spin-then-block"))
         {
-            final Map<String, Object> r = find(rows, rfmrt, rate);
+            final BenchRun.ReceiverFigures r = find(rows, rfmrt, rate);
             for (final String peer : List.of("aeron-backoff", "udp"))
             {
-                final Map<String, Object> p = find(rows, peer, rate);
-                final Map<String, Object> t = new LinkedHashMap<>();
-                t.put("target", rfmrt + " p50, p99 and cpu% <= " + peer + " at " + rate + " Hz");
-                if (r == null || p == null)
-                {
-                    t.put("met", null);
-                    t.put("figures", "a row is missing or failed");
-                }
-                else
-                {
-                    t.put("met", number(r, "p50_us") < number(p, "p50_us") &&
-                        number(r, "p99_us") < number(p, "p99_us") && number(r, "cpu_pct") <= number(p, "cpu_pct"));
-                    t.put("figures", String.format("p50 %s vs %s, p99 %s vs %s, cpu %s vs %s %%", r.get("p50_us"),
-                        p.get("p50_us"), r.get("p99_us"), p.get("p99_us"), r.get("cpu_pct"), p.get("cpu_pct")));
-                }
-                targets.add(t);
+                final BenchRun.ReceiverFigures p = find(rows, peer, rate);
+                final String target = rfmrt + " p50, p99 and cpu% <= " + peer + " at " + rate + " Hz";
+                targets.add(r == null || p == null ? BenchRows.RowTarget.unmeasured(target) :
+                    new BenchRows.RowTarget(target, r.p50Us() < p.p50Us() && r.p99Us() < p.p99Us() &&
+                    r.cpuPct() <= p.cpuPct(), String.format("p50 %s vs %s, p99 %s vs %s, cpu %s vs %s %%", r.p50Us(),
+                    p.p50Us(), r.p99Us(), p.p99Us(), r.cpuPct(), p.cpuPct())));
             }
-            final Map<String, Object> t = new LinkedHashMap<>();
-            t.put("target", rfmrt + " p50 within 1.5x of the futex floor at " + rate + " Hz");
-            if (r == null || floor == null)
-            {
-                t.put("met", null);
-                t.put("figures", "a row is missing or failed");
-            }
-            else
-            {
-                final double ratio = number(r, "p50_us") / Math.max(0.1, number(floor, "p50_us"));
-                t.put("met", ratio <= 1.5);
-                t.put("figures", String.format("p50 %s vs %s us, ratio %.2f", r.get("p50_us"), floor.get("p50_us"),
-                    ratio));
-            }
-            targets.add(t);
+            final String target = rfmrt + " p50 within 1.5x of the futex floor at " + rate + " Hz";
+            targets.add(r == null || floor == null ? BenchRows.RowTarget.unmeasured(target) :
+                BenchRows.RowTarget.ratio(target, r.p50Us(), floor.p50Us()));
         }
         return targets;
     }
 
-    private static Map<String, Object> find(final List<Map<String, Object>> rows, final String name, final int rate)
+    /**
+     * @return the figures of the named row at the rate when it ran well with a CPU figure, or null.
+     */
+    private static BenchRun.ReceiverFigures find(final List<PeersRow> rows, final String name, final int rate)
     {
-        for (final Map<String, Object> r : rows)
+        for (final PeersRow r : rows)
         {
-            if (name.equals(r.get("transport")) && Integer.valueOf(rate).equals(r.get("rate_hz")) &&
-                r.get("failure") == null && r.get("cpu_pct") != null)
+            if (name.equals(r.transport()) && r.rateHz() == rate && r.failure() == null && r.figures() != null &&
+                r.figures().cpuPct() != null)
             {
-                return r;
+                return r.figures();
             }
         }
         return null;
     }
 
-    private static double number(final Map<String, Object> r, final String key)
-    {
-        return ((Number)r.get(key)).doubleValue();
-    }
-
     /**
      * Run one row at one traffic shape.
      *
-     * @return the row's figures ({@code histogram}: the latency histogram, encoded, for the plot).
+     * @return the row, and its latency histogram for the plot.
      */
-    static Map<String, Object> run(final Row row, final BenchRun.Traffic traffic, final String threading)
-        throws Exception
+    static PeersMeasurement run(final Row row, final BenchRun.Traffic traffic, final String threading) throws Exception
     {
-        final Map<String, Object> m;
+        final PeersRow.Side side;
+        final Histogram histogram;
         if (RFMRT.equals(row.kind()))
         {
-            m = BenchRun.run(BenchRun.mode(row.variant()), traffic);
-            m.remove("mode");
-            m.put("bench_side_cpu_pct", null);
+            final BenchRun.ModeRun run = BenchRun.run(BenchRun.mode(row.variant()), traffic);
+            histogram = BenchRun.ReceiverFigures.histogramOf(run.figures());
+            side = new PeersRow.RfmrtSide(run.forPeers(), null);
         }
         else
         {
-            Map<String, Object> peer;
+            PeersRow.PeerSide peer;
             try
             {
                 peer = runPeer(row, traffic, threading);
@@ -392,22 +331,30 @@ public final class BenchPeers implements Callable<Integer>
             catch (final RuntimeException ex)
             {
                 // the sending side could not be set up or connected (a driver that did not start, ...)
-                peer = new LinkedHashMap<>();
-                peer.put("failure", "the sending side failed: " + ex);
-                peer.put("valid", false);
+                peer = PeersRow.PeerSide.failed(null, null, "the sending side failed: " + ex);
             }
-            m = peer;
+            histogram = BenchRun.ReceiverFigures.histogramOf(peer.figures());
+            side = peer.figures() == null ? peer : new PeersRow.PeerSide(peer.sender(), peer.sending(),
+                peer.figures().withoutHistogram(), peer.failure(), peer.valid());
         }
-        final Map<String, Object> r = new LinkedHashMap<>();
-        r.put("transport", row.name());
-        r.put("what", row.what());
-        r.put("rate_hz", traffic.rate());
-        if ("aeron".equals(row.kind()))
+        return new PeersMeasurement(new PeersRow(row.name(), row.what(), traffic.rate(),
+            "aeron".equals(row.kind()) ? threading : null, side, null), histogram);
+    }
+
+    /**
+     * @param kind    a transport's kind.
+     * @param command the process that asks, for the refusal.
+     * @return the transport.
+     * @throws UsageException naming an unknown kind.
+     */
+    static PeerTransport transport(final String kind, final String command)
+    {
+        final PeerTransport transport = transport(kind);
+        if (transport == null)
         {
-            r.put("aeron_threading", threading);
+            throw new UsageException(command + ": unknown transport '" + kind + "'");
         }
-        r.putAll(m);
-        return r;
+        return transport;
     }
 
     static PeerTransport transport(final String kind)
@@ -431,19 +378,16 @@ public final class BenchPeers implements Callable<Integer>
         }
     }
 
-    private static Map<String, Object> runPeer(final Row row, final BenchRun.Traffic traffic, final String threading)
+    private static PeersRow.PeerSide runPeer(final Row row, final BenchRun.Traffic traffic, final String threading)
         throws Exception
     {
         final Path dir = Path.of("/dev/shm", "rfmrt-peers-" + ProcessHandle.current().pid() + "-" + row.name());
         Folders.deleteTree(dir);
         SharedMemoryFile.createFolders(dir);
-        final Map<String, Object> m = new LinkedHashMap<>();
-        m.put("sender", traffic.sender());
         Process receiver = null;
         try
         {
-            final Path controlFile = dir.resolve("control");
-            final SharedMemoryFile map = SharedMemoryFile.create(controlFile, CONTROL_BYTES, "bench control file");
+            final SharedMemoryFile map = BenchRows.createControl(dir);
             final UnsafeBuffer control = map.buffer();
             try (PeerTransport.Sender sender = transport(row.kind()).sender(dir, row.variant(), threading))
             {
@@ -454,9 +398,8 @@ public final class BenchPeers implements Callable<Integer>
                 final String ready = protocolLine(lines, "ready", receiver);
                 if (ready == null)
                 {
-                    m.put("failure", "the receiver process was not ready in 60 s (exit " + exit(receiver) + ")");
-                    m.put("valid", false);
-                    return m;
+                    return PeersRow.PeerSide.failed(traffic.sender(), null, "the receiver process was not ready in " +
+                        "60 s (exit " + exit(receiver) + ")");
                 }
                 sender.connect(ready.substring("ready".length()).trim());
                 final long[] sent = new long[4];
@@ -470,27 +413,22 @@ public final class BenchPeers implements Callable<Integer>
                 }
                 final String line = protocolLine(lines, ChildResult.PREFIX, receiver);
                 final boolean ended = receiver.waitFor(60, TimeUnit.SECONDS);
-                m.put("sent", sent[0]);
-                m.put("send_rate_hz", sent[1] <= 0 ? 0 : Math.round(sent[0] * 1e9 / sent[1]));
-                m.put("refused_by_sender", sent[2]);
-                m.put("bench_side_cpu_pct", sent[1] <= 0 ? null : Math.round(1000.0 * sent[3] / sent[1]) / 10.0);
+                final BenchRows.SendFigures tx = BenchRows.SendFigures.of(sent, sent[3], senderFailure.get());
+                final PeersRow.Sending sending = PeersRow.Sending.of(tx);
                 if (line == null)
                 {
-                    m.put("failure", "the receiver process ended without a result (exit " +
-                        (ended ? Integer.toString(receiver.exitValue()) : "none: killed") + ")");
-                    m.put("valid", false);
-                    return m;
+                    return PeersRow.PeerSide.failed(traffic.sender(), sending, "the receiver process ended without " +
+                        "a result (exit " + (ended ? Integer.toString(receiver.exitValue()) : "none: killed") + ")");
                 }
                 final JsonNode r = ChildResult.tree(line);
-                BenchRun.putFigures(m, r, sent[0]);
-                String failure = r.get("failure").isNull() ? senderFailure.get() : r.get("failure").asText();
+                final BenchRun.ReceiverFigures figures = BenchRun.ReceiverFigures.of(r, sent[0]);
+                String failure = r.get("failure").isNull() ? tx.failure() : r.get("failure").asText();
                 if (failure == null && ended && receiver.exitValue() != 0)
                 {
                     failure = "the receiver process exited " + receiver.exitValue();
                 }
-                m.put("failure", failure);
-                m.put("valid", failure == null && m.get("cpu_pct") != null);
-                return m;
+                return new PeersRow.PeerSide(traffic.sender(), sending, figures, failure,
+                    failure == null && figures.cpuPct() != null);
             }
             finally
             {
@@ -512,10 +450,8 @@ public final class BenchPeers implements Callable<Integer>
     {
         final UnsafeBuffer frame = new UnsafeBuffer(new byte[PeerTransport.FRAME_BYTES]);
         final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
-        final com.sun.management.OperatingSystemMXBean os =
-            (com.sun.management.OperatingSystemMXBean)ManagementFactory.getOperatingSystemMXBean();
         final long[] count = {0, 0};
-        final long processCpu0 = os.getProcessCpuTime();
+        final long processCpu0 = BenchRun.processCpuNanos();
         final long threadCpu0 = threads.getCurrentThreadCpuTime();
         final long begin = System.nanoTime();
         try
@@ -539,7 +475,7 @@ public final class BenchPeers implements Callable<Integer>
         {
             sent[1] = System.nanoTime() - begin;
             // the driver's and client's threads: what the process spent beyond this thread
-            sent[3] = Math.max(0, os.getProcessCpuTime() - processCpu0 - (threads.getCurrentThreadCpuTime() -
+            sent[3] = Math.max(0, BenchRun.processCpuNanos() - processCpu0 - (threads.getCurrentThreadCpuTime() -
                 threadCpu0));
             sent[0] = count[0];
             sent[2] = count[1];
@@ -605,84 +541,36 @@ public final class BenchPeers implements Callable<Integer>
      * One panel per rate, one under the other on the same axes, so no two lines of a panel share a colour; a
      * transport keeps its colour in every panel.
      */
-    private static boolean writePlot(final List<Map<String, Object>> rows, final List<Histogram> histograms,
+    private static boolean writePlot(final List<PeersRow> rows, final List<Histogram> histograms,
         final Path plot) throws IOException
     {
-        final Map<Object, PercentilePlot> panels = new LinkedHashMap<>();
+        final Map<Integer, PercentilePlot> panels = new LinkedHashMap<>();
         for (int i = 0; i < rows.size(); i++)
         {
-            final Map<String, Object> r = rows.get(i);
-            final PercentilePlot panel = panels.computeIfAbsent(r.get("rate_hz"), rate ->
+            final PeersRow r = rows.get(i);
+            final PercentilePlot panel = panels.computeIfAbsent(r.rateHz(), rate ->
             {
                 final PercentilePlot p = new PercentilePlot("rfmrt bench peers at " + rate + " Hz: sender's stamp " +
                     "-> handler runs in the receiver", "latency (µs)", 1200, 450);
                 p.chart().getStyler().setLegendPosition(Styler.LegendPosition.OutsideE);
                 return p;
             });
-            if (r.get("failure") != null || histograms.get(i) == null)
+            if (r.failure() != null || histograms.get(i) == null)
             {
                 continue;
             }
-            final XYSeries series = panel.add(String.valueOf(r.get("transport")), histograms.get(i));
+            final XYSeries series = panel.add(r.transport(), histograms.get(i));
             if (series == null)
             {
                 continue;
             }
             int row = 0;
-            while (row < ROWS.size() && !ROWS.get(row).name().equals(r.get("transport")))
+            while (row < ROWS.size() && !ROWS.get(row).name().equals(r.transport()))
             {
                 row++;
             }
             series.setLineColor(COLORS[row % COLORS.length]).setLineStyle(new BasicStroke(2f));
         }
         return PercentilePlot.saveStacked(new ArrayList<>(panels.values()), plot);
-    }
-
-    /**
-     * Refuse a run length or a rate outside what the peer benches measure.
-     *
-     * @param seconds per row.
-     * @param rates   frames per second, each.
-     */
-    static void checkSecondsAndRates(final int seconds, final List<Integer> rates)
-    {
-        if (seconds < 1 || seconds > 600 || rates.isEmpty() || rates.stream().anyMatch(r -> r < 1 || r > 100_000))
-        {
-            throw new UsageException("--seconds 1..600, --rates 1..100000 Hz each");
-        }
-    }
-
-    /**
-     * The rows a run measures: all of them, or those named, in their own order.
-     *
-     * @param all     every row.
-     * @param only    the names asked for, or null for all.
-     * @param name    a row's name.
-     * @param unknown the refusal's start for a name no row has (the name follows in quotes).
-     * @param <R>     the row type.
-     * @return the rows to run.
-     */
-    static <R> List<R> select(final List<R> all, final List<String> only,
-        final java.util.function.Function<R, String> name, final String unknown)
-    {
-        if (only != null)
-        {
-            for (final String n : only)
-            {
-                if (all.stream().noneMatch(r -> name.apply(r).equals(n)))
-                {
-                    throw new UsageException(unknown + " '" + n + "'");
-                }
-            }
-        }
-        final List<R> rows = new ArrayList<>();
-        for (final R row : all)
-        {
-            if (only == null || only.contains(name.apply(row)))
-            {
-                rows.add(row);
-            }
-        }
-        return rows;
     }
 }

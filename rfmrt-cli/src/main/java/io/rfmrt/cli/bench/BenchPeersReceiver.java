@@ -4,7 +4,6 @@ import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import io.rfmrt.cli.bench.peer.PeerTransport;
 import io.rfmrt.cli.common.ChildResult;
 import io.rfmrt.cli.common.ExitCodes;
-import io.rfmrt.cli.common.UsageException;
 import io.rfmrt.rfm.SharedMemoryFile;
 import io.rfmrt.runtime.threads.RtEnvironment;
 import io.rfmrt.runtime.threads.RtSettings;
@@ -12,9 +11,9 @@ import io.rfmrt.runtime.threads.RtThread;
 import org.HdrHistogram.Histogram;
 import org.agrona.concurrent.UnsafeBuffer;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Parameters;
 
-import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -32,14 +31,8 @@ import java.util.concurrent.atomic.AtomicReference;
     exitCodeList = {ExitCodes.LIST_OK, ExitCodes.LIST_ERROR, ExitCodes.LIST_USAGE})
 public final class BenchPeersReceiver implements Callable<Integer>
 {
-    @Parameters(index = "0")
-    String kind;
-
-    @Parameters(index = "1")
-    String variant;
-
-    @Parameters(index = "2")
-    Path dir;
+    @Mixin
+    BenchRows.ChildParameters row;
 
     @Parameters(index = "3")
     long warmupFrames;
@@ -47,13 +40,9 @@ public final class BenchPeersReceiver implements Callable<Integer>
     @Override
     public Integer call() throws Exception
     {
-        final PeerTransport transport = BenchPeers.transport(kind);
-        if (transport == null)
-        {
-            throw new UsageException("bench-peer-receiver: unknown transport '" + kind + "'");
-        }
-        final SharedMemoryFile map = SharedMemoryFile.open(dir.resolve("control"), "bench control file");
-        try (PeerTransport.Receiver receiver = transport.receiver(dir, variant);
+        final PeerTransport transport = row.transport("bench-peer-receiver");
+        final SharedMemoryFile map = row.openControl();
+        try (PeerTransport.Receiver receiver = transport.receiver(row.dir, row.variant);
             RtEnvironment env = RtEnvironment.prepare(new RtSettings(List.of(), false, true, true, Path.of("/")),
                 warning -> System.err.println("bench-peer-receiver: " + warning)))
         {
@@ -131,8 +120,6 @@ public final class BenchPeersReceiver implements Callable<Integer>
         final AtomicReference<String> failure, final RtThread thread, final PeerTransport.Receiver receiver)
         throws InterruptedException
     {
-        final com.sun.management.OperatingSystemMXBean os =
-            (com.sun.management.OperatingSystemMXBean)ManagementFactory.getOperatingSystemMXBean();
         final ProcessHandle parent = ProcessHandle.current().parent().orElse(null);
         // this thread only watches the markers: 10 ms naps keep its own CPU use out of the figures
         while (frames.get() < warmupFrames && control.getLongAcquire(BenchPeers.TOTAL_OFFSET) == 0 &&
@@ -140,7 +127,7 @@ public final class BenchPeersReceiver implements Callable<Integer>
         {
             Thread.sleep(10);
         }
-        final long cpu0 = os.getProcessCpuTime();
+        final long cpu0 = BenchRun.processCpuNanos();
         final long wall0 = System.nanoTime();
         long total;
         while ((total = control.getLongAcquire(BenchPeers.TOTAL_OFFSET)) == 0 && failure.get() == null &&
@@ -148,7 +135,7 @@ public final class BenchPeersReceiver implements Callable<Integer>
         {
             Thread.sleep(10);
         }
-        final long cpu1 = os.getProcessCpuTime();
+        final long cpu1 = BenchRun.processCpuNanos();
         final long wall1 = System.nanoTime();
         final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(2);
         while (frames.get() < total && System.nanoTime() < deadline && failure.get() == null)

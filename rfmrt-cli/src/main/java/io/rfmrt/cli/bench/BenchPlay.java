@@ -1,8 +1,11 @@
 package io.rfmrt.cli.bench;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
 import io.rfmrt.cli.common.ChildJvm;
+import io.rfmrt.cli.common.ChildResult;
 import io.rfmrt.cli.common.ExitCodes;
+import io.rfmrt.cli.common.Folders;
 import io.rfmrt.cli.common.Progress;
 import io.rfmrt.cli.common.UsageException;
 import io.rfmrt.cli.demo.DemoConfigs;
@@ -32,15 +35,14 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.ZonedDateTime;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
@@ -84,61 +86,108 @@ final class BenchPlay implements Callable<Integer>
         final Progress progress = Progress.steps(spec.commandLine().getErr(), 2 * rates.size(),
             seconds + BenchRun.STEP_OVERHEAD_SECONDS);
         final double loadBefore = load();
-        final List<Map<String, Object>> runs = new ArrayList<>();
+        final List<PlayRun> runs = new ArrayList<>();
         int exit = ExitCodes.OK;
         for (final int rate : rates)
         {
-            final Map<String, Object> run = run(rate, progress);
+            final PlayRun run = run(rate, progress);
             runs.add(run);
-            if ((Long)run.get("lost") != 0)
+            if (run.lost() != 0)
             {
                 exit = ExitCodes.ERROR;
             }
         }
         progress.finish();
-        final Map<String, Object> result = new LinkedHashMap<>();
-        result.put("benchmark", "play");
-        result.put("machine", MachineInfo.describe());
-        result.put("date", ZonedDateTime.now().toString());
-        result.put("load_before", loadBefore);
-        result.put("load_after", load());
-        result.put("seconds", seconds);
-        result.put("runs", runs);
+        final double loadAfter = load();
         if (json)
         {
-            out.println(new ObjectMapper().writeValueAsString(result));
+            out.println(ChildResult.json(new Result("play", MachineInfo.describe(),
+                ZonedDateTime.now().toString(), loadBefore, loadAfter, seconds, runs)));
             return exit;
         }
         out.printf(Locale.ROOT, "%nplayback into a receiving node (load %.1f -> %.1f); timing error = publish stamp " +
-            "- schedule, us%n", loadBefore, load());
+            "- schedule, us%n", loadBefore, loadAfter);
         out.printf(Locale.ROOT, "%-10s %-9s %9s %10s %12s %9s %9s %9s %9s %6s%n", "recorded", "played", "frames",
             "duration", "frames/s", "p50", "p99", "max", "handled", "lost");
-        for (final Map<String, Object> run : runs)
+        for (final PlayRun run : runs)
         {
-            for (final String mode : List.of("rate_1", "rate_max"))
-            {
-                @SuppressWarnings("unchecked")
-                final Map<String, Object> m = (Map<String, Object>)run.get(mode);
-                final boolean timed = m.containsKey("timing_error_p50_us");
-                out.printf(Locale.ROOT, "%-10s %-9s %,9d %8.3f s %,12.1f %9s %9s %9s %,9d %6d%n",
-                    run.get("rate_hz") + " Hz", "rate_1".equals(mode) ? "1.0" : "max", (Long)m.get("frames"),
-                    (Double)m.get("duration_s"), (Double)m.get("frames_per_s"),
-                    timed ? String.format(Locale.ROOT, "%.1f", (Double)m.get("timing_error_p50_us")) : "-",
-                    timed ? String.format(Locale.ROOT, "%.1f", (Double)m.get("timing_error_p99_us")) : "-",
-                    timed ? String.format(Locale.ROOT, "%.1f", (Double)m.get("timing_error_max_us")) : "-",
-                    (Long)m.get("handled"), (Long)m.get("lost"));
-            }
+            row(out, run, "1.0", run.rate1());
+            row(out, run, "max", run.rateMax());
         }
         return exit;
     }
 
-    private Map<String, Object> run(final int rate, final Progress progress) throws Exception
+    private static void row(final PrintWriter out, final PlayRun run, final String played, final Play m)
+    {
+        final boolean timed = m.timingErrorP50Us() != null;
+        out.printf(Locale.ROOT, "%-10s %-9s %,9d %8.3f s %,12.1f %9s %9s %9s %,9d %6d%n", run.rateHz() + " Hz", played,
+            m.frames(), m.durationS(), m.framesPerS(),
+            timed ? String.format(Locale.ROOT, "%.1f", m.timingErrorP50Us()) : "-",
+            timed ? String.format(Locale.ROOT, "%.1f", m.timingErrorP99Us()) : "-",
+            timed ? String.format(Locale.ROOT, "%.1f", m.timingErrorMaxUs()) : "-", m.handled(), m.lost());
+    }
+
+    /**
+     * What {@code bench play --json} prints.
+     *
+     * @param benchmark  "play".
+     * @param machine    the machine it ran on.
+     * @param date       when.
+     * @param loadBefore the load average before.
+     * @param loadAfter  the load average after.
+     * @param seconds    seconds recorded per rate.
+     * @param runs       each rate's recording and its two playbacks.
+     */
+    record Result(String benchmark, MachineInfo machine, String date, double loadBefore, double loadAfter,
+        int seconds, List<PlayRun> runs)
+    {
+    }
+
+    /**
+     * One rate: its recording, played back at rate 1.0 and at the maximum rate.
+     *
+     * @param rateHz         the rate recorded.
+     * @param framesRecorded frames in the recording.
+     * @param recordedSpanS  its span, s.
+     * @param rate1          played at rate 1.0.
+     * @param rateMax        played at the maximum rate.
+     * @param lost           frames lost in both.
+     */
+    record PlayRun(int rateHz, long framesRecorded, double recordedSpanS, @JsonProperty("rate_1") Play rate1,
+        Play rateMax, long lost)
+    {
+    }
+
+    /**
+     * One playback and what the receiving node saw of it. At rate 1.0 the timing error is there, at the maximum
+     * rate how often the player waited for the receiver and whether it stalled.
+     *
+     * @param frames            frames published.
+     * @param durationS         first to last publish, s.
+     * @param framesPerS        the rate achieved.
+     * @param timingErrorP50Us  publish stamp - schedule, median, µs.
+     * @param timingErrorP99Us  its 99th percentile, µs.
+     * @param timingErrorP999Us its 99.9th percentile, µs.
+     * @param timingErrorMaxUs  its largest, µs.
+     * @param receiverWaits     times the player waited for the receiver.
+     * @param stalled           whether the receiver stopped taking frames.
+     * @param handled           frames the receiver handled.
+     * @param gaps              frames it saw missing.
+     * @param lost              frames published and not handled, and gaps.
+     * @param placement         the player's thread placement.
+     */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    record Play(long frames, double durationS, double framesPerS, Double timingErrorP50Us, Double timingErrorP99Us,
+        Double timingErrorP999Us, Double timingErrorMaxUs, Long receiverWaits, Boolean stalled, long handled,
+        long gaps, long lost, String placement)
+    {
+    }
+
+    private PlayRun run(final int rate, final Progress progress) throws Exception
     {
         final String network = "bench-play-" + ProcessHandle.current().pid();
         final Path dir = Files.createTempDirectory("rfmrt-bench-play");
         final long frames = (long)rate * seconds;
-        final Map<String, Object> run = new LinkedHashMap<>();
-        run.put("rate_hz", rate);
         try
         {
             SimNetwork.create(network, ControlFrames.LAYOUT.memorySize()).close();
@@ -156,26 +205,20 @@ final class BenchPlay implements Callable<Integer>
             }
             final PlaybackRecording recording = PlaybackRecording.load(dir.resolve("recorder"), null, null,
                 Set.of(ControlFrames.PLANT_NODE));
-            run.put("frames_recorded", (long)recording.frames());
-            run.put("recorded_span_s", recording.spanNanos() / 1e9);
             progress.step("playing them back at rate 1.0 and at the maximum rate ...");
             final Process player = receiver(network, dir, "player", false);
-            long lost = 0;
             try
             {
                 System.gc();
-                final Map<String, Object> one = play(network, recording, 1.0, 0);
-                final Map<String, Object> max = play(network, recording, Player.RATE_MAX, recording.frames());
-                run.put("rate_1", one);
-                run.put("rate_max", max);
-                lost = (Long)one.get("lost") + (Long)max.get("lost");
+                final Play one = play(network, recording, 1.0, 0);
+                final Play max = play(network, recording, Player.RATE_MAX, recording.frames());
+                return new PlayRun(rate, recording.frames(), recording.spanNanos() / 1e9, one, max,
+                    one.lost() + max.lost());
             }
             finally
             {
                 stop(player);
             }
-            run.put("lost", lost);
-            return run;
         }
         finally
         {
@@ -183,15 +226,14 @@ final class BenchPlay implements Callable<Integer>
             {
                 SimNetwork.destroy(network, true);
             }
-            removeTree(dir);
+            Folders.deleteTree(dir);
         }
     }
 
     /** Play the recording into the running receiver; what the player and the receiver saw. */
-    private static Map<String, Object> play(final String network, final PlaybackRecording recording, final double rate,
+    private static Play play(final String network, final PlaybackRecording recording, final double rate,
         final long handledBefore) throws Exception
     {
-        final Map<String, Object> m = new LinkedHashMap<>();
         try (Playback playback = Playback.start(recording, Playback.Options.of(network).withRate(rate), line -> { }))
         {
             final Histogram timing = new Histogram(1, Player.HIGHEST_ERROR_NS, 3);
@@ -209,28 +251,16 @@ final class BenchPlay implements Callable<Integer>
             final Player player = playback.player();
             final long duration = player.endNanos() - player.startNanos();
             final long handled = awaitHandled(network, recording.frames(), handledBefore) - handledBefore;
-            m.put("frames", player.framesSent());
-            m.put("duration_s", duration / 1e9);
-            m.put("frames_per_s", duration > 0 ? (player.framesSent() - 1) / (duration / 1e9) : 0.0);
-            if (rate != Player.RATE_MAX)
-            {
-                m.put("timing_error_p50_us", timing.getValueAtPercentile(50) / 1e3);
-                m.put("timing_error_p99_us", timing.getValueAtPercentile(99) / 1e3);
-                m.put("timing_error_p999_us", timing.getValueAtPercentile(99.9) / 1e3);
-                m.put("timing_error_max_us", timing.getMaxValue() / 1e3);
-            }
-            else
-            {
-                m.put("receiver_waits", player.creditWaits());
-                m.put("stalled", player.stalled());
-            }
-            final CountersSnapshot counters = CountersSnapshot.read(counters(network));
-            m.put("handled", handled);
-            m.put("gaps", counters.value(CounterIds.frame(0, FrameCounter.GAPS)));
-            m.put("lost", player.framesSent() - handled + counters.value(CounterIds.frame(0, FrameCounter.GAPS)));
-            m.put("placement", playback.placementTable().lines().skip(1).findFirst().orElse(""));
+            final boolean timed = rate != Player.RATE_MAX;
+            final long gaps = CountersSnapshot.read(counters(network)).value(CounterIds.frame(0, FrameCounter.GAPS));
+            return new Play(player.framesSent(), duration / 1e9,
+                duration > 0 ? (player.framesSent() - 1) / (duration / 1e9) : 0.0,
+                timed ? timing.getValueAtPercentile(50) / 1e3 : null,
+                timed ? timing.getValueAtPercentile(99) / 1e3 : null,
+                timed ? timing.getValueAtPercentile(99.9) / 1e3 : null, timed ? timing.getMaxValue() / 1e3 : null,
+                timed ? null : player.creditWaits(), timed ? null : player.stalled(), handled, gaps,
+                player.framesSent() - handled + gaps, playback.placementTable().lines().skip(1).findFirst().orElse(""));
         }
-        return m;
     }
 
     /** A receiving node in a second process: the demo's sensor channel, its DMA ring, journal on or off. */
@@ -320,24 +350,13 @@ final class BenchPlay implements Callable<Integer>
         }
     }
 
-    private static void removeTree(final Path dir) throws java.io.IOException
-    {
-        try (java.util.stream.Stream<Path> paths = Files.walk(dir))
-        {
-            for (final Path p : paths.sorted(java.util.Comparator.reverseOrder()).toList())
-            {
-                Files.deleteIfExists(p);
-            }
-        }
-    }
-
     private static double load()
     {
         try
         {
             return Double.parseDouble(Files.readString(Path.of("/proc/loadavg")).split(" ")[0]);
         }
-        catch (final java.io.IOException | RuntimeException ex)
+        catch (final IOException | RuntimeException ex)
         {
             return -1;
         }

@@ -1,7 +1,8 @@
 package io.rfmrt.cli.bench;
 
-import io.rfmrt.cli.common.ExitCodes;
+import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import io.rfmrt.cli.common.ChildResult;
+import io.rfmrt.cli.common.ExitCodes;
 import io.rfmrt.cli.common.Converters;
 import io.rfmrt.cli.common.OutputFiles;
 import io.rfmrt.cli.common.Progress;
@@ -16,13 +17,13 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
+import java.awt.BasicStroke;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.ZonedDateTime;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.Callable;
 
 /**
@@ -90,16 +91,16 @@ final class BenchRamp implements Callable<Integer>
         final PrintWriter out = spec.commandLine().getOut();
         final double boundUs = p99BoundNanos / 1e3;
         final List<Ramp> ramps = new ArrayList<>();
-        final List<Map<String, Object>> all = new ArrayList<>();
+        final List<BenchRun.ModeRun> all = new ArrayList<>();
         final Progress progress = Progress.steps(spec.commandLine().getErr(), modes.size() * rates.size() + 1,
             stepSeconds + BenchRun.STEP_OVERHEAD_SECONDS);
         for (final String name : modes)
         {
             ramps.add(ramp(progress, name, rates, boundUs));
-            all.addAll(ramps.get(ramps.size() - 1).steps());
+            ramps.get(ramps.size() - 1).steps().forEach(step -> all.add(step.run()));
         }
         progress.step("measuring the floors ...");
-        final Map<String, Object> floors = BenchRun.floors(Math.min(stepSeconds, 10));
+        final BenchRun.Floors floors = BenchRun.floors(Math.min(stepSeconds, 10));
         progress.finish();
         writePlot(ramps, plot);
         final Result result = new Result("ramp", MachineInfo.describe(), ZonedDateTime.now().toString(), stepSeconds,
@@ -108,7 +109,7 @@ final class BenchRamp implements Callable<Integer>
         final int exit = BenchCompare.failures(all, spec.commandLine().getErr());
         if (json)
         {
-            out.println(ChildResult.MAPPER.writeValueAsString(result));
+            out.println(ChildResult.json(result));
             return exit;
         }
         print(out, result);
@@ -121,9 +122,19 @@ final class BenchRamp implements Callable<Integer>
      * @param mode          the receive mode.
      * @param highestRateHz the highest rate with no frame lost and the p99 within the bound (0: none).
      * @param stopped       why the ramp stopped.
-     * @param steps         each step's figures ({@link BenchRun#run}), with its {@code rate_hz}.
+     * @param steps         each step's run.
      */
-    record Ramp(String mode, int highestRateHz, String stopped, List<Map<String, Object>> steps)
+    record Ramp(String mode, int highestRateHz, String stopped, List<RampStep> steps)
+    {
+    }
+
+    /**
+     * One step of a ramp: the mode's run at one rate ({@code rate_hz} after its figures).
+     *
+     * @param run    the run.
+     * @param rateHz the rate.
+     */
+    record RampStep(@JsonUnwrapped BenchRun.ModeRun run, int rateHz)
     {
     }
 
@@ -142,8 +153,8 @@ final class BenchRamp implements Callable<Integer>
      * @param floors      the timer and one-hop wake floors.
      * @param plot        the PNG.
      */
-    record Result(String benchmark, Map<String, Object> machine, String date, int stepSeconds, int sizeBytes,
-        String sender, double p99BoundUs, String note, List<Ramp> ramps, Map<String, Object> floors, String plot)
+    record Result(String benchmark, MachineInfo machine, String date, int stepSeconds, int sizeBytes,
+        String sender, double p99BoundUs, String note, List<Ramp> ramps, BenchRun.Floors floors, String plot)
     {
     }
 
@@ -153,29 +164,28 @@ final class BenchRamp implements Callable<Integer>
     private Ramp ramp(final Progress progress, final String name, final List<Integer> rates, final double boundUs)
         throws Exception
     {
-        final List<Map<String, Object>> done = new ArrayList<>();
+        final List<RampStep> done = new ArrayList<>();
         int highest = 0;
         String stop = "every step passed";
         for (final int rate : rates)
         {
             progress.step(String.format("ramp %s: %d Hz for %d s ...", name, rate, stepSeconds));
-            final Map<String, Object> r = BenchRun.run(BenchRun.mode(name),
+            final BenchRun.ModeRun r = BenchRun.run(BenchRun.mode(name),
                 BenchRun.Traffic.steady(sender, rate, stepSeconds, size));
-            r.put("rate_hz", rate);
-            done.add(r);
-            if (r.get("failure") != null)
+            done.add(new RampStep(r, rate));
+            if (r.failure() != null)
             {
-                stop = "failed at " + rate + " Hz: " + r.get("failure");
+                stop = "failed at " + rate + " Hz: " + r.failure();
                 break;
             }
-            if (((Number)r.get("lost")).longValue() != 0)
+            if (r.figures().lost() != 0)
             {
-                stop = "lost " + r.get("lost") + " frames at " + rate + " Hz";
+                stop = "lost " + r.figures().lost() + " frames at " + rate + " Hz";
                 break;
             }
-            if (((Number)r.get("p99_us")).doubleValue() > boundUs)
+            if (r.figures().p99Us() > boundUs)
             {
-                stop = "p99 " + r.get("p99_us") + " us > " + boundUs + " us at " + rate + " Hz";
+                stop = "p99 " + r.figures().p99Us() + " us > " + boundUs + " us at " + rate + " Hz";
                 break;
             }
             highest = rate;
@@ -192,17 +202,18 @@ final class BenchRamp implements Callable<Integer>
             "p99", "p99.9", "max", "cpu%", "gaps", "torn", "dmadrop");
         for (final Ramp ramp : result.ramps())
         {
-            for (final Map<String, Object> r : ramp.steps())
+            for (final RampStep step : ramp.steps())
             {
-                if (r.get("failure") != null)
+                final BenchRun.ModeRun r = step.run();
+                if (r.failure() != null)
                 {
-                    out.printf("%-18s %8s FAILED: %s%n", ramp.mode(), r.get("rate_hz"), r.get("failure"));
+                    out.printf("%-18s %8s FAILED: %s%n", ramp.mode(), step.rateHz(), r.failure());
                     continue;
                 }
+                final BenchRun.ReceiverFigures f = r.figures();
                 out.printf("%-18s %8s %8s %8s %8s %8s %9s %6s %7s %6s %6s %6s%n", ramp.mode(),
-                    r.get("rate_hz"), r.get("send_rate_hz"), r.get("lost"), r.get("p50_us"), r.get("p99_us"),
-                    r.get("p999_us"), r.get("max_us"), r.get("cpu_pct"), r.get("gaps"), r.get("torn"),
-                    r.get("dma_dropped"));
+                    step.rateHz(), r.sendRateHz(), f.lost(), f.p50Us(), f.p99Us(), f.p999Us(), f.maxUs(), f.cpuPct(),
+                    r.counts().gaps(), r.counts().torn(), r.counts().dmaDropped());
             }
         }
         out.println();
@@ -211,13 +222,10 @@ final class BenchRamp implements Callable<Integer>
             out.printf("%-18s highest rate with 0 lost and p99 within the bound: %s Hz (%s)%n", ramp.mode(),
                 ramp.highestRateHz(), ramp.stopped());
         }
-        @SuppressWarnings("unchecked")
-        final Map<String, Object> wake = (Map<String, Object>)result.floors().get("wake");
-        @SuppressWarnings("unchecked")
-        final Map<String, Object> timer = (Map<String, Object>)result.floors().get("timer");
+        final Histograms.Percentiles timer = result.floors().timer().percentiles();
+        final Histograms.Percentiles wake = result.floors().wake().percentiles();
         out.printf("floors: timer (cyclictest) p50 %s p99 %s max %s us; one-hop futex wake p50 %s p99 %s max %s us%n",
-            timer.get("p50_us"), timer.get("p99_us"), timer.get("max_us"), wake.get("p50_us"), wake.get("p99_us"),
-            wake.get("max_us"));
+            timer.p50Us(), timer.p99Us(), timer.maxUs(), wake.p50Us(), wake.p99Us(), wake.maxUs());
         out.println("plot: " + result.plot());
     }
 
@@ -232,17 +240,17 @@ final class BenchRamp implements Callable<Integer>
         chart.getStyler().setYAxisGroupPosition(1, Styler.YAxisPosition.Right);
         for (final Ramp ramp : ramps)
         {
-            final List<Map<String, Object>> done = ramp.steps();
             final List<Double> x = new ArrayList<>();
             final List<Double> p99 = new ArrayList<>();
             final List<Double> cpu = new ArrayList<>();
-            for (final Map<String, Object> r : done)
+            for (final RampStep step : ramp.steps())
             {
-                if (r.get("failure") == null && r.get("cpu_pct") != null)
+                final BenchRun.ModeRun r = step.run();
+                if (r.failure() == null && r.figures().cpuPct() != null)
                 {
-                    x.add(((Number)r.get("rate_hz")).doubleValue());
-                    p99.add(Math.max(0.1, ((Number)r.get("p99_us")).doubleValue()));
-                    cpu.add(Math.max(0.1, ((Number)r.get("cpu_pct")).doubleValue()));
+                    x.add((double)step.rateHz());
+                    p99.add(Math.max(0.1, r.figures().p99Us()));
+                    cpu.add(Math.max(0.1, r.figures().cpuPct()));
                 }
             }
             if (!x.isEmpty())
@@ -250,8 +258,8 @@ final class BenchRamp implements Callable<Integer>
                 chart.addSeries(ramp.mode() + " p99", x, p99);
                 final XYSeries load = chart.addSeries(ramp.mode() + " cpu%", x, cpu);
                 load.setYAxisGroup(1);
-                load.setLineStyle(new java.awt.BasicStroke(1.5f, java.awt.BasicStroke.CAP_BUTT,
-                    java.awt.BasicStroke.JOIN_MITER, 10f, new float[]{6f, 4f}, 0f));
+                load.setLineStyle(new BasicStroke(1.5f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10f,
+                    new float[]{6f, 4f}, 0f));
             }
         }
         if (chart.getSeriesMap().isEmpty())

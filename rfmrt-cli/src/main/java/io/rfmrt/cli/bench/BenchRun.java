@@ -1,7 +1,11 @@
 package io.rfmrt.cli.bench;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonUnwrapped;
+import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import com.sun.management.OperatingSystemMXBean;
 import io.rfmrt.cli.common.ChildJvm;
 import io.rfmrt.cli.common.ChildResult;
 import io.rfmrt.cli.common.UsageException;
@@ -18,6 +22,7 @@ import org.agrona.concurrent.UnsafeBuffer;
 
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
+import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -62,6 +67,14 @@ final class BenchRun
     static final String FIXED_PERIOD = "fixed-period";
     /** Sender of bursts: frames back to back, then silence. */
     static final String BURST = "burst";
+
+    /** How a receiver's stage medians and its threads are read (Jackson's types). */
+    private static final TypeReference<LinkedHashMap<String, Double>> STAGES = new TypeReference<>()
+    {
+    };
+    private static final TypeReference<List<BenchCompare.Receiver.ThreadHygiene>> THREADS = new TypeReference<>()
+    {
+    };
 
     /**
      * The modes, in the order they run: name, wait strategy, journal, consumer priority (SCHED_FIFO).
@@ -114,6 +127,14 @@ final class BenchRun
     }
 
     /**
+     * @return the CPU time this process has used, all threads, ns.
+     */
+    static long processCpuNanos()
+    {
+        return ((OperatingSystemMXBean)ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime();
+    }
+
+    /**
      * @param name a mode name.
      * @return its row of {@link #MODES}, or null.
      */
@@ -149,10 +170,10 @@ final class BenchRun
      *
      * @param mode    a row of {@link #MODES}.
      * @param traffic what to send.
-     * @return the figures; {@code failure} is non-null when the receiver did not finish well (a thread died, no
+     * @return the run; its {@code failure} is non-null when the receiver did not finish well (a thread died, no
      * result), and then the CPU figure is null and the run invalid.
      */
-    static Map<String, Object> run(final String[] mode, final Traffic traffic) throws Exception
+    static ModeRun run(final String[] mode, final Traffic traffic) throws Exception
     {
         final String network = "bench-" + ProcessHandle.current().pid() + "-" + mode[0];
         SimNetwork.create(network, NETWORK_BYTES).close();
@@ -183,42 +204,22 @@ final class BenchRun
             {
                 receiver.destroyForcibly();
             }
-            final Map<String, Object> m = new LinkedHashMap<>();
-            m.put("mode", mode[0]);
-            m.put("wait", mode[1]);
-            m.put("journal", "on".equals(mode[2]));
-            m.put("sender", traffic.sender());
-            m.put("sent", sent[0]);
-            m.put("send_rate_hz", sent[1] <= 0 ? 0 : Math.round(sent[0] * 1e9 / sent[1]));
+            final long sendRate = sent[1] <= 0 ? 0 : Math.round(sent[0] * 1e9 / sent[1]);
             if (!ChildResult.is(line))
             {
-                m.put("failure", "the receiver process ended without a result (exit " +
-                    (ended ? Integer.toString(receiver.exitValue()) : "none: killed") + ")");
-                m.put("valid", false);
-                return m;
+                return new ModeRun(mode[0], mode[1], "on".equals(mode[2]), traffic.sender(), sent[0], sendRate, null,
+                    null, "the receiver process ended without a result (exit " +
+                    (ended ? Integer.toString(receiver.exitValue()) : "none: killed") + ")", false);
             }
             final JsonNode r = ChildResult.tree(line);
-            putFigures(m, r, sent[0]);
-            for (final String key : List.of("gaps", "gaps_in_warmup", "dma_dropped_in_warmup", "torn", "dma_missing",
-                "fifo_overflows", "dma_dropped",
-                "handoff_full", "events", "empty_wakes", "bounded_drains", "errors"))
-            {
-                m.put(key, r.get(key).asLong());
-            }
-            final ObjectMapper mapper = new ObjectMapper();
-            m.put("stages_p50_us", mapper.convertValue(r.get("stages_p50_us"), Map.class));
-            m.put("threads", mapper.convertValue(r.get("threads"), List.class));
-            final String failure = r.get("failure").isNull() ? null : r.get("failure").asText();
+            final ReceiverFigures figures = ReceiverFigures.of(r, sent[0]);
+            String failure = r.get("failure").isNull() ? null : r.get("failure").asText();
             if (failure == null && ended && receiver.exitValue() != 0)
             {
-                m.put("failure", "the receiver process exited " + receiver.exitValue());
+                failure = "the receiver process exited " + receiver.exitValue();
             }
-            else
-            {
-                m.put("failure", failure);
-            }
-            m.put("valid", m.get("failure") == null && m.get("cpu_pct") != null);
-            return m;
+            return new ModeRun(mode[0], mode[1], "on".equals(mode[2]), traffic.sender(), sent[0], sendRate, figures,
+                Counts.of(r), failure, failure == null && figures.cpuPct() != null);
         }
         finally
         {
@@ -227,24 +228,115 @@ final class BenchRun
     }
 
     /**
-     * Copy a receiver's result into a row: frames, lost (sent - frames), mean and percentiles, CPU (null when the
-     * receiver had none) and the latency histogram (HdrHistogram, compressed, base64) for plots.
+     * One mode's run, as the bench results carry it. A receiver that gave no result has no figures and no counts
+     * (they are left out of the JSON).
      *
-     * @param m    the row.
-     * @param r    the receiver's result object.
-     * @param sent frames the sender sent.
+     * @param mode         the mode's name (left out of a bench peers row, which names its transport).
+     * @param waitStrategy its wait strategy ({@code wait} in JSON).
+     * @param journal      whether it journaled.
+     * @param sender       the sender's pacing.
+     * @param sent         frames sent.
+     * @param sendRateHz   the rate they were sent at.
+     * @param figures      the receiver's figures, or null.
+     * @param counts       its losses by cause, stages and threads, or null.
+     * @param failure      why the run is invalid (a thread died, no result, a bad exit), or null.
+     * @param valid        whether it finished well with a CPU figure.
      */
-    static void putFigures(final Map<String, Object> m, final JsonNode r, final long sent)
+    record ModeRun(@JsonInclude(JsonInclude.Include.NON_NULL) String mode,
+        @JsonProperty("wait") String waitStrategy, boolean journal, String sender, long sent, long sendRateHz,
+        @JsonUnwrapped ReceiverFigures figures, @JsonUnwrapped Counts counts, String failure, boolean valid)
     {
-        final long frames = r.get("frames").asLong();
-        m.put("frames", frames);
-        m.put("lost", sent - frames);
-        for (final String key : List.of("mean_us", "p50_us", "p90_us", "p99_us", "p999_us", "max_us"))
+        /**
+         * @return this run as a bench peers row holds it: without the mode's name and the histogram.
+         */
+        ModeRun forPeers()
         {
-            m.put(key, r.get(key).asDouble());
+            return new ModeRun(null, waitStrategy, journal, sender, sent, sendRateHz,
+                figures == null ? null : figures.withoutHistogram(), counts, failure, valid);
         }
-        m.put("cpu_pct", r.get("cpu_pct").isNull() ? null : r.get("cpu_pct").asDouble());
-        m.put("histogram", r.path("histogram").asText(null));
+    }
+
+    /**
+     * A receiver's latency and CPU, as every bench row carries them.
+     *
+     * @param frames    frames handled.
+     * @param lost      sent - frames.
+     * @param meanUs    mean end-to-end latency, µs.
+     * @param p50Us     median, µs.
+     * @param p90Us     90th percentile, µs.
+     * @param p99Us     99th percentile, µs.
+     * @param p999Us    99.9th percentile, µs.
+     * @param maxUs     largest, µs.
+     * @param cpuPct    the receiver's CPU, % of one core; null when it had none.
+     * @param histogram the latency histogram ({@link Histograms#encode}) for plots; null (and left out) in a row
+     *                  whose plot has it already.
+     */
+    record ReceiverFigures(long frames, long lost, double meanUs, double p50Us, double p90Us, double p99Us,
+        double p999Us, double maxUs, Double cpuPct, @JsonInclude(JsonInclude.Include.NON_NULL) String histogram)
+    {
+        /**
+         * @param r    a receiver's result line.
+         * @param sent frames the sender sent.
+         * @return its figures.
+         */
+        static ReceiverFigures of(final JsonNode r, final long sent)
+        {
+            final long frames = r.get("frames").asLong();
+            return new ReceiverFigures(frames, sent - frames, r.get("mean_us").asDouble(), r.get("p50_us").asDouble(),
+                r.get("p90_us").asDouble(), r.get("p99_us").asDouble(), r.get("p999_us").asDouble(),
+                r.get("max_us").asDouble(), r.get("cpu_pct").isNull() ? null : r.get("cpu_pct").asDouble(),
+                r.path("histogram").asText(null));
+        }
+
+        /**
+         * @return the figures without the histogram.
+         */
+        ReceiverFigures withoutHistogram()
+        {
+            return new ReceiverFigures(frames, lost, meanUs, p50Us, p90Us, p99Us, p999Us, maxUs, cpuPct, null);
+        }
+
+        /**
+         * @param figures figures, or null.
+         * @return their latency histogram, or null when there is none.
+         */
+        static Histogram histogramOf(final ReceiverFigures figures)
+        {
+            return figures == null || figures.histogram() == null ? null : Histograms.decode(figures.histogram());
+        }
+    }
+
+    /**
+     * A receive path's losses by cause and its other counters ({@link BenchCompare.Receiver.Result}).
+     *
+     * @param gaps               frames lost to gaps.
+     * @param gapsInWarmup       of them, in the warm-up.
+     * @param dmaDroppedInWarmup DMA drops in the warm-up.
+     * @param torn               torn frames.
+     * @param dmaMissing         frames whose DMA buffer was missing.
+     * @param fifoOverflows      event FIFO overflows.
+     * @param dmaDropped         DMA drops.
+     * @param handoffFull        frames the hand-off ring had no room for.
+     * @param events             events taken.
+     * @param emptyWakes         wakes that found no frame.
+     * @param boundedDrains      drains cut short by their bound.
+     * @param errors             errors counted.
+     * @param stagesP50Us        each stage's median, µs, by its label.
+     * @param threads            each receive thread's page faults and preemptions after the warm-up.
+     */
+    record Counts(long gaps, long gapsInWarmup, long dmaDroppedInWarmup, long torn, long dmaMissing,
+        long fifoOverflows, long dmaDropped, long handoffFull, long events, long emptyWakes, long boundedDrains,
+        long errors, Map<String, Double> stagesP50Us, List<BenchCompare.Receiver.ThreadHygiene> threads)
+    {
+        static Counts of(final JsonNode r)
+        {
+            return new Counts(r.get("gaps").asLong(), r.get("gaps_in_warmup").asLong(),
+                r.get("dma_dropped_in_warmup").asLong(), r.get("torn").asLong(), r.get("dma_missing").asLong(),
+                r.get("fifo_overflows").asLong(), r.get("dma_dropped").asLong(), r.get("handoff_full").asLong(),
+                r.get("events").asLong(), r.get("empty_wakes").asLong(), r.get("bounded_drains").asLong(),
+                r.get("errors").asLong(), ChildResult.MAPPER.convertValue(r.get("stages_p50_us"), STAGES),
+                ChildResult.MAPPER.convertValue(r.get("threads"), THREADS));
+        }
     }
 
     private static void send(final RfmDevice device, final Traffic traffic, final long[] sent)
@@ -329,35 +421,49 @@ final class BenchRun
      * Measure the floors of this machine, now.
      *
      * @param seconds cyclictest's run time.
-     * @return {@code timer} (cyclictest) and {@code wake} (one cross-process futex wake) summaries.
+     * @return the timer (cyclictest) and wake (one cross-process futex wake) floors.
      */
-    static Map<String, Object> floors(final int seconds) throws Exception
+    static Floors floors(final int seconds) throws Exception
     {
-        final Map<String, Object> floors = new LinkedHashMap<>();
-        final Histogram cyclic = Cyclictest.result(Cyclictest.start(seconds));
-        final Map<String, Object> timer = new LinkedHashMap<>();
-        timer.put("tool", "cyclictest");
-        timer.putAll(Histograms.summary(cyclic));
-        timer.put("mean_us", Math.round(cyclic.getMean() / 100.0) / 10.0);
-        floors.put("timer", timer);
-
+        final Floor timer = Floor.of("cyclictest", Cyclictest.result(Cyclictest.start(seconds)));
         final String network = "bench-" + ProcessHandle.current().pid() + "-floor";
         try (SimNetwork net = SimNetwork.create(network, 1 << 20))
         {
             final BenchEvents events = new BenchEvents();
             events.count = Math.max(1_000, Math.min(20_000, seconds * 1_000));
             events.rate = 1_000;
-            final Histogram futex = events.runFutex(network, net.dir());
-            final Map<String, Object> wake = new LinkedHashMap<>();
-            wake.put("tool", "plain cross-process futex wake at 1 kHz");
-            wake.putAll(Histograms.summary(futex));
-            wake.put("mean_us", Math.round(futex.getMean() / 100.0) / 10.0);
-            floors.put("wake", wake);
+            return new Floors(timer, Floor.of("plain cross-process futex wake at 1 kHz",
+                events.runFutex(network, net.dir())));
         }
         finally
         {
             SimNetwork.destroy(network, true);
         }
-        return floors;
+    }
+
+    /**
+     * The machine's floors, measured in the same run as the modes.
+     *
+     * @param timer the timer floor (cyclictest).
+     * @param wake  the one-hop wake floor (a plain cross-process futex wake).
+     */
+    record Floors(Floor timer, Floor wake)
+    {
+    }
+
+    /**
+     * One floor.
+     *
+     * @param tool        what measured it.
+     * @param percentiles its latency percentiles.
+     * @param meanUs      its mean, µs.
+     */
+    record Floor(String tool, @JsonUnwrapped Histograms.Percentiles percentiles, double meanUs)
+    {
+        static Floor of(final String tool, final Histogram histogram)
+        {
+            return new Floor(tool, Histograms.Percentiles.of(histogram),
+                Math.round(histogram.getMean() / 100.0) / 10.0);
+        }
     }
 }

@@ -125,7 +125,7 @@ public final class BenchSoak implements Callable<Integer>
      * @param met        whether every target was met.
      * @param plot       the PNG.
      */
-    record Soak(Map<String, Object> machine, String date, String what, String mode, int rateHz, int seconds, int intervalS,
+    record Soak(MachineInfo machine, String date, String what, String mode, int rateHz, int seconds, int intervalS,
         Map<String, Object> totals, List<SoakReport.Interval> intervals, List<SoakReport.Target> targets,
         boolean met, String plot)
     {
@@ -187,10 +187,10 @@ public final class BenchSoak implements Callable<Integer>
             demo ? "INLINE" : mode, rate, duration, interval, run.totals(), report.intervals(), report.targets(),
             report.met(), png.toString());
         Files.writeString(outDir.resolve("soak.json"),
-            ChildResult.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(soak) + "\n");
+            ChildResult.pretty(soak) + "\n");
         if (json)
         {
-            out.println(ChildResult.MAPPER.writeValueAsString(soak));
+            out.println(ChildResult.json(soak));
         }
         else
         {

@@ -3,9 +3,8 @@ package io.rfmrt.cli.bench;
 import org.HdrHistogram.Histogram;
 
 import java.nio.ByteBuffer;
+import java.util.Arrays;
 import java.util.Base64;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import java.util.zip.DataFormatException;
 
 /**
@@ -46,7 +45,7 @@ final class Histograms
     {
         final ByteBuffer buffer = ByteBuffer.allocate(histogram.getNeededByteBufferCapacity());
         final int length = histogram.encodeIntoCompressedByteBuffer(buffer);
-        return Base64.getEncoder().encodeToString(java.util.Arrays.copyOf(buffer.array(), length));
+        return Base64.getEncoder().encodeToString(Arrays.copyOf(buffer.array(), length));
     }
 
     /**
@@ -64,22 +63,6 @@ final class Histograms
         {
             throw new IllegalStateException("cannot decode a histogram from the peer process", ex);
         }
-    }
-
-    /**
-     * @param histogram nanoseconds.
-     * @return count, p50, p90, p99, p99.9 and max in microseconds.
-     */
-    static Map<String, Object> summary(final Histogram histogram)
-    {
-        final Map<String, Object> s = new LinkedHashMap<>();
-        s.put("count", histogram.getTotalCount());
-        s.put("p50_us", micros(histogram.getValueAtPercentile(50)));
-        s.put("p90_us", micros(histogram.getValueAtPercentile(90)));
-        s.put("p99_us", micros(histogram.getValueAtPercentile(99)));
-        s.put("p999_us", micros(histogram.getValueAtPercentile(99.9)));
-        s.put("max_us", micros(histogram.getMaxValue()));
-        return s;
     }
 
     /**

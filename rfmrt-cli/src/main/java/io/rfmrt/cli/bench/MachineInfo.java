@@ -3,32 +3,30 @@ package io.rfmrt.cli.bench;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.LinkedHashMap;
-import java.util.Map;
 
 /**
  * What a benchmark ran on, for its report.
+ *
+ * @param cpu           the cpu model.
+ * @param cpus          cpus available to the JVM.
+ * @param kernel        the kernel's release.
+ * @param kernelVersion the kernel's version line.
+ * @param preemptRt     whether the kernel is PREEMPT_RT.
+ * @param isolatedCpus  the isolated cpus, as the kernel lists them.
+ * @param java          the JVM's name and version.
  */
-final class MachineInfo
+record MachineInfo(String cpu, int cpus, String kernel, String kernelVersion, boolean preemptRt, String isolatedCpus,
+    String java)
 {
-    private MachineInfo()
-    {
-    }
-
     /**
-     * @return cpu model, cpu count, kernel, whether it is PREEMPT_RT, the JVM.
+     * @return this machine, now.
      */
-    static Map<String, Object> describe()
+    static MachineInfo describe()
     {
-        final Map<String, Object> machine = new LinkedHashMap<>();
-        machine.put("cpu", cpuModel());
-        machine.put("cpus", Runtime.getRuntime().availableProcessors());
-        machine.put("kernel", read("/proc/sys/kernel/osrelease"));
-        machine.put("kernel_version", read("/proc/sys/kernel/version"));
-        machine.put("preempt_rt", "1".equals(read("/sys/kernel/realtime")));
-        machine.put("isolated_cpus", read("/sys/devices/system/cpu/isolated"));
-        machine.put("java", System.getProperty("java.vm.name") + " " + System.getProperty("java.runtime.version"));
-        return machine;
+        return new MachineInfo(cpuModel(), Runtime.getRuntime().availableProcessors(),
+            read("/proc/sys/kernel/osrelease"), read("/proc/sys/kernel/version"),
+            "1".equals(read("/sys/kernel/realtime")), read("/sys/devices/system/cpu/isolated"),
+            System.getProperty("java.vm.name") + " " + System.getProperty("java.runtime.version"));
     }
 
     private static String cpuModel()

@@ -8,6 +8,7 @@ import io.rfmrt.runtime.counters.CountersFileException;
 import io.rfmrt.runtime.counters.CountersSnapshot;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
@@ -141,7 +142,7 @@ record SoakSample(double seconds, long sent, long deadlineMisses, long journalBy
                 }
             }
         }
-        catch (final IOException | java.io.UncheckedIOException ex)
+        catch (final IOException | UncheckedIOException ex)
         {
             // a file rolled away while walked: the bytes counted so far stand
         }

@@ -28,7 +28,11 @@ import sun.misc.Signal;
 import io.rfmrt.runtime.threads.RtEnvironment;
 import io.rfmrt.runtime.threads.RtSettings;
 
+import java.io.IOException;
 import java.io.PrintWriter;
+import java.net.DatagramSocket;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -36,13 +40,17 @@ import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 import java.util.concurrent.Callable;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * {@code rfmrt bridge}: the bridge of this host's emulated network to the same network on other hosts, over Aeron
@@ -207,7 +215,7 @@ public final class BridgeCommand implements Callable<Integer>
     private BridgeContext context(final PrintWriter out, final ThreadingMode mode,
         final Supplier<IdleStrategy> idleStrategy, final List<BridgeContext.Peer> parsedPeers)
     {
-        final java.util.Set<String> reported = java.util.concurrent.ConcurrentHashMap.newKeySet();
+        final Set<String> reported = ConcurrentHashMap.newKeySet();
         final BridgeContext ctx = new BridgeContext()
             .network(SimNetwork.checkedDir(network, true), network)
             .memorySize(size)
@@ -471,7 +479,7 @@ public final class BridgeCommand implements Callable<Integer>
      */
     static void checkListenChannel(final String channel)
     {
-        final java.util.regex.Matcher m = java.util.regex.Pattern
+        final Matcher m = Pattern
             .compile("aeron:udp\\?(?:.*\\|)?endpoint=(\\[[^\\]]+\\]|[^:|]+):([0-9]+)(?:\\|.*)?").matcher(channel);
         if (!m.matches())
         {
@@ -494,12 +502,12 @@ public final class BridgeCommand implements Callable<Integer>
             throw new UsageException("--channel " + SimNetwork.quote(channel) + ": port " + port +
                 " is not 1-65535");
         }
-        try (java.net.DatagramSocket socket = new java.net.DatagramSocket(null))
+        try (DatagramSocket socket = new DatagramSocket(null))
         {
             socket.setReuseAddress(true);
-            socket.bind(new java.net.InetSocketAddress(java.net.InetAddress.getByName(host), port));
+            socket.bind(new InetSocketAddress(InetAddress.getByName(host), port));
         }
-        catch (final java.io.IOException ex)
+        catch (final IOException ex)
         {
             throw new UsageException("--channel " + SimNetwork.quote(channel) + ": cannot listen on " + host +
                 ":" + port + ": " + ex.getMessage());

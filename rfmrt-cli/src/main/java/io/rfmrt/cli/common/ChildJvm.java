@@ -1,10 +1,14 @@
 package io.rfmrt.cli.common;
 
+import io.rfmrt.rfm.sim.SimNetwork;
+import sun.misc.Signal;
+
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * Starts another {@code rfmrt} process on the same JVM, classpath and flags as this one (and the user's jars of
@@ -75,7 +79,7 @@ public final class ChildJvm
         // the root after the JVM's own options (a later -D wins), before -cp and the main class
         final int cp = java.lastIndexOf("-cp");
         command.addAll(java.subList(0, cp));
-        command.add("-D" + io.rfmrt.rfm.sim.SimNetwork.ROOT_PROPERTY + "=" + root);
+        command.add("-D" + SimNetwork.ROOT_PROPERTY + "=" + root);
         command.addAll(java.subList(cp, java.size()));
         return new ProcessBuilder(command);
     }
@@ -110,7 +114,7 @@ public final class ChildJvm
      */
     public static void onParentGoneOrSignal(final Runnable stop)
     {
-        final java.util.concurrent.atomic.AtomicBoolean done = new java.util.concurrent.atomic.AtomicBoolean();
+        final AtomicBoolean done = new AtomicBoolean();
         final Runnable once = () ->
         {
             if (done.compareAndSet(false, true))
@@ -135,8 +139,8 @@ public final class ChildJvm
         }, "rfmrt-parent-watch");
         watch.setDaemon(true);
         watch.start();
-        sun.misc.Signal.handle(new sun.misc.Signal("INT"), signal -> once.run());
-        sun.misc.Signal.handle(new sun.misc.Signal("TERM"), signal -> once.run());
+        Signal.handle(new Signal("INT"), signal -> once.run());
+        Signal.handle(new Signal("TERM"), signal -> once.run());
     }
 
     /**

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 
 import java.io.PrintStream;
+import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 
 /**
@@ -50,7 +51,7 @@ public final class ChildResult
      * @param out    the child's stdout.
      * @param result a record or a map.
      */
-    public static void write(final java.io.PrintWriter out, final Object result)
+    public static void write(final PrintWriter out, final Object result)
     {
         try
         {
@@ -61,6 +62,42 @@ public final class ChildResult
             throw new UncheckedIOException(ex);
         }
         out.flush();
+    }
+
+    /**
+     * A command's result as {@code --json} prints it: the same names as a result line, on indented lines.
+     *
+     * @param result a record.
+     * @return its JSON.
+     */
+    public static String pretty(final Object result)
+    {
+        try
+        {
+            return MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(result);
+        }
+        catch (final JsonProcessingException ex)
+        {
+            throw new IllegalStateException("cannot write JSON: " + ex.getOriginalMessage(), ex);
+        }
+    }
+
+    /**
+     * A command's result as {@code --json} prints it on one line.
+     *
+     * @param result a record.
+     * @return its JSON.
+     */
+    public static String json(final Object result)
+    {
+        try
+        {
+            return MAPPER.writeValueAsString(result);
+        }
+        catch (final JsonProcessingException ex)
+        {
+            throw new IllegalStateException("cannot write JSON: " + ex.getOriginalMessage(), ex);
+        }
     }
 
     /**

@@ -143,33 +143,14 @@ public final class DemoCommand implements Callable<Integer>
             GainsFile.load(gains, ControllerGains.standard());
         if (controllerOnly)
         {
-            if (fault != null || hosts)
-            {
-                throw new UsageException("--fault and --hosts need the plant; --controller-only runs none");
-            }
-            if (excite != null)
-            {
-                throw new UsageException("--excite runs with the demo's plant; --controller-only runs none");
-            }
-            return DemoControllerOnly.run(spec.commandLine().getOut(), json, outDir, network, rate, wait,
-                controllerSettings(profile, controllerGains));
+            return controllerOnly(profile, controllerGains);
         }
         final long cycles = (long)seconds * rate;
         final DemoFault plan = DemoFault.parse(fault, cycles);
         final PrintWriter out = spec.commandLine().getOut();
         final PrintWriter console = json ? new PrintWriter(System.err, true) : out;
         final String network = "demo-" + ProcessHandle.current().pid();
-        Files.createDirectories(outDir);
-        final Path journals = outDir.toAbsolutePath().resolve("journal");
-        if (DemoLeftovers.removePreviousRun(outDir))
-        {
-            console.printf("rfmrt demo: %s held a previous run; its journals, summary and plots were removed%n",
-                outDir);
-        }
-        for (final String reclaimed : DemoLeftovers.reclaimAbandoned(Instant.now()))
-        {
-            console.printf("rfmrt demo: %s%n", reclaimed);
-        }
+        final Path journals = prepareOut(console);
         final DemoHosts twoHosts = hosts ? DemoHosts.start(network, outDir, console) : null;
         if (twoHosts == null)
         {
@@ -221,6 +202,41 @@ public final class DemoCommand implements Callable<Integer>
             Signal.handle(new Signal("INT"), SignalHandler.SIG_DFL);
             Signal.handle(new Signal("TERM"), SignalHandler.SIG_DFL);
         }
+    }
+
+    /** {@code --controller-only}: the controller alone, against a plant started elsewhere. */
+    private int controllerOnly(final String profile, final ControllerGains controllerGains) throws Exception
+    {
+        if (fault != null || hosts)
+        {
+            throw new UsageException("--fault and --hosts need the plant; --controller-only runs none");
+        }
+        if (excite != null)
+        {
+            throw new UsageException("--excite runs with the demo's plant; --controller-only runs none");
+        }
+        return DemoControllerOnly.run(spec.commandLine().getOut(), json, outDir, network, rate, wait,
+            controllerSettings(profile, controllerGains));
+    }
+
+    /**
+     * Make the output folder, clear a previous run's files from it and reclaim abandoned networks, saying so.
+     *
+     * @return the folder of the nodes' journals.
+     */
+    private Path prepareOut(final PrintWriter console) throws IOException
+    {
+        Files.createDirectories(outDir);
+        if (DemoLeftovers.removePreviousRun(outDir))
+        {
+            console.printf("rfmrt demo: %s held a previous run; its journals, summary and plots were removed%n",
+                outDir);
+        }
+        for (final String reclaimed : DemoLeftovers.reclaimAbandoned(Instant.now()))
+        {
+            console.printf("rfmrt demo: %s%n", reclaimed);
+        }
+        return outDir.toAbsolutePath().resolve("journal");
     }
 
     /**
@@ -413,7 +429,7 @@ public final class DemoCommand implements Callable<Integer>
         try
         {
             Files.writeString(outDir.resolve("summary.json"),
-                ChildResult.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(summary) + "\n");
+                ChildResult.pretty(summary) + "\n");
         }
         catch (final IOException ex)
         {
@@ -421,7 +437,7 @@ public final class DemoCommand implements Callable<Integer>
         }
         if (json)
         {
-            out.println(ChildResult.MAPPER.writeValueAsString(summary));
+            out.println(ChildResult.json(summary));
         }
         else
         {

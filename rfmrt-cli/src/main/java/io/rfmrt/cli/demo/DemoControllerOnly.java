@@ -6,7 +6,12 @@ import io.rfmrt.cli.common.ExitCodes;
 import io.rfmrt.cli.common.Failures;
 import io.rfmrt.control.node.ControlFrames;
 import io.rfmrt.control.node.NodeResults.ControllerResult;
+import io.rfmrt.rfm.RfmException;
+import io.rfmrt.rfm.sim.SimNetwork;
+import sun.misc.Signal;
+import sun.misc.SignalHandler;
 
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -34,7 +39,7 @@ final class DemoControllerOnly
         final String wait, final DemoConfigs.ControllerSettings settings) throws Exception
     {
         final PrintWriter console = json ? new PrintWriter(System.err, true) : out;
-        io.rfmrt.rfm.sim.SimNetwork.checkName(network);
+        SimNetwork.checkName(network);
         Files.createDirectories(outDir);
         if (DemoLeftovers.removePreviousRun(outDir))
         {
@@ -46,21 +51,21 @@ final class DemoControllerOnly
         // the network the frames are played onto: made here when missing (and removed at the end if nobody else is
         // on it then), joined when it exists
         boolean made = false;
-        if (!io.rfmrt.rfm.sim.SimNetwork.exists(network))
+        if (!SimNetwork.exists(network))
         {
             try
             {
-                io.rfmrt.rfm.sim.SimNetwork.create(network, ControlFrames.LAYOUT.memorySize()).close();
+                SimNetwork.create(network, ControlFrames.LAYOUT.memorySize()).close();
                 made = true;
             }
-            catch (final io.rfmrt.rfm.RfmException ex)
+            catch (final RfmException ex)
             {
                 // made by someone else meanwhile: joined below
             }
         }
         final AtomicReference<String> interrupted = new AtomicReference<>();
         final AtomicReference<Process> child = new AtomicReference<>();
-        final sun.misc.SignalHandler stop = signal ->
+        final SignalHandler stop = signal ->
         {
             interrupted.compareAndSet(null, "SIG" + signal.getName());
             final Process p = child.get();
@@ -69,8 +74,8 @@ final class DemoControllerOnly
                 p.toHandle().destroy();
             }
         };
-        final sun.misc.SignalHandler oldInt = sun.misc.Signal.handle(new sun.misc.Signal("INT"), stop);
-        final sun.misc.SignalHandler oldTerm = sun.misc.Signal.handle(new sun.misc.Signal("TERM"), stop);
+        final SignalHandler oldInt = Signal.handle(new Signal("INT"), stop);
+        final SignalHandler oldTerm = Signal.handle(new Signal("TERM"), stop);
         try
         {
             console.printf("rfmrt demo --controller-only: the controller (node %d) on network '%s', %d Hz%s; it " +
@@ -101,16 +106,15 @@ final class DemoControllerOnly
             final Summary summary = Summary.of(c, rate, interrupted.get(), journals);
             try
             {
-                Files.writeString(outDir.resolve("summary.json"), ChildResult.MAPPER
-                    .writerWithDefaultPrettyPrinter().writeValueAsString(summary) + "\n");
+                Files.writeString(outDir.resolve("summary.json"), ChildResult.pretty(summary) + "\n");
             }
-            catch (final java.io.IOException ex)
+            catch (final IOException ex)
             {
                 console.println("rfmrt demo: summary.json not written: " + Failures.describe(ex));
             }
             if (json)
             {
-                out.println(ChildResult.MAPPER.writeValueAsString(summary));
+                out.println(ChildResult.json(summary));
             }
             else
             {
@@ -119,11 +123,10 @@ final class DemoControllerOnly
                 out.println(interrupted.get() == null ? "summary (controller only)" :
                     "summary (controller only, interrupted by " + interrupted.get() + ")");
                 final Map<?, ?> figures = ChildResult.MAPPER.convertValue(summary, LinkedHashMap.class);
-                for (final String name : TABLE)
+                for (final String[] row : TABLE)
                 {
-                    final Object value = figures.get(name);
-                    out.printf(Locale.ROOT, "  %-26s %s%n", name, value instanceof Double d ?
-                        String.format(Locale.ROOT, "%.4g", d) : value);
+                    out.printf(Locale.ROOT, "  %-26s %s%n", row[0],
+                        String.format(Locale.ROOT, row[1], figures.get(row[0])));
                 }
             }
             out.flush();
@@ -144,15 +147,15 @@ final class DemoControllerOnly
                     p.destroyForcibly();
                 }
             }
-            sun.misc.Signal.handle(new sun.misc.Signal("INT"), oldInt);
-            sun.misc.Signal.handle(new sun.misc.Signal("TERM"), oldTerm);
+            Signal.handle(new Signal("INT"), oldInt);
+            Signal.handle(new Signal("TERM"), oldTerm);
             if (made)
             {
                 try
                 {
-                    io.rfmrt.rfm.sim.SimNetwork.destroy(network, false);
+                    SimNetwork.destroy(network, false);
                 }
-                catch (final io.rfmrt.rfm.RfmException ex)
+                catch (final RfmException ex)
                 {
                     console.println("rfmrt demo: network '" + network + "' left in place: " + ex.getMessage());
                 }
@@ -160,12 +163,14 @@ final class DemoControllerOnly
         }
     }
 
-    /** The summary table's rows: every figure of {@link Summary}, by its JSON name. */
-    static final List<String> TABLE = List.of("cycles", "lost_frames", "torn_frames", "skipped_frames",
-        "deadline_misses", "deadline_us", "watchdog_trips", "watchdog_recoveries", "following_error_faults",
-        "tracking_rms", "tracking_max", "tracking_rms_all_running", "move_distance", "e2e_p50_us", "e2e_p99_us",
-        "e2e_max_us", "journal_records", "journal_drops", "journal_write_errors", "rate_hz", "interrupted",
-        "journals");
+    /** The summary table's rows: every figure of {@link Summary}, by its JSON name, and its format. */
+    static final String[][] TABLE = {
+        {"cycles", "%s"}, {"lost_frames", "%s"}, {"torn_frames", "%s"}, {"skipped_frames", "%s"},
+        {"deadline_misses", "%s"}, {"deadline_us", "%.4g"}, {"watchdog_trips", "%s"}, {"watchdog_recoveries", "%s"},
+        {"following_error_faults", "%s"}, {"tracking_rms", "%.4g"}, {"tracking_max", "%.4g"},
+        {"tracking_rms_all_running", "%.4g"}, {"move_distance", "%.4g"}, {"e2e_p50_us", "%.4g"},
+        {"e2e_p99_us", "%.4g"}, {"e2e_max_us", "%.4g"}, {"journal_records", "%s"}, {"journal_drops", "%s"},
+        {"journal_write_errors", "%s"}, {"rate_hz", "%s"}, {"interrupted", "%s"}, {"journals", "%s"}};
 
     /**
      * The controller's figures, named as in the demo's summary ({@link DemoSummary}): {@code DIR/summary.json}, the

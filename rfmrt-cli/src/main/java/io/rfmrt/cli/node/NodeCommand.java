@@ -23,6 +23,7 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
 /**
@@ -111,7 +112,7 @@ public final class NodeCommand implements Callable<Integer>
                 () -> node.failure() == null && !node.terminated());
             if (seconds > 0)
             {
-                stop.await(seconds, java.util.concurrent.TimeUnit.SECONDS);
+                stop.await(seconds, TimeUnit.SECONDS);
             }
             else
             {

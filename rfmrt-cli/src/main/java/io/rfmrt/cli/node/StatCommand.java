@@ -1,16 +1,16 @@
 package io.rfmrt.cli.node;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.prometheus.metrics.config.EscapingScheme;
 import io.prometheus.metrics.expositionformats.OpenMetricsTextFormatWriter;
 import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
+import io.rfmrt.cli.common.ChildResult;
 import io.rfmrt.cli.common.Converters;
 import io.rfmrt.cli.common.ExitCodes;
 import io.rfmrt.cli.common.UsageException;
 import io.rfmrt.cli.metrics.CounterMetrics;
 import io.rfmrt.cli.metrics.CountersFiles;
 import io.rfmrt.cli.rfm.RfmCommand;
+import io.rfmrt.rfm.RfmDevice;
 import io.rfmrt.rfm.sim.SimNetwork;
 import io.rfmrt.runtime.counters.CountersFileException;
 import io.rfmrt.runtime.counters.CountersSnapshot;
@@ -27,8 +27,9 @@ import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
@@ -71,7 +72,7 @@ public final class StatCommand extends RfmCommand.RootCommand
         {
             throw new UsageException("--node needs --network");
         }
-        if (watchNanos != null && (watchNanos <= 0 || watchNanos == io.rfmrt.rfm.RfmDevice.INFINITE_TIMEOUT))
+        if (watchNanos != null && (watchNanos <= 0 || watchNanos == RfmDevice.INFINITE_TIMEOUT))
         {
             throw new UsageException("--watch needs a finite interval above zero, e.g. 1s");
         }
@@ -133,7 +134,7 @@ public final class StatCommand extends RfmCommand.RootCommand
         final Format chosen;
         try
         {
-            chosen = Format.valueOf(format.toUpperCase(java.util.Locale.ROOT));
+            chosen = Format.valueOf(format.toUpperCase(Locale.ROOT));
         }
         catch (final IllegalArgumentException ex)
         {
@@ -234,7 +235,7 @@ public final class StatCommand extends RfmCommand.RootCommand
      */
     static Map<String, Long> values(final List<CountersSnapshot> nodes)
     {
-        final Map<String, Long> values = new java.util.HashMap<>();
+        final Map<String, Long> values = new HashMap<>();
         for (final CountersSnapshot s : nodes)
         {
             for (final CountersSnapshot.Counter c : s.counters())
@@ -332,50 +333,65 @@ public final class StatCommand extends RfmCommand.RootCommand
      * @param nodes      readings.
      * @param unreadable one line for each counters file that could not be read.
      * @return them as one JSON object.
-     * @throws JsonProcessingException never, for these values.
      */
     static String json(final List<CountersSnapshot> nodes, final List<String> unreadable)
-        throws JsonProcessingException
     {
-        final List<Map<String, Object>> list = new ArrayList<>();
+        final List<NodeReading> list = new ArrayList<>();
         for (final CountersSnapshot s : nodes)
         {
-            final Map<String, Object> n = new LinkedHashMap<>();
-            n.put("network", s.file().getParent().getFileName().toString());
-            n.put("node", s.node());
-            n.put("pid", s.pid());
-            n.put("alive", s.alive());
-            n.put("device", s.device());
-            n.put("start_ms", s.startMs());
-            n.put("channels", s.channels());
-            final List<Map<String, Object>> counters = new ArrayList<>();
+            list.add(NodeReading.of(s));
+        }
+        return ChildResult.json(new StatReading(System.currentTimeMillis(), list, unreadable));
+    }
+
+    /**
+     * What {@code rfmrt stat --json} prints per reading.
+     *
+     * @param timeMs     when it was read, ms since the epoch.
+     * @param nodes      each node's counters file.
+     * @param unreadable one line for each counters file that could not be read.
+     */
+    record StatReading(long timeMs, List<NodeReading> nodes, List<String> unreadable)
+    {
+    }
+
+    /**
+     * One node's counters file, as {@code --json} shows it.
+     *
+     * @param network  the network (or card folder) the file lies in.
+     * @param node     the node id.
+     * @param pid      the node's process.
+     * @param alive    whether that process is alive.
+     * @param device   the node's device URI.
+     * @param startMs  when the node made the file, ms since the epoch.
+     * @param channels its input channels.
+     * @param counters every counter but the placeholders, by id.
+     * @param errors   its distinct errors, in the order they first happened.
+     */
+    record NodeReading(String network, int node, long pid, boolean alive, String device, long startMs, int channels,
+        List<CounterValue> counters, List<CountersSnapshot.DistinctError> errors)
+    {
+        static NodeReading of(final CountersSnapshot s)
+        {
+            final List<CounterValue> counters = new ArrayList<>();
             for (final CountersSnapshot.Counter c : s.counters())
             {
-                final Map<String, Object> m = new LinkedHashMap<>();
-                m.put("id", c.id());
-                m.put("type", c.typeId());
-                m.put("label", c.label());
-                m.put("value", c.value());
-                counters.add(m);
+                counters.add(new CounterValue(c.id(), c.typeId(), c.label(), c.value()));
             }
-            n.put("counters", counters);
-            final List<Map<String, Object>> errors = new ArrayList<>();
-            for (final CountersSnapshot.DistinctError e : s.errors())
-            {
-                final Map<String, Object> m = new LinkedHashMap<>();
-                m.put("count", e.count());
-                m.put("first_ms", e.firstMs());
-                m.put("last_ms", e.lastMs());
-                m.put("text", e.text());
-                errors.add(m);
-            }
-            n.put("errors", errors);
-            list.add(n);
+            return new NodeReading(s.file().getParent().getFileName().toString(), s.node(), s.pid(), s.alive(),
+                s.device(), s.startMs(), s.channels(), counters, s.errors());
         }
-        final Map<String, Object> all = new LinkedHashMap<>();
-        all.put("time_ms", System.currentTimeMillis());
-        all.put("nodes", list);
-        all.put("unreadable", unreadable);
-        return new ObjectMapper().writeValueAsString(all);
+    }
+
+    /**
+     * One counter, as {@code --json} shows it.
+     *
+     * @param id    its counter id.
+     * @param type  its type id.
+     * @param label its label.
+     * @param value its value.
+     */
+    record CounterValue(int id, int type, String label, long value)
+    {
     }
 }

@@ -1,6 +1,7 @@
 package io.rfmrt.cli.replay;
 
 import io.rfmrt.cli.common.ExitCodes;
+import io.rfmrt.cli.common.Folders;
 import io.rfmrt.runtime.journal.Journal;
 import io.rfmrt.runtime.journal.JournalConfig;
 import io.rfmrt.runtime.journal.JournalWriter;
@@ -64,10 +65,7 @@ public final class ReplayBench implements Callable<Integer>
             if (scratch != null)
             {
                 // a temporary journal of 1M records is over 100 MB: do not leave it behind
-                try (java.util.stream.Stream<Path> files = Files.walk(scratch))
-                {
-                    files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-                }
+                Folders.deleteTree(scratch);
             }
         }
     }

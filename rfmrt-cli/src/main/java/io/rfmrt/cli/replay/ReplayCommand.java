@@ -1,8 +1,12 @@
 package io.rfmrt.cli.replay;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import io.rfmrt.cli.common.AppJars;
+import io.rfmrt.cli.common.ChildResult;
 import io.rfmrt.cli.common.ExitCodes;
 import io.rfmrt.cli.common.Failures;
 import io.rfmrt.cli.common.UsageException;
@@ -17,6 +21,7 @@ import io.rfmrt.control.tune.LoopReport;
 import io.rfmrt.control.tune.StepReport;
 import io.rfmrt.runtime.Stage;
 import io.rfmrt.runtime.replay.NodeAnalysis;
+import io.rfmrt.runtime.replay.Playback;
 import io.rfmrt.runtime.replay.Replay;
 import io.rfmrt.runtime.replay.ReplayException;
 import io.rfmrt.runtime.replay.ReplayExports;
@@ -35,12 +40,12 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Spec;
 
 import java.io.PrintWriter;
+import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Collectors;
@@ -167,6 +172,9 @@ public final class ReplayCommand implements Callable<Integer>
     @Option(names = "--seconds", paramLabel = "S", description = "With --follow: stop after S seconds.")
     Double seconds;
 
+    /** The tuning reports' JSON: their components' names as they are, on indented lines. */
+    private static final ObjectMapper TUNING_JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+
     @Override
     public Integer call()
     {
@@ -177,7 +185,7 @@ public final class ReplayCommand implements Callable<Integer>
         {
             return run(out, err);
         }
-        catch (final ReplayException | IllegalArgumentException | java.io.UncheckedIOException ex)
+        catch (final ReplayException | IllegalArgumentException | UncheckedIOException ex)
         {
             err.println("rfmrt: " + ex.getMessage());
             return ExitCodes.ERROR;
@@ -258,7 +266,7 @@ public final class ReplayCommand implements Callable<Integer>
         {
             throw new UsageException("--segment " + segment + " must be a power of two, at least 16");
         }
-        final java.util.Set<Integer> sources = ReplayPlay.sources(source);
+        final Set<Integer> sources = ReplayPlay.sources(source);
         if (sources.size() > 1)
         {
             throw new UsageException("--source " + source + ": the summary takes one source node (several " +
@@ -379,7 +387,6 @@ public final class ReplayCommand implements Callable<Integer>
         {
             return tuning(out, excited);
         }
-        final Map<String, Object> map = json ? ReplayFormatter.toMap(summary, analysis) : null;
         if (!json)
         {
             out.print(ReplayFormatter.text(summary, analysis));
@@ -413,72 +420,74 @@ public final class ReplayCommand implements Callable<Integer>
                 out.printf("plots: %s%n", files);
             }
         }
+        Rerun rerunResult = null;
         if (rerun)
         {
-            final Map<String, Object> result = law == null ? rerun(control, recorded, whatIf) :
+            rerunResult = law == null ? rerun(control, recorded, whatIf) :
                 ReplayLaw.rerun(control, law, recordedGains, recorded.periodSeconds());
-            if (json)
+            if (!json)
             {
-                map.put("rerun", result);
-            }
-            else
-            {
-                printRerun(out, result, filter);
+                printRerun(out, rerunResult, filter);
             }
         }
         if (json)
         {
-            try
-            {
-                out.println(new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(map));
-            }
-            catch (final com.fasterxml.jackson.core.JsonProcessingException ex)
-            {
-                throw new IllegalStateException("cannot write JSON: " + ex.getMessage(), ex);
-            }
+            out.println(ChildResult.pretty(ReplayFormatter.report(summary, analysis, rerunResult)));
         }
         out.flush();
         return ExitCodes.OK;
     }
 
+    /**
+     * What {@code --frequency-response}/{@code --step-response --json} prints: the reports asked for. The reports
+     * keep their components' names ({@code tune suggest} reads them so).
+     *
+     * @param frequencyResponse the frequency response, or null.
+     * @param stepResponse      the step response, or null.
+     */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    record Tuning(@JsonProperty("frequency_response") LoopReport frequencyResponse,
+        @JsonProperty("step_response") StepReport stepResponse)
+    {
+    }
+
     /** The report of --frequency-response and --step-response, in place of the summary. */
     private int tuning(final PrintWriter out, final ExcitedCycles excited)
     {
-        final Map<String, Object> map = new LinkedHashMap<>();
+        LoopReport frequency = null;
+        StepReport step = null;
         final List<Path> files = new ArrayList<>();
         if (frequencyResponse)
         {
-            final LoopReport report = ReplayTuning.frequency(excited, segment, overlap);
-            map.put("frequency_response", report);
+            frequency = ReplayTuning.frequency(excited, segment, overlap);
             if (!json)
             {
-                ReplayTuning.print(out, report);
+                ReplayTuning.print(out, frequency);
             }
             if (plots != null)
             {
-                files.addAll(ReplayTuning.plots(plots, report));
+                files.addAll(ReplayTuning.plots(plots, frequency));
             }
         }
         if (stepResponse)
         {
-            final StepReport report = ReplayTuning.step(excited);
-            map.put("step_response", report);
+            step = ReplayTuning.step(excited);
             if (!json)
             {
-                ReplayTuning.print(out, report);
+                ReplayTuning.print(out, step);
             }
             if (plots != null)
             {
-                files.add(ReplayTuning.plot(plots, report));
+                files.add(ReplayTuning.plot(plots, step));
             }
         }
         if (json)
         {
             try
             {
-                out.println(new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(map));
+                out.println(TUNING_JSON.writeValueAsString(new Tuning(frequency, step)));
             }
-            catch (final com.fasterxml.jackson.core.JsonProcessingException ex)
+            catch (final JsonProcessingException ex)
             {
                 throw new IllegalStateException("cannot write JSON: " + ex.getMessage(), ex);
             }
@@ -508,7 +517,7 @@ public final class ReplayCommand implements Callable<Integer>
         {
             throw new UsageException("--node " + node + " is not a node id 0-255");
         }
-        final io.rfmrt.runtime.replay.Playback.Options options = io.rfmrt.runtime.replay.Playback.Options.of(network)
+        final Playback.Options options = Playback.Options.of(network)
             .withNode(node == null ? -1 : node)
             .withRate(rate == null ? 1.0 : ReplayPlay.rate(rate))
             .withLoops(loop == null ? 1 : ReplayPlay.loops(loop))
@@ -567,46 +576,68 @@ public final class ReplayCommand implements Callable<Integer>
         }
     }
 
-    static Map<String, Object> rerun(final ControlRerun control, final ControllerGains recorded,
-        final ControllerGains whatIf)
+    static Rerun rerun(final ControlRerun control, final ControllerGains recorded, final ControllerGains whatIf)
     {
-        final Map<String, Object> result = new LinkedHashMap<>();
         final ControllerGains used = whatIf == null ? recorded : whatIf;
-        result.put("gains", whatIf == null ? "recorded" : "what-if");
-        put(result, control.compare(used));
-        if (whatIf != null)
+        final Rerun rerun = Rerun.of(whatIf == null ? "recorded" : "what-if", null, control.compare(used));
+        if (whatIf == null)
         {
-            final ControlRerun.Tracking a = control.closedLoop(recorded, AxisParameters.standard());
-            final ControlRerun.Tracking b = control.closedLoop(whatIf, AxisParameters.standard());
-            result.put("recorded_gains_tracking_rms", a.rmsRad());
-            result.put("recorded_gains_tracking_max", a.maxRad());
-            result.put("new_gains_tracking_rms", b.rmsRad());
-            result.put("new_gains_tracking_max", b.maxRad());
+            return rerun;
         }
-        return result;
+        final ControlRerun.Tracking a = control.closedLoop(recorded, AxisParameters.standard());
+        final ControlRerun.Tracking b = control.closedLoop(whatIf, AxisParameters.standard());
+        return rerun.withWhatIf(a, b);
     }
 
     /**
-     * @param result receives a comparison's figures, as {@code --rerun} prints them.
-     * @param c      the comparison.
+     * What {@code --rerun} found, as it prints it and as {@code --json} holds it under {@code rerun}. The first
+     * divergence is there when there was one, the closed-loop tracking with both gains for {@code --gains}.
+     *
+     * @param gains                    "recorded" or "what-if".
+     * @param law                      the law re-run ({@code --law}), or null.
+     * @param cycles                   control cycles recorded.
+     * @param compared                 of them, compared.
+     * @param running                  of them, RUNNING.
+     * @param divergences              cycles whose command differs.
+     * @param firstDivergenceCycle     the first one.
+     * @param firstDivergenceRecorded  its recorded torque, N·m.
+     * @param firstDivergenceRerun     its re-run torque, N·m.
+     * @param recordedGainsTrackingRms closed loop with the recorded gains: tracking rms, rad.
+     * @param recordedGainsTrackingMax its largest, rad.
+     * @param newGainsTrackingRms      closed loop with the new gains: tracking rms, rad.
+     * @param newGainsTrackingMax      its largest, rad.
      */
-    static void put(final Map<String, Object> result, final ControlRerun.Comparison c)
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    record Rerun(String gains, String law, long cycles, long compared, long running, long divergences,
+        Long firstDivergenceCycle, Double firstDivergenceRecorded, Double firstDivergenceRerun,
+        Double recordedGainsTrackingRms, Double recordedGainsTrackingMax, Double newGainsTrackingRms,
+        Double newGainsTrackingMax)
     {
-        result.put("cycles", c.cycles());
-        result.put("compared", c.compared());
-        result.put("running", c.running());
-        result.put("divergences", c.divergences());
-        if (c.divergences() > 0)
+        /**
+         * @param gains which gains.
+         * @param law   the law, or null.
+         * @param c     the comparison.
+         * @return its figures.
+         */
+        static Rerun of(final String gains, final String law, final ControlRerun.Comparison c)
         {
-            result.put("first_divergence_cycle", c.firstCycle());
-            result.put("first_divergence_recorded", c.firstRecorded());
-            result.put("first_divergence_rerun", c.firstRerun());
+            final boolean diverged = c.divergences() > 0;
+            return new Rerun(gains, law, c.cycles(), c.compared(), c.running(), c.divergences(),
+                diverged ? c.firstCycle() : null, diverged ? c.firstRecorded() : null,
+                diverged ? c.firstRerun() : null, null, null, null, null);
+        }
+
+        Rerun withWhatIf(final ControlRerun.Tracking recorded, final ControlRerun.Tracking next)
+        {
+            return new Rerun(gains, law, cycles, compared, running, divergences, firstDivergenceCycle,
+                firstDivergenceRecorded, firstDivergenceRerun, recorded.rmsRad(), recorded.maxRad(), next.rmsRad(),
+                next.maxRad());
         }
     }
 
-    private static void printRerun(final PrintWriter out, final Map<String, Object> r, final ReplayFilter filter)
+    private static void printRerun(final PrintWriter out, final Rerun r, final ReplayFilter filter)
     {
-        if ((Long)r.get("cycles") == 0)
+        if (r.cycles() == 0)
         {
             out.println(filter.from() != null || filter.to() != null ?
                 "rerun: no control cycles between" + (filter.from() == null ? " the start" : " " +
@@ -616,20 +647,20 @@ public final class ReplayCommand implements Callable<Integer>
             return;
         }
         out.printf(Locale.ROOT, "rerun (%s): %,d cycles, %,d compared (%,d RUNNING), %,d divergences%n",
-            r.containsKey("law") ? "law " + r.get("law") : r.get("gains") + " gains", (Long)r.get("cycles"), (Long)r.get("compared"), (Long)r.get("running"),
-            (Long)r.get("divergences"));
-        if (r.containsKey("first_divergence_cycle"))
+            r.law() != null ? "law " + r.law() : r.gains() + " gains", r.cycles(), r.compared(), r.running(),
+            r.divergences());
+        if (r.firstDivergenceCycle() != null)
         {
             out.printf(Locale.ROOT, "  first divergence: cycle %d, recorded %s N·m, re-run %s N·m%n",
-                r.get("first_divergence_cycle"), r.get("first_divergence_recorded"), r.get("first_divergence_rerun"));
+                r.firstDivergenceCycle(), r.firstDivergenceRecorded(), r.firstDivergenceRerun());
         }
-        if (r.containsKey("new_gains_tracking_rms"))
+        if (r.newGainsTrackingRms() != null)
         {
             out.printf(Locale.ROOT, "  what-if, closed loop on the simulated axis with the recorded setpoints:%n");
             out.printf(Locale.ROOT, "    recorded gains: tracking rms %.4e rad, max %.4e rad%n",
-                r.get("recorded_gains_tracking_rms"), r.get("recorded_gains_tracking_max"));
+                r.recordedGainsTrackingRms(), r.recordedGainsTrackingMax());
             out.printf(Locale.ROOT, "    new gains:      tracking rms %.4e rad, max %.4e rad%n",
-                r.get("new_gains_tracking_rms"), r.get("new_gains_tracking_max"));
+                r.newGainsTrackingRms(), r.newGainsTrackingMax());
         }
     }
 }

@@ -1,7 +1,6 @@
 package io.rfmrt.cli.replay;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
+import io.rfmrt.cli.common.ChildResult;
 import io.rfmrt.cli.common.ExitCodes;
 import io.rfmrt.control.journal.ControlJournal;
 import io.rfmrt.control.replay.ControlCompare;
@@ -14,9 +13,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.LinkedHashMap;
 import java.util.Locale;
-import java.util.Map;
 
 /**
  * {@code rfmrt replay A B --compare}: two controller journals cycle by cycle ({@link ControlCompare}), as text or
@@ -68,17 +65,9 @@ final class ReplayCompare
                 throw new UncheckedIOException(ex);
             }
         }
-        final Map<String, Object> map = toMap(c, vocabulary);
         if (json)
         {
-            try
-            {
-                out.println(new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(map));
-            }
-            catch (final com.fasterxml.jackson.core.JsonProcessingException ex)
-            {
-                throw new IllegalStateException("cannot write JSON: " + ex.getMessage(), ex);
-            }
+            out.println(ChildResult.pretty(result(c, vocabulary)));
         }
         else
         {
@@ -141,60 +130,98 @@ final class ReplayCompare
             r.lastCycle(), r.running());
     }
 
-    static Map<String, Object> toMap(final ControlCompare.Comparison c, final ReplayVocabulary v)
+    /**
+     * @param c the comparison.
+     * @param v the journals' vocabulary.
+     * @return what {@code --compare --json} prints.
+     */
+    static Result result(final ControlCompare.Comparison c, final ReplayVocabulary v)
     {
-        final Map<String, Object> m = new LinkedHashMap<>();
-        m.put("a", run(c.a(), c.windowTrackingRmsA()));
-        m.put("b", run(c.b(), c.windowTrackingRmsB()));
-        m.put("cycles_in_both", c.common());
-        m.put("cycles_only_in_a", c.onlyA());
-        m.put("cycles_only_in_b", c.onlyB());
-        m.put("states_agree", c.statesAgree());
-        m.put("positions_equal", c.positionsEqual());
-        m.put("first_state_difference", cycle(c.firstStateDiff(), v));
-        m.put("commands_bit_equal", c.equal());
-        m.put("commands_differ", c.differing());
-        m.put("max_difference_nm", c.maxDifference());
-        m.put("rms_difference_nm", c.rmsDifference());
-        m.put("first_command_difference", cycle(c.firstDiff(), v));
-        final Map<String, Object> window = new LinkedHashMap<>();
-        window.put("first_cycle", c.windowFirst());
-        window.put("last_cycle", c.windowLast());
-        window.put("until", c.windowEnd());
-        window.put("cycles", c.windowCycles());
-        window.put("both_running", c.windowRunning());
-        window.put("commands_differ", c.windowDiffering());
-        m.put("window", window);
-        return m;
+        return new Result(RunFigures.of(c.a(), c.windowTrackingRmsA()), RunFigures.of(c.b(), c.windowTrackingRmsB()),
+            c.common(), c.onlyA(), c.onlyB(), c.statesAgree(), c.positionsEqual(), Difference.of(c.firstStateDiff(), v),
+            c.equal(), c.differing(), c.maxDifference(), c.rmsDifference(), Difference.of(c.firstDiff(), v),
+            new CompareWindow(c.windowFirst(), c.windowLast(), c.windowEnd(), c.windowCycles(), c.windowRunning(),
+            c.windowDiffering()));
     }
 
-    private static Map<String, Object> run(final ControlCompare.Run r, final double windowRms)
+    /**
+     * What {@code rfmrt replay A B --compare --json} prints.
+     *
+     * @param a                      run A.
+     * @param b                      run B.
+     * @param cyclesInBoth           cycles both journals hold.
+     * @param cyclesOnlyInA          cycles only A holds.
+     * @param cyclesOnlyInB          cycles only B holds.
+     * @param statesAgree            cycles in both whose drive states agree.
+     * @param positionsEqual         cycles in both whose sensor positions are equal.
+     * @param firstStateDifference   the first cycle whose states differ, or null.
+     * @param commandsBitEqual       cycles whose torque commands are equal in every bit.
+     * @param commandsDiffer         cycles whose torque commands differ.
+     * @param maxDifferenceNm        the largest |A - B|, N·m.
+     * @param rmsDifferenceNm        the rms of A - B, N·m.
+     * @param firstCommandDifference the first cycle whose commands differ, or null.
+     * @param window                 the comparable window.
+     */
+    record Result(RunFigures a, RunFigures b, long cyclesInBoth, long cyclesOnlyInA, long cyclesOnlyInB,
+        long statesAgree, long positionsEqual, Difference firstStateDifference, long commandsBitEqual,
+        long commandsDiffer, double maxDifferenceNm, double rmsDifferenceNm, Difference firstCommandDifference,
+        CompareWindow window)
     {
-        final Map<String, Object> m = new LinkedHashMap<>();
-        m.put("dir", r.dir().toString());
-        m.put("journal", r.journal());
-        m.put("cycles", r.cycles());
-        m.put("first_cycle", r.firstCycle());
-        m.put("last_cycle", r.lastCycle());
-        m.put("running", r.running());
-        m.put("tracking_rms", r.trackingRms());
-        m.put("tracking_max", r.trackingMax());
-        m.put("window_tracking_rms", windowRms);
-        return m;
     }
 
-    private static Map<String, Object> cycle(final ControlCompare.Cycle c, final ReplayVocabulary v)
+    /**
+     * One run's figures.
+     *
+     * @param dir               its folder.
+     * @param journal           the controller's journal in it.
+     * @param cycles            control cycles.
+     * @param firstCycle        the first one.
+     * @param lastCycle         the last one.
+     * @param running           of them, RUNNING.
+     * @param trackingRms       tracking error rms over the RUNNING cycles, rad.
+     * @param trackingMax       its largest, rad.
+     * @param windowTrackingRms tracking error rms in the comparable window, rad.
+     */
+    record RunFigures(String dir, String journal, long cycles, long firstCycle, long lastCycle, long running,
+        double trackingRms, double trackingMax, double windowTrackingRms)
     {
-        if (c == null)
+        static RunFigures of(final ControlCompare.Run r, final double windowRms)
         {
-            return null;
+            return new RunFigures(r.dir().toString(), r.journal(), r.cycles(), r.firstCycle(), r.lastCycle(),
+                r.running(), r.trackingRms(), r.trackingMax(), windowRms);
         }
-        final Map<String, Object> m = new LinkedHashMap<>();
-        m.put("cycle", c.cycle());
-        m.put("state_a", v.stateName(c.stateA()));
-        m.put("state_b", v.stateName(c.stateB()));
-        m.put("torque_a", c.torqueA());
-        m.put("torque_b", c.torqueB());
-        return m;
+    }
+
+    /**
+     * A cycle where the runs differ.
+     *
+     * @param cycle   its number.
+     * @param stateA  A's drive state.
+     * @param stateB  B's drive state.
+     * @param torqueA A's command, N·m.
+     * @param torqueB B's command, N·m.
+     */
+    record Difference(long cycle, String stateA, String stateB, double torqueA, double torqueB)
+    {
+        static Difference of(final ControlCompare.Cycle c, final ReplayVocabulary v)
+        {
+            return c == null ? null : new Difference(c.cycle(), v.stateName(c.stateA()), v.stateName(c.stateB()),
+                c.torqueA(), c.torqueB());
+        }
+    }
+
+    /**
+     * The comparable window: the cycles in both, up to where one run ends or stops running.
+     *
+     * @param firstCycle     its first cycle, -1 for none.
+     * @param lastCycle      its last cycle.
+     * @param until          what ends it.
+     * @param cycles         its cycles.
+     * @param bothRunning    of them, RUNNING in both.
+     * @param commandsDiffer of them, commands that differ.
+     */
+    record CompareWindow(long firstCycle, long lastCycle, String until, long cycles, long bothRunning,
+        long commandsDiffer)
+    {
     }
 }

@@ -1,6 +1,7 @@
 package io.rfmrt.cli.replay;
 
-import io.rfmrt.cli.common.ChildResult;
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
 import io.rfmrt.control.CycleStatistics;
 import io.rfmrt.control.replay.ControlAnalysis;
 import io.rfmrt.runtime.Stage;
@@ -23,7 +24,7 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * Renders a replay for {@code rfmrt replay}: the report for a terminal, the nested maps of {@code --json} and the
+ * Renders a replay for {@code rfmrt replay}: the report for a terminal, the records of {@code --json} and the
  * line per second of {@code --follow}, from the generic {@link ReplaySummary} and the control loop's
  * {@link ControlAnalysis} of the same pass. See docs/replay.md.
  */
@@ -180,111 +181,179 @@ final class ReplayFormatter
     /**
      * @param summary the replay.
      * @param control the control figures of the same pass.
-     * @return the summary as nested maps and lists of numbers and strings, for JSON; times in µs.
+     * @param rerun   what {@code --rerun} found, or null.
+     * @return what {@code --json} prints; times in µs.
      */
-    static Map<String, Object> toMap(final ReplaySummary summary, final ControlAnalysis control)
+    static Report report(final ReplaySummary summary, final ControlAnalysis control, final ReplayCommand.Rerun rerun)
     {
-        final Map<String, Object> map = new LinkedHashMap<>();
-        map.put("dir", summary.dir().toString());
-        map.put("records_read", summary.recordsRead());
-        map.put("frames", summary.frames());
-        final List<Object> list = new ArrayList<>();
+        final List<JournalFigures> journals = new ArrayList<>();
         for (final NodeAnalysis node : summary.nodes())
         {
-            final ControlAnalysis.ControlFigures c = control.of(node);
-            final Map<String, Object> n = new LinkedHashMap<>();
-            n.put("journal", node.name());
-            n.put("read", node.opened());
-            n.put("node_id", node.nodeId());
-            n.put("records", node.recordsKept());
-            final Map<String, Object> kinds = new LinkedHashMap<>();
+            journals.add(JournalFigures.of(node, summary.vocabulary(), control.of(node)));
+        }
+        final List<WorstFrame> worst = new ArrayList<>();
+        for (final WorstFrames.Frame f : summary.worstFrames())
+        {
+            worst.add(new WorstFrame(f.node(), f.source(), f.seq(), us(f.e2eNanos()), us(f.transferNanos()),
+                us(f.isrNanos()), us(f.handoffNanos()), us(f.handlerNanos())));
+        }
+        Map<String, Map<String, Object>> across = null;
+        if (summary.matcher() != null)
+        {
+            final Map<String, Map<String, Object>> match = new LinkedHashMap<>();
+            summary.matcher().result().forEach((source, row) -> match.put(String.valueOf(source), row));
+            across = match;
+        }
+        return new Report(summary.dir().toString(), summary.recordsRead(), summary.frames(), journals, worst, across,
+            rerun);
+    }
+
+    /**
+     * What {@code rfmrt replay --json} prints.
+     *
+     * @param dir            the folder replayed.
+     * @param recordsRead    records read.
+     * @param frames         FRAME records kept.
+     * @param journals       each journal's figures.
+     * @param worstFrames    the worst frames by end-to-end latency.
+     * @param acrossJournals per source reaching more than one journal (by its node id): the matcher's figures;
+     *                       there only when several journals were read.
+     * @param rerun          what {@code --rerun} found; there only with it.
+     */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    record Report(String dir, long recordsRead, long frames, List<JournalFigures> journals,
+        List<WorstFrame> worstFrames, Map<String, Map<String, Object>> acrossJournals, ReplayCommand.Rerun rerun)
+    {
+    }
+
+    /**
+     * One journal's figures. The record counts, faults and stages are keyed by their names.
+     *
+     * @param journal         its name.
+     * @param read            whether it was read.
+     * @param nodeId          its node.
+     * @param records         records kept.
+     * @param byKind          records by kind.
+     * @param spanS           first to last record kept, s.
+     * @param sources         each source's frames.
+     * @param faults          FAULT records by name.
+     * @param gaps            frames missing in gaps, all sources.
+     * @param torn            torn frames.
+     * @param crcErrors       CRC errors.
+     * @param fifoOverflows   the card's FIFO overflows, or "n/a".
+     * @param journalDrops    records the journal dropped, or "n/a".
+     * @param deadlineMisses  deadline misses.
+     * @param commandStale    stale commands.
+     * @param watchdogTrips   watchdog trips.
+     * @param recoveries      recoveries.
+     * @param controlCycles   control cycles.
+     * @param trackingRms     tracking error rms, rad.
+     * @param trackingMax     its largest, rad.
+     * @param loop            the loop's cycle figures, null without cycles (written as null).
+     * @param skippedFrames   frames the controller skipped.
+     * @param lateCommands    commands the plant took late.
+     * @param missedTicks     ticks the plant missed.
+     * @param driveFaults     drive faults.
+     * @param problem         why reading stopped, or null.
+     * @param damagedRegions  regions skipped as damaged.
+     * @param damaged         the first of them.
+     */
+    record JournalFigures(String journal, boolean read, int nodeId, long records, Map<String, Long> byKind,
+        double spanS, List<SourceFigures> sources, Map<String, Long> faults, long gaps, long torn, long crcErrors,
+        Object fifoOverflows, Object journalDrops, long deadlineMisses, long commandStale, long watchdogTrips,
+        long recoveries, long controlCycles, double trackingRms, double trackingMax, CycleStatistics.Figures loop,
+        long skippedFrames, long lateCommands, long missedTicks, long driveFaults, String problem,
+        long damagedRegions, List<String> damaged)
+    {
+        static JournalFigures of(final NodeAnalysis node, final ReplayVocabulary vocabulary,
+            final ControlAnalysis.ControlFigures c)
+        {
+            final Map<String, Long> kinds = new LinkedHashMap<>();
             for (final RecordKind kind : RecordKind.values())
             {
                 kinds.put(kind.name(), node.count(kind));
             }
-            n.put("by_kind", kinds);
-            n.put("span_s", node.spanSeconds());
-            final List<Object> sources = new ArrayList<>();
+            final List<SourceFigures> sources = new ArrayList<>();
             for (final SourceStats source : node.sources())
             {
-                final Map<String, Object> s = new LinkedHashMap<>();
-                s.put("source", source.source());
-                s.put("frames", source.frames());
-                s.put("rate_per_s", source.rate());
-                s.put("first_seq", source.firstSeq());
-                s.put("last_seq", source.lastSeq());
-                s.put("missing", source.missing());
-                s.put("gaps", source.holes());
-                s.put("out_of_order", source.outOfOrder());
-                final Map<String, Object> stages = new LinkedHashMap<>();
-                for (final Stage stage : ReplaySummary.STAGE_ORDER)
-                {
-                    stages.put(stage.label(), percentiles(source.histogram(stage)));
-                }
-                s.put("stages_us", stages);
-                sources.add(s);
+                sources.add(SourceFigures.of(source));
             }
-            n.put("sources", sources);
-            final Map<String, Object> faults = new LinkedHashMap<>();
-            node.faults().forEach((code, count) -> faults.put(summary.vocabulary().faultName(code), count));
-            n.put("faults", faults);
-            n.put("gaps", node.sources().stream().mapToLong(SourceStats::missing).sum());
-            n.put("torn", node.faults(1));
-            n.put("crc_errors", node.faults(2));
-            n.put("fifo_overflows", node.fifoOverflows() < 0 ? "n/a" : node.fifoOverflows());
-            n.put("journal_drops", node.journalDrops() < 0 ? "n/a" : node.journalDrops());
-            n.put("deadline_misses", c.deadlineMisses());
-            n.put("command_stale", c.commandStale());
-            n.put("watchdog_trips", c.trips());
-            n.put("recoveries", c.recoveries());
-            n.put("control_cycles", c.controlCycles());
-            n.put("tracking_rms", c.trackingRms());
-            n.put("tracking_max", c.trackingMax());
-            n.put("loop", c.loop().cycles() == 0 ? null : ChildResult.MAPPER.convertValue(c.loop(), Map.class));
-            n.put("skipped_frames", c.skippedFrames());
-            n.put("late_commands", c.lateCommands());
-            n.put("missed_ticks", c.missedTicks());
-            n.put("drive_faults", c.driveFaults());
-            n.put("problem", node.problem());
-            n.put("damaged_regions", node.damageCount());
-            n.put("damaged", node.damage());
-            list.add(n);
+            final Map<String, Long> faults = new LinkedHashMap<>();
+            node.faults().forEach((code, count) -> faults.put(vocabulary.faultName(code), count));
+            return new JournalFigures(node.name(), node.opened(), node.nodeId(), node.recordsKept(), kinds,
+                node.spanSeconds(), sources, faults, node.sources().stream().mapToLong(SourceStats::missing).sum(),
+                node.faults(1), node.faults(2), node.fifoOverflows() < 0 ? "n/a" : node.fifoOverflows(),
+                node.journalDrops() < 0 ? "n/a" : node.journalDrops(), c.deadlineMisses(), c.commandStale(),
+                c.trips(), c.recoveries(), c.controlCycles(), c.trackingRms(), c.trackingMax(),
+                c.loop().cycles() == 0 ? null : c.loop(), c.skippedFrames(), c.lateCommands(), c.missedTicks(),
+                c.driveFaults(), node.problem(), node.damageCount(), node.damage());
         }
-        map.put("journals", list);
-        final List<Object> worst = new ArrayList<>();
-        for (final WorstFrames.Frame f : summary.worstFrames())
-        {
-            final Map<String, Object> w = new LinkedHashMap<>();
-            w.put("journal", f.node());
-            w.put("source", f.source());
-            w.put("seq", f.seq());
-            w.put("e2e_us", us(f.e2eNanos()));
-            w.put("transfer_us", us(f.transferNanos()));
-            w.put("isr_us", us(f.isrNanos()));
-            w.put("handoff_us", us(f.handoffNanos()));
-            w.put("handler_us", us(f.handlerNanos()));
-            worst.add(w);
-        }
-        map.put("worst_frames", worst);
-        if (summary.matcher() != null)
-        {
-            final Map<String, Object> match = new LinkedHashMap<>();
-            summary.matcher().result().forEach((source, row) -> match.put(String.valueOf(source), row));
-            map.put("across_journals", match);
-        }
-        return map;
     }
 
-    private static Map<String, Object> percentiles(final Histogram h)
+    /**
+     * One source's frames in a journal.
+     *
+     * @param source     its node id.
+     * @param frames     frames.
+     * @param ratePerS   frames per second.
+     * @param firstSeq   first sequence number.
+     * @param lastSeq    last sequence number.
+     * @param missing    frames missing.
+     * @param gaps       gaps they were missing in.
+     * @param outOfOrder frames out of order.
+     * @param stagesUs   each stage's percentiles, µs, by its label.
+     */
+    record SourceFigures(int source, long frames, double ratePerS, long firstSeq, long lastSeq, long missing,
+        long gaps, long outOfOrder, Map<String, StagePercentiles> stagesUs)
     {
-        final Map<String, Object> p = new LinkedHashMap<>();
-        p.put("count", h.getTotalCount());
-        p.put("p50", us(h.getValueAtPercentile(50)));
-        p.put("p90", us(h.getValueAtPercentile(90)));
-        p.put("p99", us(h.getValueAtPercentile(99)));
-        p.put("p99.9", us(h.getValueAtPercentile(99.9)));
-        p.put("max", us(h.getMaxValue()));
-        return p;
+        static SourceFigures of(final SourceStats source)
+        {
+            final Map<String, StagePercentiles> stages = new LinkedHashMap<>();
+            for (final Stage stage : ReplaySummary.STAGE_ORDER)
+            {
+                stages.put(stage.label(), StagePercentiles.of(source.histogram(stage)));
+            }
+            return new SourceFigures(source.source(), source.frames(), source.rate(), source.firstSeq(),
+                source.lastSeq(), source.missing(), source.holes(), source.outOfOrder(), stages);
+        }
+    }
+
+    /**
+     * A stage's latency percentiles, µs.
+     *
+     * @param count values.
+     * @param p50   median.
+     * @param p90   90th percentile.
+     * @param p99   99th percentile.
+     * @param p999  99.9th percentile.
+     * @param max   largest.
+     */
+    record StagePercentiles(long count, double p50, double p90, double p99, @JsonProperty("p99.9") double p999,
+        double max)
+    {
+        static StagePercentiles of(final Histogram h)
+        {
+            return new StagePercentiles(h.getTotalCount(), us(h.getValueAtPercentile(50)),
+                us(h.getValueAtPercentile(90)), us(h.getValueAtPercentile(99)), us(h.getValueAtPercentile(99.9)),
+                us(h.getMaxValue()));
+        }
+    }
+
+    /**
+     * One of the worst frames by end-to-end latency, its stages in µs.
+     *
+     * @param journal    the journal it is in.
+     * @param source     its source node.
+     * @param seq        its sequence number.
+     * @param e2eUs      end to end.
+     * @param transferUs transfer.
+     * @param isrUs      ISR wake.
+     * @param handoffUs  hand-off.
+     * @param handlerUs  handler.
+     */
+    record WorstFrame(String journal, int source, long seq, double e2eUs, double transferUs, double isrUs,
+        double handoffUs, double handlerUs)
+    {
     }
 
     private static String describe(final ReplayFilter filter)

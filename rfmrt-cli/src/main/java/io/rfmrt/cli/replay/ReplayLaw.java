@@ -10,7 +10,6 @@ import io.rfmrt.control.replay.ControlRerun;
 
 import java.io.IOException;
 import java.nio.file.Path;
-import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
@@ -30,7 +29,7 @@ public final class ReplayLaw
      * @param periodSeconds the loop period, s.
      * @return the rerun's figures, as {@code --rerun} prints them.
      */
-    static Map<String, Object> rerun(final ControlRerun control, final String lawName, final Path settingsFile,
+    static ReplayCommand.Rerun rerun(final ControlRerun control, final String lawName, final Path settingsFile,
         final double periodSeconds)
     {
         final ControlLaw law;
@@ -43,11 +42,7 @@ public final class ReplayLaw
         {
             throw new UsageException("--law " + lawName + ": " + ex.getMessage());
         }
-        final Map<String, Object> result = new LinkedHashMap<>();
-        result.put("gains", "recorded");
-        result.put("law", ControlLaws.nameOf(law));
-        ReplayCommand.put(result, control.compare(law, periodSeconds));
-        return result;
+        return ReplayCommand.Rerun.of("recorded", ControlLaws.nameOf(law), control.compare(law, periodSeconds));
     }
 
     /**

@@ -1,25 +1,27 @@
 package io.rfmrt.cli.replay;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.annotation.JsonInclude;
+import io.rfmrt.cli.common.ChildResult;
 import io.rfmrt.cli.common.ExitCodes;
 import io.rfmrt.cli.common.Progress;
 import io.rfmrt.cli.common.UsageException;
 import io.rfmrt.control.replay.ControlPlayback;
+import io.rfmrt.rfm.RfmDevice;
 import io.rfmrt.rfm.channel.ChannelSpec;
 import io.rfmrt.runtime.replay.Playback;
 import io.rfmrt.runtime.replay.PlaybackRecording;
 import io.rfmrt.runtime.replay.Player;
 import io.rfmrt.runtime.replay.TimeBound;
 import org.HdrHistogram.Histogram;
+import sun.misc.Signal;
+import sun.misc.SignalHandler;
 
 import java.io.PrintWriter;
 import java.nio.file.Path;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -117,7 +119,7 @@ final class ReplayPlay
             console.printf(Locale.ROOT,
                 "  source %d: %,d frames from %s, channel '%s' (%s to %s), published as node %d%n",
                 s.node(), s.frames(), s.journal(), c.name(), c.event(),
-                c.target() == io.rfmrt.rfm.RfmDevice.ALL_NODES ? "all" : "node " + c.target(), c.node());
+                c.target() == RfmDevice.ALL_NODES ? "all" : "node " + c.target(), c.node());
         }
         console.flush();
         // loading made garbage: collect it now, not in a pause while playing (the player allocates nothing)
@@ -125,7 +127,7 @@ final class ReplayPlay
         final AtomicReference<String> interrupted = new AtomicReference<>();
         final Object wake = new Object();
         final AtomicReference<Playback> running = new AtomicReference<>();
-        final sun.misc.SignalHandler stop = signal ->
+        final SignalHandler stop = signal ->
         {
             interrupted.compareAndSet(null, "SIG" + signal.getName());
             synchronized (wake)
@@ -133,9 +135,9 @@ final class ReplayPlay
                 wake.notifyAll();
             }
         };
-        final sun.misc.SignalHandler oldInt = sun.misc.Signal.handle(new sun.misc.Signal("INT"), stop);
-        final sun.misc.SignalHandler oldTerm = sun.misc.Signal.handle(new sun.misc.Signal("TERM"), stop);
-        final sun.misc.SignalHandler oldUsr1 = sun.misc.Signal.handle(new sun.misc.Signal("USR1"), signal ->
+        final SignalHandler oldInt = Signal.handle(new Signal("INT"), stop);
+        final SignalHandler oldTerm = Signal.handle(new Signal("TERM"), stop);
+        final SignalHandler oldUsr1 = Signal.handle(new Signal("USR1"), signal ->
         {
             final Playback p = running.get();
             if (p != null)
@@ -205,10 +207,10 @@ final class ReplayPlay
             interval = playback.timing(interval);
             total.add(interval);
             final String failure = playback.failure();
-            final Map<String, Object> summary = summary(recording, playback, total, opts, interrupted.get());
+            final PlaySummary summary = summary(recording, playback, total, opts, interrupted.get());
             if (json)
             {
-                out.println(new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(summary));
+                out.println(ChildResult.pretty(summary));
             }
             else
             {
@@ -233,15 +235,11 @@ final class ReplayPlay
             }
             return ExitCodes.OK;
         }
-        catch (final com.fasterxml.jackson.core.JsonProcessingException ex)
-        {
-            throw new IllegalStateException("cannot write JSON: " + ex.getMessage(), ex);
-        }
         finally
         {
-            sun.misc.Signal.handle(new sun.misc.Signal("INT"), oldInt);
-            sun.misc.Signal.handle(new sun.misc.Signal("TERM"), oldTerm);
-            sun.misc.Signal.handle(new sun.misc.Signal("USR1"), oldUsr1);
+            Signal.handle(new Signal("INT"), oldInt);
+            Signal.handle(new Signal("TERM"), oldTerm);
+            Signal.handle(new Signal("USR1"), oldUsr1);
         }
     }
 
@@ -261,62 +259,74 @@ final class ReplayPlay
             timing, left, player.paused() ? "  paused" : "");
     }
 
-    static Map<String, Object> summary(final PlaybackRecording recording, final Playback playback,
-        final Histogram timing, final Playback.Options opts, final String interrupted)
+    static PlaySummary summary(final PlaybackRecording recording, final Playback playback, final Histogram timing,
+        final Playback.Options opts, final String interrupted)
     {
         final Player player = playback.player();
-        final Map<String, Object> s = new LinkedHashMap<>();
         // the time spent playing: first to last publish, less the pauses (a start paused included)
         final long duration = player.framesSent() == 0 ? 0 :
             player.endNanos() - player.startNanos() - player.pausedNanos();
-        s.put("frames", player.framesSent());
-        s.put("frames_recorded", (long)recording.frames());
-        s.put("loops", player.framesSent() == 0 ? 0 : player.loop() + 1);
-        s.put("rate", opts.rate() == Player.RATE_MAX ? "max" : opts.rate());
-        s.put("duration_s", duration / 1e9);
-        s.put("recorded_span_s", recording.spanNanos() / 1e9);
-        s.put("paused_s", player.pausedNanos() / 1e9);
-        s.put("frames_per_s", duration > 0 ? (player.framesSent() - 1) / (duration / 1e9) : 0.0);
-        if (opts.rate() != Player.RATE_MAX)
-        {
-            s.put("timing_error_p50_us", timing.getValueAtPercentile(50) / 1e3);
-            s.put("timing_error_p99_us", timing.getValueAtPercentile(99) / 1e3);
-            s.put("timing_error_max_us", timing.getMaxValue() / 1e3);
-        }
-        else
-        {
-            s.put("receivers", playback.receivers());
-            s.put("receiver_waits", player.creditWaits());
-        }
-        s.put("send_failures", player.sendFailures());
-        s.put("renumbered", opts.renumber());
-        s.put("interrupted", interrupted == null ? "no" : interrupted);
-        s.put("stalled", player.stalled());
-        return s;
+        final boolean timed = opts.rate() != Player.RATE_MAX;
+        final long loops = player.framesSent() == 0 ? 0 : player.loop() + 1;
+        final double framesPerS = duration > 0 ? (player.framesSent() - 1) / (duration / 1e9) : 0.0;
+        return new PlaySummary(player.framesSent(), recording.frames(), loops, timed ? (Object)opts.rate() : "max",
+            duration / 1e9, recording.spanNanos() / 1e9, player.pausedNanos() / 1e9, framesPerS,
+            timed ? timing.getValueAtPercentile(50) / 1e3 : null, timed ? timing.getValueAtPercentile(99) / 1e3 : null,
+            timed ? timing.getMaxValue() / 1e3 : null, timed ? null : playback.receivers(),
+            timed ? null : player.creditWaits(), player.sendFailures(), opts.renumber(),
+            interrupted == null ? "no" : interrupted, player.stalled());
     }
 
-    private static void printSummary(final PrintWriter out, final Map<String, Object> s)
+    /**
+     * What a playback did: {@code --play --json} prints it. At a set rate the timing error is there, at the maximum
+     * rate the receivers and how often the player waited for them.
+     *
+     * @param frames           frames published.
+     * @param framesRecorded   frames in the recording.
+     * @param loops            loops begun.
+     * @param rate             the rate asked for, or "max".
+     * @param durationS        time spent playing, s.
+     * @param recordedSpanS    the recording's span, s.
+     * @param pausedS          time paused, s.
+     * @param framesPerS       the rate achieved.
+     * @param timingErrorP50Us publish stamp - schedule, median, µs (set rate).
+     * @param timingErrorP99Us its 99th percentile, µs (set rate).
+     * @param timingErrorMaxUs its largest, µs (set rate).
+     * @param receivers        the receiving nodes (maximum rate).
+     * @param receiverWaits    times the player waited for them (maximum rate).
+     * @param sendFailures     publishes that failed.
+     * @param renumbered       whether loops after the first were renumbered.
+     * @param interrupted      the signal that stopped it, or "no".
+     * @param stalled          whether the receivers stopped taking frames.
+     */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    record PlaySummary(long frames, long framesRecorded, long loops, Object rate, double durationS,
+        double recordedSpanS, double pausedS, double framesPerS, Double timingErrorP50Us, Double timingErrorP99Us,
+        Double timingErrorMaxUs, List<Integer> receivers, Long receiverWaits, long sendFailures, boolean renumbered,
+        String interrupted, boolean stalled)
     {
-        out.println(!"no".equals(s.get("interrupted")) ? "summary (interrupted by " + s.get("interrupted") +
+    }
+
+    private static void printSummary(final PrintWriter out, final PlaySummary s)
+    {
+        out.println(!"no".equals(s.interrupted()) ? "summary (interrupted by " + s.interrupted() +
             ": partial playback)" : "summary");
-        out.printf(Locale.ROOT, "  %-20s %,d (%,d recorded, %s loop%s)%n", "frames", (Long)s.get("frames"),
-            (Long)s.get("frames_recorded"), s.get("loops"), Long.valueOf(1).equals(s.get("loops")) ? "" : "s");
+        out.printf(Locale.ROOT, "  %-20s %,d (%,d recorded, %s loop%s)%n", "frames", s.frames(),
+            s.framesRecorded(), s.loops(), s.loops() == 1 ? "" : "s");
         out.printf(Locale.ROOT, "  %-20s %.3f s playing (recorded span %.3f s, rate %s; paused %.3f s)%n",
-            "duration", (Double)s.get("duration_s"), (Double)s.get("recorded_span_s"), s.get("rate"),
-            (Double)s.get("paused_s"));
-        out.printf(Locale.ROOT, "  %-20s %,.1f frames/s%n", "rate achieved", (Double)s.get("frames_per_s"));
-        if (s.containsKey("timing_error_p50_us"))
+            "duration", s.durationS(), s.recordedSpanS(), s.rate(), s.pausedS());
+        out.printf(Locale.ROOT, "  %-20s %,.1f frames/s%n", "rate achieved", s.framesPerS());
+        if (s.timingErrorP50Us() != null)
         {
             out.printf(Locale.ROOT, "  %-20s p50 %.1f us  p99 %.1f us  max %.1f us (publish stamp - schedule)%n",
-                "timing error", (Double)s.get("timing_error_p50_us"), (Double)s.get("timing_error_p99_us"),
-                (Double)s.get("timing_error_max_us"));
+                "timing error", s.timingErrorP50Us(), s.timingErrorP99Us(), s.timingErrorMaxUs());
         }
         else
         {
             out.printf(Locale.ROOT, "  %-20s nodes %s; waited for them %,d times (at most %d frames unhandled)%n",
-                "receivers", s.get("receivers"), (Long)s.get("receiver_waits"), Playback.WINDOW_MAX);
+                "receivers", s.receivers(), s.receiverWaits(), Playback.WINDOW_MAX);
         }
-        out.printf(Locale.ROOT, "  %-20s %s%n", "send failures", s.get("send_failures"));
+        out.printf(Locale.ROOT, "  %-20s %s%n", "send failures", s.sendFailures());
     }
 
     private static String rateText(final double rate)
@@ -341,7 +351,7 @@ final class ReplayPlay
         {
             return Set.of();
         }
-        final Set<Integer> nodes = new java.util.TreeSet<>();
+        final Set<Integer> nodes = new TreeSet<>();
         for (final String part : text.split(","))
         {
             try

@@ -90,7 +90,12 @@ class BenchFailureAndPlayTest
         assertThat(bench.exitValue()).as(out).isZero();
         final JsonNode result = new ObjectMapper().readTree(out);
         assertThat(result.get("benchmark").asText()).isEqualTo("play");
+        // the names and their order, as BenchResultShapesTest holds them for the records
+        assertThat(BenchResultShapesTest.names(result)).isEqualTo(BenchResultShapesTest.PLAY);
         final JsonNode run = result.get("runs").get(0);
+        assertThat(BenchResultShapesTest.names(run)).isEqualTo(BenchResultShapesTest.PLAY_RUN);
+        assertThat(BenchResultShapesTest.names(run.get("rate_1"))).isEqualTo(BenchResultShapesTest.PLAY_RATE_1);
+        assertThat(BenchResultShapesTest.names(run.get("rate_max"))).isEqualTo(BenchResultShapesTest.PLAY_RATE_MAX);
         assertThat(run.get("rate_hz").asInt()).isEqualTo(1000);
         assertThat(run.get("frames_recorded").asLong()).as(run.toString()).isEqualTo(1000);
         for (final String key : new String[] {"rate_1", "rate_max"})

@@ -1,5 +1,8 @@
 package io.rfmrt.cli.replay;
 
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.JsonNode;
+import io.rfmrt.cli.common.ChildResult;
 import io.rfmrt.control.AxisState;
 import io.rfmrt.control.journal.ControlJournal;
 import io.rfmrt.control.replay.ControlAnalysis;
@@ -114,14 +117,33 @@ class ReplayFormatterTest
             "  states: {RECOVERING -> RUNNING=1, RUNNING -> SAFE=1, SAFE -> RECOVERING=1}\n",
             "  control: 2 cycles, tracking rms 3.536e-03 rad, max 4.000e-03 rad, cycle latency max 41.5 µs\n");
 
-        final Map<String, Object> map = ReplayFormatter.toMap(summary, control);
-        assertThat(map).containsEntry("records_read", 108L).containsEntry("frames", 98L);
-        @SuppressWarnings("unchecked")
-        final Map<String, Object> node = ((List<Map<String, Object>>)map.get("journals")).get(0);
-        assertThat(node).containsEntry("gaps", 2L).containsEntry("torn", 1L).containsEntry("crc_errors", 1L)
-            .containsEntry("fifo_overflows", "n/a").containsEntry("deadline_misses", 2L)
-            .containsEntry("watchdog_trips", 1L).containsEntry("recoveries", 1L).containsEntry("control_cycles", 2L)
-            .containsEntry("faults", Map.of("TORN", 1L, "CRC_ERROR", 1L, "DEADLINE_MISS", 2L, "STALL", 1L));
+        final JsonNode map = ChildResult.MAPPER.valueToTree(ReplayFormatter.report(summary, control, null));
+        assertThat(map.get("records_read").asLong()).isEqualTo(108L);
+        assertThat(map.get("frames").asLong()).isEqualTo(98L);
+        assertThat(map.fieldNames()).toIterable().containsExactly("dir", "records_read", "frames", "journals",
+            "worst_frames");
+        final JsonNode node = map.get("journals").get(0);
+        assertThat(node.fieldNames()).toIterable().containsExactly("journal", "read", "node_id", "records", "by_kind",
+            "span_s", "sources", "faults", "gaps", "torn", "crc_errors", "fifo_overflows", "journal_drops",
+            "deadline_misses", "command_stale", "watchdog_trips", "recoveries", "control_cycles", "tracking_rms",
+            "tracking_max", "loop", "skipped_frames", "late_commands", "missed_ticks", "drive_faults", "problem",
+            "damaged_regions", "damaged");
+        final JsonNode source = node.get("sources").get(0);
+        assertThat(source.fieldNames()).toIterable().containsExactly("source", "frames", "rate_per_s", "first_seq",
+            "last_seq", "missing", "gaps", "out_of_order", "stages_us");
+        assertThat(source.get("stages_us").elements().next().fieldNames()).toIterable().containsExactly("count",
+            "p50", "p90", "p99", "p99.9", "max");
+        assertThat(node.get("gaps").asLong()).isEqualTo(2L);
+        assertThat(node.get("torn").asLong()).isEqualTo(1L);
+        assertThat(node.get("crc_errors").asLong()).isEqualTo(1L);
+        assertThat(node.get("fifo_overflows").asText()).isEqualTo("n/a");
+        assertThat(node.get("deadline_misses").asLong()).isEqualTo(2L);
+        assertThat(node.get("watchdog_trips").asLong()).isEqualTo(1L);
+        assertThat(node.get("recoveries").asLong()).isEqualTo(1L);
+        assertThat(node.get("control_cycles").asLong()).isEqualTo(2L);
+        assertThat(ChildResult.MAPPER.convertValue(node.get("faults"), new TypeReference<Map<String, Long>>()
+        {
+        })).isEqualTo(Map.of("TORN", 1L, "CRC_ERROR", 1L, "DEADLINE_MISS", 2L, "STALL", 1L));
 
         assertThat(ReplayFormatter.followLine(1.0, 98, SourceStats.newHistogram(), summary.nodes(), control))
             .endsWith("gaps 2  faults 5  misses 2  trips 1");

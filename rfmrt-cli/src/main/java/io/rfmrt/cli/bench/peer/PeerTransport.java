@@ -4,6 +4,7 @@ import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.nio.file.Path;
+import java.util.Map;
 
 /**
  * A transport that a user could pick instead of rfmrt's receive path, as {@code rfmrt bench peers} runs it: a
@@ -91,9 +92,9 @@ public interface PeerTransport
          *
          * @return counter name to value, in a stable order; empty when the transport counts none.
          */
-        default java.util.Map<String, Long> lossCauses()
+        default Map<String, Long> lossCauses()
         {
-            return java.util.Map.of();
+            return Map.of();
         }
 
         @Override

@@ -2,6 +2,7 @@ package io.rfmrt.cli.bench.peer;
 
 import org.agrona.concurrent.UnsafeBuffer;
 
+import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
@@ -53,7 +54,7 @@ public final class UdpPeer implements PeerTransport
                 {
                     return channel.write(out) == FRAME_BYTES;
                 }
-                catch (final java.io.IOException ex)
+                catch (final IOException ex)
                 {
                     // ECONNREFUSED and friends: the datagram did not go out, it counts as lost
                     return false;
@@ -112,7 +113,7 @@ public final class UdpPeer implements PeerTransport
                 {
                     channel.close();
                 }
-                catch (final java.io.IOException ex)
+                catch (final IOException ex)
                 {
                     // closing is the stop signal; a failure to close leaves the join to time out and say so
                 }
