@@ -3,6 +3,7 @@ package io.rfmrt.rfm.internal.sim;
 import io.rfmrt.rfm.DmaCompletion;
 import io.rfmrt.rfm.DmaMode;
 import io.rfmrt.rfm.DmaRingFullPolicy;
+import io.rfmrt.rfm.RfmCounter;
 import io.rfmrt.rfm.RfmStatus;
 import io.rfmrt.rfm.SimTestSupport;
 import org.junit.jupiter.api.AfterEach;
@@ -10,8 +11,14 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
+import java.nio.ByteOrder;
+import java.nio.MappedByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -63,6 +70,71 @@ class DmaRingTest
             assertThat(done.eventData()).isEqualTo(7);
             assertThat(done.buffer().getLong(32)).isEqualTo(0x1122334455667788L);
             assertThat(holder.takeCompleted(done)).as("one fill, one completion").isFalse();
+        }
+    }
+
+    @Test
+    void shouldHoldABackpressuredFillUntilTheHolderGivesASlotBack() throws Exception
+    {
+        try (DmaRing holder = DmaRing.create(network, 2, DmaMode.AUTO, DmaRingFullPolicy.BACKPRESSURE, 2, 128))
+        {
+            // a wait bound far above anything this test takes, so that only the holder's release ends the wait
+            setBackpressureTimeout(DmaRing.file(network, 2), TimeUnit.SECONDS.toNanos(60));
+            try (DmaRing sender = DmaRing.attach(network, 2))
+            {
+                assertThat(sender.fill(network.memory(), 0, 64, 0, 1, 1)).isEqualTo(RfmStatus.SUCCESS);
+                assertThat(sender.fill(network.memory(), 64, 64, 0, 1, 2)).isEqualTo(RfmStatus.SUCCESS);
+                final AtomicReference<Throwable> consumerFailure = new AtomicReference<>();
+                final Thread consumer = new Thread(() ->
+                {
+                    try
+                    {
+                        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+                        while (stalls() == 0)
+                        {
+                            if (System.nanoTime() - deadline > 0)
+                            {
+                                throw new AssertionError("the third fill never stalled");
+                            }
+                            Thread.onSpinWait();
+                        }
+                        final DmaCompletion done = new DmaCompletion();
+                        assertThat(holder.takeCompleted(done)).isTrue();
+                        holder.release(done);
+                    }
+                    catch (final Throwable ex)
+                    {
+                        consumerFailure.set(ex);
+                    }
+                }, "dma-ring-consumer");
+                consumer.start();
+                final RfmStatus third = sender.fill(network.memory(), 128, 64, 0, 1, 3);
+                consumer.join(TimeUnit.SECONDS.toMillis(60));
+                assertThat(consumerFailure.get()).isNull();
+                assertThat(third).as("filled once a slot was given back, not dropped").isEqualTo(RfmStatus.SUCCESS);
+                assertThat(stalls()).isEqualTo(1);
+                assertThat(network.card(2).counter(RfmCounter.DMA_DROPPED.id())).isZero();
+                final DmaCompletion done = new DmaCompletion();
+                assertThat(holder.takeCompleted(done)).isTrue();
+                assertThat(done.eventData()).isEqualTo(2);
+                assertThat(holder.takeCompleted(done)).isTrue();
+                assertThat(done.eventData()).isEqualTo(3);
+            }
+        }
+    }
+
+    private long stalls()
+    {
+        return network.card(2).counter(RfmCounter.DMA_BACKPRESSURE_STALLS.id());
+    }
+
+    private static void setBackpressureTimeout(final Path file, final long nanos) throws IOException
+    {
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE))
+        {
+            final MappedByteBuffer map = channel.map(FileChannel.MapMode.READ_WRITE, 0, DmaRingDescriptor.HEADER_SIZE);
+            map.order(ByteOrder.nativeOrder()).putLong(DmaRingDescriptor.BACKPRESSURE_TIMEOUT_OFFSET, nanos);
+            map.force();
         }
     }
 }
