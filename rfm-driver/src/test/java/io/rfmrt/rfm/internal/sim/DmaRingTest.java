@@ -82,6 +82,11 @@ class DmaRingTest
             setBackpressureTimeout(DmaRing.file(network, 2), TimeUnit.SECONDS.toNanos(60));
             try (DmaRing sender = DmaRing.attach(network, 2))
             {
+                for (int i = 1; i <= 3; i++)
+                {
+                    network.memory().putLong(64 * (i - 1), 1000 + i);
+                }
+                final long before = System.nanoTime();
                 assertThat(sender.fill(network.memory(), 0, 64, 0, 1, 1)).isEqualTo(RfmStatus.SUCCESS);
                 assertThat(sender.fill(network.memory(), 64, 64, 0, 1, 2)).isEqualTo(RfmStatus.SUCCESS);
                 final AtomicReference<Throwable> consumerFailure = new AtomicReference<>();
@@ -114,11 +119,17 @@ class DmaRingTest
                 assertThat(third).as("filled once a slot was given back, not dropped").isEqualTo(RfmStatus.SUCCESS);
                 assertThat(stalls()).isEqualTo(1);
                 assertThat(network.card(2).counter(RfmCounter.DMA_DROPPED.id())).isZero();
+                final long after = System.nanoTime();
+                // each completion points at its own slot's buffer and carries the time its copy finished
                 final DmaCompletion done = new DmaCompletion();
-                assertThat(holder.takeCompleted(done)).isTrue();
-                assertThat(done.eventData()).isEqualTo(2);
-                assertThat(holder.takeCompleted(done)).isTrue();
-                assertThat(done.eventData()).isEqualTo(3);
+                for (int i = 2; i <= 3; i++)
+                {
+                    assertThat(holder.takeCompleted(done)).isTrue();
+                    assertThat(done.eventData()).isEqualTo(i);
+                    assertThat(done.slot()).isEqualTo((i - 1) % 2);
+                    assertThat(done.buffer().getLong(0)).isEqualTo(1000 + i);
+                    assertThat(done.completionNanos()).isBetween(before, after);
+                }
             }
         }
     }
