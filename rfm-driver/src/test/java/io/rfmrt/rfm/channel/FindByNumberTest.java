@@ -319,6 +319,61 @@ class FindByNumberTest
     }
 
     @Test
+    void shouldWaitOnARunOfTornFramesUntilAFrameAfterTheRunIsComplete()
+    {
+        final FramePublisher publisher = start(3);
+        assertThat(readAll()).isEqualTo("1 2 3");
+        tear(publisher);
+        tear(publisher);
+        // 4 and 5 are both left at their busy marks and nothing newer is complete: either may still be completed,
+        // and the complete frames before them (3, in the slot before 4's) say nothing about that
+        assertThat(readAll()).isEmpty();
+        assertThat(frames.tornWait()).isEqualTo(4);
+        assertThat(counts()).isEqualTo("frames=3 torn=0 gaps=0 restarts=0");
+        publish(publisher, 1);
+        assertThat(readAll()).isEqualTo("torn4 torn5 6");
+        assertThat(counts()).isEqualTo("frames=4 torn=2 gaps=2 restarts=0");
+    }
+
+    @Test
+    void shouldKeepWaitingWhileEverySlotIsTornAndCountThemAsGapsOnceLapped()
+    {
+        final FramePublisher publisher = start(3);
+        assertThat(readAll()).isEqualTo("1 2 3");
+        // 4..11: every one of the 8 slots left at its busy mark, none complete
+        for (int i = 0; i < SENSOR.slots(); i++)
+        {
+            tear(publisher);
+        }
+        assertThat(readAll()).isEmpty();
+        assertThat(frames.tornWait()).isEqualTo(4);
+        // 12 lands in the slot of 4: a lap, the frames 4..11 it passed over are gaps, none was given up as torn
+        publish(publisher, 1);
+        assertThat(readAll()).isEqualTo("12");
+        assertThat(counts()).isEqualTo("frames=4 torn=0 gaps=8 restarts=0");
+    }
+
+    @Test
+    void shouldReadTheOldIncarnationsFrameItCompletesWhileANewIncarnationIsSeen()
+    {
+        final FramePublisher first = start(3);
+        assertThat(readAll()).isEqualTo("1 2 3");
+        // the old publisher is writing 4 (its busy mark) when a new one has written 1 and 2; the old one was slow,
+        // not dead: it completes 4 while the reader looks at the slots
+        publish(first, 1);
+        final long slotOfFour = SENSOR.slotOffset(4) + FrameHeaderDescriptor.SEQ_OFFSET;
+        sender.window().putLongRelease(slotOfFour, -4);
+        start(2);
+        assertThat(frames.findFault(() ->
+        {
+            frames.findFault(null);
+            sender.window().putLongRelease(slotOfFour, 4);
+        })).isSameAs(frames);
+        assertThat(readAll()).as("4 is read, not counted torn; then the restart").isEqualTo("4 1 2");
+        assertThat(counts()).isEqualTo("frames=6 torn=0 gaps=0 restarts=1");
+    }
+
+    @Test
     void shouldTakeALappedFrameAndCountTheFramesItSkipped()
     {
         final FramePublisher publisher = start(2);

@@ -405,6 +405,31 @@ class FrameChannelTest
     }
 
     @Test
+    void shouldCallAnOnDemandCopyOfAnEmptySlotABadHeaderEvenWhenTheSlotIsWrittenDuringTheRead()
+    {
+        open("on-demand");
+        final FramePublisher publisher = new FramePublisher(sender, SENSOR);
+        final FrameReceiver frames = new FrameReceiver(receiver, SENSOR);
+        final DmaCompletion done = new DmaCompletion();
+        // an event for slot 1 before anything was published there: the card copies an empty slot, and the frame
+        // lands in the slot before the copy is checked; what was copied decides, not what the slot holds now
+        frames.readFault(() ->
+        {
+            frames.readFault(null);
+            publish(publisher, 1);
+        });
+        assertThat(frames.receiveOnDemand(1, done, view)).isEqualTo(FrameStatus.BAD_HEADER);
+        receiver.dma().release(done);
+        assertThat(frames.counter(FrameCounter.BAD_HEADER)).isEqualTo(1);
+        assertThat(frames.counter(FrameCounter.TORN)).isZero();
+        // the frame's own event then reads it
+        assertThat(nextEvent()).isEqualTo(1);
+        assertThat(frames.receiveOnDemand(1, done, view)).isEqualTo(FrameStatus.OK);
+        receiver.dma().release(done);
+        assertThat(view.buffer().getLong(view.payloadOffset())).isEqualTo(1);
+    }
+
+    @Test
     void shouldTakeAnySourceNodeIdUpTo255AndRefuseMore()
     {
         open("on-demand");

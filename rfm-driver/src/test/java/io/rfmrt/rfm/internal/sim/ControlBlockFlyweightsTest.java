@@ -67,6 +67,24 @@ class ControlBlockFlyweightsTest
     }
 
     @Test
+    void shouldNeverWriteOverAnEntryOfThePreviousLapThatIsNotTakenYet()
+    {
+        // the slot the tail points at still holds the entry written a lap before, not taken: a FIFO whose head or tail
+        // another process left wrong; the sender is refused, the entry is left as it is, nothing is claimed
+        final int offset = fifoOffset(0, EventType.INTR3);
+        EventFifo.init(buffer, offset);
+        final EventFifo fifo = new EventFifo().wrap(buffer, offset);
+        assertThat(fifo.offer(4, 41, 1000)).isTrue();
+        buffer.putLong(offset + FIFO_HEAD_OFFSET, FIFO_SLOTS - 1);
+        buffer.putLong(offset + FIFO_TAIL_OFFSET, FIFO_SLOTS);
+        assertThat(fifo.offer(5, 52, 2000)).isFalse();
+        assertThat(buffer.getLong(offset + FIFO_TAIL_OFFSET)).isEqualTo(FIFO_SLOTS);
+        assertThat(buffer.getInt(entryOffset(offset, 0) + ENTRY_DATA_OFFSET)).isEqualTo(41);
+        assertThat(buffer.getInt(entryOffset(offset, 0) + ENTRY_SOURCE_OFFSET)).isEqualTo(4);
+        assertThat(buffer.getLong(entryOffset(offset, 0) + ENTRY_SEQUENCE_OFFSET)).isEqualTo(1);
+    }
+
+    @Test
     void shouldStartEveryEntryAtItsOwnIndex()
     {
         final int offset = fifoOffset(1, 12);
