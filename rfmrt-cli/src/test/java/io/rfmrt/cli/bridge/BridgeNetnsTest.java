@@ -193,9 +193,9 @@ class BridgeNetnsTest
         assertThat(c.lostFrames()).as("frames the controller did not get, counted; %s", why)
             .isEqualTo(p.sensorFrames() - c.cycles());
         assertThat(c.tornFrames()).isZero();
-        // a frame goes missing between the hosts only while the link is down: a peer lost (a bridge silent or its
-        // stream blocked for the peer time-out, as a loaded machine can hold a JVM at a safepoint), the cards told
-        // (SYNC_LOSS) and the loss counted on both bridges; without one, nothing is lost
+        // a frame goes missing between the hosts only while a link is down: a peer lost (a bridge silent or its
+        // stream blocked for the peer time-out, as on a loaded machine), counted by the bridge that lost it;
+        // without one, nothing is lost
         if (bridge(0).counter(BridgeCounter.PEER_LOSSES) == 0 && bridge(1).counter(BridgeCounter.PEER_LOSSES) == 0)
         {
             assertThat(c.cycles()).as("no peer lost, so every sensor frame arrived; %s", why)
@@ -204,8 +204,8 @@ class BridgeNetnsTest
         }
         else
         {
-            assertThat(bridge(1).counter(BridgeCounter.DIVERGENCES)).as("the controller's host took its link " +
-                "down (its cards got SYNC_LOSS); %s", why).isPositive();
+            // a peer lost on one host only (host 0 alone, or before the first convergence) takes no link down on the
+            // other: the identities above are what holds then
             System.out.printf("a peer was lost during the run (%s): %d of %d sensor frames did not cross%n",
                 bridgeCounters(2), p.sensorFrames() - c.cycles(), p.sensorFrames());
         }
