@@ -8,14 +8,11 @@ import io.rfmrt.rfm.RfmDevices;
 import io.rfmrt.rfm.channel.ChannelSpec;
 import io.rfmrt.rfm.channel.FrameCounter;
 import io.rfmrt.rfm.channel.FramePublisher;
-import io.rfmrt.runtime.internal.JitQueue;
 import io.rfmrt.runtime.threads.RtEnvironment;
 import io.rfmrt.runtime.threads.RtSettings;
 import org.agrona.concurrent.SystemNanoClock;
 import org.agrona.concurrent.UnsafeBuffer;
 
-import java.lang.management.CompilationMXBean;
-import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -38,12 +35,6 @@ public final class ReceiveWarmUp
 
     /** Frames between two samplings of the stage latencies during the warm-up (a power of two). */
     private static final int LATENCY_SAMPLE_FRAMES = 256;
-
-    /** How far apart the JIT compilers are looked at during the warm-up, in ms. */
-    private static final int JIT_CHECK_MS = 50;
-
-    /** Looks in a row that must find the JIT compilers idle. */
-    private static final int JIT_QUIET_CHECKS = 4;
 
     private ReceiveWarmUp()
     {
@@ -165,7 +156,7 @@ public final class ReceiveWarmUp
                     leftRunning = ex;
                 }
             }
-            awaitCompilerQuiet();
+            JitWatch.awaitIdle(TimeUnit.SECONDS.toNanos(10));
             if (leftRunning == null)
             {
                 // nothing of the warm-up runs any more: its network can go
@@ -190,69 +181,6 @@ public final class ReceiveWarmUp
             // process ends
             throw new IllegalStateException("warm-up on network '" + network + "': " + leftRunning.getMessage(),
                 leftRunning);
-        }
-    }
-
-    /**
-     * Wait until the JIT compilers have had nothing to do for a while (at most 10 s): what the warm-up queued must be
-     * installed before RT threads start, because a busy RT thread on each core leaves the compiler threads no cpu.
-     */
-    private static void awaitCompilerQuiet()
-    {
-        final JitWatch jit = new JitWatch();
-        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (!jit.idle() && System.nanoTime() < deadline)
-        {
-            try
-            {
-                Thread.sleep(10);
-            }
-            catch (final InterruptedException ex)
-            {
-                Thread.currentThread().interrupt();
-                return;
-            }
-        }
-    }
-
-    /**
-     * Whether the JIT compilers have been idle for {@link #JIT_QUIET_CHECKS} looks {@link #JIT_CHECK_MS} apart: no
-     * compilation in progress or queued ({@link JitQueue}); where the JVM does not list its queue, no change in the
-     * summed compilation time.
-     */
-    private static final class JitWatch
-    {
-        private final CompilationMXBean bean = ManagementFactory.getCompilationMXBean();
-        private long nextCheck = System.nanoTime();
-        private long lastTime = -1;
-        private int quiet;
-
-        boolean idle()
-        {
-            final long now = System.nanoTime();
-            if (now - nextCheck < 0)
-            {
-                return false;
-            }
-            nextCheck = now + TimeUnit.MILLISECONDS.toNanos(JIT_CHECK_MS);
-            final int pending = JitQueue.pending();
-            final boolean still;
-            if (pending >= 0)
-            {
-                still = pending == 0;
-            }
-            else if (bean != null && bean.isCompilationTimeMonitoringSupported())
-            {
-                final long time = bean.getTotalCompilationTime();
-                still = time == lastTime;
-                lastTime = time;
-            }
-            else
-            {
-                return true;
-            }
-            quiet = still ? quiet + 1 : 0;
-            return quiet >= JIT_QUIET_CHECKS;
         }
     }
 }

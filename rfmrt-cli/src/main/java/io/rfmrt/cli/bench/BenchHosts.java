@@ -13,6 +13,7 @@ import io.rfmrt.cli.common.Netns;
 import io.rfmrt.cli.common.Progress;
 import io.rfmrt.cli.common.UsageException;
 import io.rfmrt.rfm.SharedMemoryFile;
+import io.rfmrt.rfm.bridge.BridgeWarmUp;
 import io.rfmrt.runtime.threads.RtEnvironment;
 import io.rfmrt.runtime.threads.RtSettings;
 import io.rfmrt.runtime.threads.RtThread;
@@ -99,6 +100,11 @@ public final class BenchHosts implements Callable<Integer>
             "(default: rfb and this process's id).")
     String prefix;
 
+    @Option(names = "--warm-up-frames", defaultValue = "" + BridgeWarmUp.FRAMES_DEFAULT, paramLabel = "N",
+        description = "Frames each bridge warms up with before it joins (rfmrt bridge --warm-up-frames; 0: the " +
+            "bridges start cold; default ${DEFAULT-VALUE}).")
+    int warmUpFrames;
+
     @Option(names = "--json", description = "Print one JSON object instead of the table.")
     boolean json;
 
@@ -106,6 +112,10 @@ public final class BenchHosts implements Callable<Integer>
     public Integer call() throws Exception
     {
         pace.check();
+        if (warmUpFrames < 0)
+        {
+            throw new UsageException("--warm-up-frames " + warmUpFrames + " is negative (0: the bridges start cold)");
+        }
         final List<Row> rows = BenchRows.select(ROWS, only, Row::name, "--rows: unknown row");
         final String tag = prefix != null ? prefix : "rfb" + ProcessHandle.current().pid() % 100_000;
         if (!tag.matches("[a-z0-9]{1,8}"))
@@ -180,11 +190,12 @@ public final class BenchHosts implements Callable<Integer>
      * @param refusedBySender frames the transport refused.
      * @param figures         the receiver's figures.
      * @param lossCauses      the receiver's loss counters, by name.
+     * @param skips           the frames missing by number at the receiver, and when.
      * @param txCpuPct        the sending process, % of one core, or null.
      * @param bridgesCpuPct   both bridge processes, % of one core (bridge rows only).
      */
     record Transfer(long sent, long sendRateHz, long refusedBySender, @JsonUnwrapped BenchRun.ReceiverFigures figures,
-        Map<String, Long> lossCauses, Double txCpuPct,
+        Map<String, Long> lossCauses, SequenceSkips.Figures skips, Double txCpuPct,
         @JsonInclude(JsonInclude.Include.NON_NULL) Double bridgesCpuPct)
     {
     }
@@ -208,7 +219,7 @@ public final class BenchHosts implements Callable<Integer>
                     try
                     {
                         all.add(run(netns, tag, row, BenchRun.Traffic.steady(BenchRun.UNIFORM_JITTER, rate,
-                            pace.seconds, PeerTransport.FRAME_BYTES)));
+                            pace.seconds, PeerTransport.FRAME_BYTES), warmUpFrames));
                     }
                     catch (final IOException | RuntimeException ex)
                     {
@@ -246,8 +257,10 @@ public final class BenchHosts implements Callable<Integer>
         {
             if (r.failure() == null && r.transfer().figures().lost() > 0 && !r.transfer().lossCauses().isEmpty())
             {
-                out.printf("lost at %s Hz by %s: %s%n", r.rateHz(), r.row(),
-                    lossLine(r.transfer().figures().lost(), r.transfer().lossCauses()));
+                final String skipped = r.transfer().skips() == null ? "" : r.transfer().skips().line();
+                out.printf("lost at %s Hz by %s: %s%s%n", r.rateHz(), r.row(),
+                    lossLine(r.transfer().figures().lost(), r.transfer().lossCauses()),
+                    skipped.isEmpty() ? "" : "; missing " + skipped);
             }
         }
         for (final BenchRows.RowTarget t : result.targets())
@@ -312,7 +325,7 @@ public final class BenchHosts implements Callable<Integer>
     }
 
     private static HostsRow run(final Netns netns, final String tag, final Row row,
-        final BenchRun.Traffic traffic) throws Exception
+        final BenchRun.Traffic traffic, final int warmUpFrames) throws Exception
     {
         final Path dir = Path.of("/dev/shm", tag + "-bench-" + row.name());
         final Path[] roots = {Path.of("/dev/shm", tag + "-host0"), Path.of("/dev/shm", tag + "-host1")};
@@ -332,7 +345,7 @@ public final class BenchHosts implements Callable<Integer>
             {
                 for (int host = 0; host < 2; host++)
                 {
-                    bridges[host] = startBridge(netns, host, roots[host], row, dir);
+                    bridges[host] = startBridge(netns, host, roots[host], row, dir, warmUpFrames);
                     processes.add(bridges[host]);
                 }
                 for (int host = 0; host < 2; host++)
@@ -384,8 +397,11 @@ public final class BenchHosts implements Callable<Integer>
                     final double hz = 100.0;
                     bridgesCpu = Math.round(1000.0 * ticks / hz / ((wall1 - wall0) / 1e9)) / 10.0;
                 }
+                final SequenceSkips.Figures skips = r.path("skips").isObject() ?
+                    ChildResult.MAPPER.treeToValue(r.get("skips"), SequenceSkips.Figures.class) : null;
                 return HostsRow.of(row, rate, new Transfer(s.sent(), s.sendRateHz(), s.refused(),
-                    BenchRun.ReceiverFigures.of(r, s.sent()).withoutHistogram(), causes, s.cpuPct(), bridgesCpu),
+                    BenchRun.ReceiverFigures.of(r, s.sent()).withoutHistogram(), causes, skips, s.cpuPct(),
+                    bridgesCpu),
                     !r.get("failure").isNull() ? r.get("failure").asText() : s.failure());
             }
             finally
@@ -415,14 +431,15 @@ public final class BenchHosts implements Callable<Integer>
     }
 
     private static Process startBridge(final Netns netns, final int host, final Path root, final Row row,
-        final Path dir) throws IOException
+        final Path dir, final int warmUpFrames) throws IOException
     {
         final int peer = 1 - host;
         final ProcessBuilder builder = ChildJvm.builderOn(netns, host, root, "bridge", "--network", NETWORK, "--host-id",
             Integer.toString(host + 1), "--host-name", "bench-host" + host, "--channel",
             "aeron:udp?endpoint=" + Netns.address(host) + ":" + BRIDGE_PORT, "--peers",
             (peer + 1) + "@" + Netns.address(peer) + ":" + BRIDGE_PORT, "--size", "1M", "--log-size", "8M",
-            "--idle", row.idle(), "--threading", row.threading());
+            "--idle", row.idle(), "--threading", row.threading(), "--warm-up-frames",
+            Integer.toString(warmUpFrames));
         return builder.redirectOutput(dir.resolve("bridge" + host + ".out").toFile())
             .redirectError(dir.resolve("bridge" + host + ".err").toFile()).start();
     }

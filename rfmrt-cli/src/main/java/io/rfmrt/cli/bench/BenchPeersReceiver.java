@@ -52,10 +52,13 @@ public final class BenchPeersReceiver implements Callable<Integer>
             final AtomicLong frames = new AtomicLong();
             final AtomicReference<String> failure = new AtomicReference<>();
             final long warmup = warmupFrames;
+            final SequenceSkips skips = new SequenceSkips(warmup);
             final PeerTransport.Handler handler = (buffer, offset) ->
             {
                 final long now = System.nanoTime();
-                if (buffer.getLong(offset + PeerTransport.SEQ_OFFSET) > warmup)
+                final long sequence = buffer.getLong(offset + PeerTransport.SEQ_OFFSET);
+                skips.onFrame(sequence, now);
+                if (sequence > warmup)
                 {
                     Histograms.record(histogram, now - buffer.getLong(offset + PeerTransport.STAMP_OFFSET));
                 }
@@ -79,7 +82,7 @@ public final class BenchPeersReceiver implements Callable<Integer>
             final Window sending = watch(control, frames, failure, thread, receiver);
             final Result r = new Result(frames.get(), Math.round(histogram.getMean() / 100.0) / 10.0,
                 Histograms.Percentiles.of(histogram), failure.get() != null ? null : sending.cpuPct(),
-                failure.get(), receiver.lossCauses(), Histograms.encode(histogram));
+                failure.get(), receiver.lossCauses(), skips.figures(), Histograms.encode(histogram));
             ChildResult.write(System.out, r);
             if (failure.get() != null)
             {
@@ -104,10 +107,11 @@ public final class BenchPeersReceiver implements Callable<Integer>
      *                    a window too short to time.
      * @param failure     why the run failed, or {@code null}.
      * @param lossCauses  the transport's own loss counters.
+     * @param skips       the frames missing by number, and when.
      * @param histogram   the latency histogram ({@link Histograms#encode}).
      */
     record Result(long frames, double meanUs, @JsonUnwrapped Histograms.Percentiles percentiles, Double cpuPct,
-        String failure, Map<String, Long> lossCauses, String histogram)
+        String failure, Map<String, Long> lossCauses, SequenceSkips.Figures skips, String histogram)
     {
     }
 

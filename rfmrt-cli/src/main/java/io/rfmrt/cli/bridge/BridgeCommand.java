@@ -11,6 +11,7 @@ import io.rfmrt.rfm.bridge.Bridge;
 import io.rfmrt.rfm.bridge.BridgeContext;
 import io.rfmrt.rfm.bridge.BridgeRecordKind;
 import io.rfmrt.rfm.bridge.BridgeState;
+import io.rfmrt.rfm.bridge.BridgeWarmUp;
 import io.rfmrt.rfm.sim.SimNetwork;
 import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.AgentRunner;
@@ -25,6 +26,7 @@ import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 import sun.misc.Signal;
 
+import io.rfmrt.runtime.JitWatch;
 import io.rfmrt.runtime.threads.RtEnvironment;
 import io.rfmrt.runtime.threads.RtSettings;
 
@@ -134,6 +136,12 @@ public final class BridgeCommand implements Callable<Integer>
         description = "Pin the bridge's thread to this cpu (default: not pinned).")
     int cpu;
 
+    @Option(names = "--warm-up-frames", defaultValue = "" + BridgeWarmUp.FRAMES_DEFAULT, paramLabel = "N",
+        description = "Before it joins, carry at least N frames through a private pair of bridges in this process " +
+            "(over the loopback interface), then on until the JIT compilers are idle (at most 20 s): the bridge " +
+            "starts with its drain and apply compiled (0: start cold; default ${DEFAULT-VALUE}).")
+    int warmUpFrames;
+
     @Option(names = "--seconds", defaultValue = "0", paramLabel = "S",
         description = "Stop by itself after S seconds (0: run until a signal).")
     int seconds;
@@ -176,6 +184,10 @@ public final class BridgeCommand implements Callable<Integer>
      */
     private List<BridgeContext.Peer> checkOptions()
     {
+        if (warmUpFrames < 0)
+        {
+            throw new UsageException("--warm-up-frames " + warmUpFrames + " is negative (0: start cold)");
+        }
         if (seconds < 0)
         {
             throw new UsageException("--seconds " + seconds + " is negative (0: run until a signal)");
@@ -278,6 +290,7 @@ public final class BridgeCommand implements Callable<Integer>
         final Bridge bridge;
         try
         {
+            warmUp(out, ctx, doorbellParkNs, idleStrategy);
             bridge = Bridge.launch(ctx);
         }
         catch (final RuntimeException ex)
@@ -512,6 +525,34 @@ public final class BridgeCommand implements Callable<Integer>
             throw new UsageException("--channel " + SimNetwork.quote(channel) + ": cannot listen on " + host +
                 ":" + port + ": " + ex.getMessage());
         }
+    }
+
+    /**
+     * Warm the bridge's code up before it joins ({@link BridgeWarmUp}), then wait for the JIT compilers to be idle;
+     * one line says what it did. A warm-up that cannot run (no loopback interface, say) is said and skipped: the
+     * bridge then starts cold, as with {@code --warm-up-frames 0}.
+     */
+    private void warmUp(final PrintWriter out, final BridgeContext ctx, final long doorbellParkNs,
+        final Supplier<IdleStrategy> idleStrategy)
+    {
+        if (warmUpFrames == 0)
+        {
+            return;
+        }
+        final JitWatch jit = new JitWatch();
+        final BridgeWarmUp.Result r = BridgeWarmUp.run(ctx, b -> doorbellParkNs > 0 ?
+            b.doorbellIdleStrategy(doorbellParkNs) : idleStrategy.get(), jit::idle, warmUpFrames);
+        final boolean quiet = JitWatch.awaitIdle(TimeUnit.SECONDS.toNanos(10));
+        if (r.problem() != null)
+        {
+            spec.commandLine().getErr().println("rfmrt bridge: warning: warm-up stopped after " + r.sent() +
+                " frames, the bridge starts cold: " + r.problem());
+            spec.commandLine().getErr().flush();
+        }
+        out.printf(Locale.ROOT, "%s  warmed up: %d frames through a private pair of bridges in %.1f s (%d refused by the " +
+            "receiving node's checks)%s%n", TIME.format(Instant.now()), r.received(), r.elapsedNs() / 1e9, r.bad(),
+            quiet ? "" : "; the JIT compilers were still busy 10 s after it");
+        out.flush();
     }
 
     static long doorbellParkNs(final String name)

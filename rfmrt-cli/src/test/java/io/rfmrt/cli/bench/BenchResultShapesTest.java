@@ -189,10 +189,12 @@ class BenchResultShapesTest
     {
         final BenchHosts.Row bridge = BenchHosts.ROWS.get(0);
         final JsonNode done = tree(BenchHosts.HostsRow.of(bridge, 1_000, new BenchHosts.Transfer(1_000, 1_000, 0,
-            modeRun(null).figures().withoutHistogram(), Map.of("gaps", 0L), 3.5, 7.5), null));
+            modeRun(null).figures().withoutHistogram(), Map.of("gaps", 0L),
+            new SequenceSkips.Figures(0, 0, null, null), 3.5, 7.5), null));
         assertThat(done.fieldNames()).toIterable().containsExactly("row", "kind", "idle", "threading", "floor",
             "rate_hz", "sent", "send_rate_hz", "refused_by_sender", "frames", "lost", "mean_us", "p50_us", "p90_us",
-            "p99_us", "p999_us", "max_us", "cpu_pct", "loss_causes", "tx_cpu_pct", "bridges_cpu_pct", "failure");
+            "p99_us", "p999_us", "max_us", "cpu_pct", "loss_causes", "skips", "tx_cpu_pct", "bridges_cpu_pct",
+            "failure");
         assertThat(tree(BenchHosts.HostsRow.of(bridge, 1_000, null, "the receiver was not ready")).fieldNames())
             .toIterable().containsExactly("row", "kind", "idle", "threading", "floor", "rate_hz", "failure");
     }

@@ -164,8 +164,16 @@ class BridgeNetnsTest
     {
         // a node refuses a layout larger than its network: the bridges make one of the control layout's size
         networkSize = Long.toString(ControlFrames.LAYOUT.memorySize());
+        // the bridges start warm here, as by default: the loop's first seconds are what a cold bridge loses
+        warmUpFrames = "5000";
         hosts(2);
         awaitInSync();
+        for (int host = 0; host < 2; host++)
+        {
+            assertThat(Files.readString(work.resolve("bridge" + host + ".out"))).as("host %d's bridge", host)
+                .containsPattern("warmed up: [0-9]+ frames through a private pair of bridges in [0-9.]+ s \\(0 " +
+                    "refused");
+        }
         final int cycles = 10_000;
         final Path controllerYaml = DemoConfigs.writeBoth(work, NETWORK, work.resolve("journal"), 1000, cycles,
             "BLOCKING", PlantApp.MODEL_IDEAL, DemoProfile.STANDARD);
@@ -417,6 +425,9 @@ class BridgeNetnsTest
         }
     }
 
+    /** Frames each bridge warms up with: none (a cold start, quicker) unless a test is about the first seconds. */
+    private String warmUpFrames = "0";
+
     private void startBridge(final int host, final int count) throws IOException
     {
         final List<String> peers = new ArrayList<>();
@@ -431,7 +442,7 @@ class BridgeNetnsTest
         command.addAll(List.of("bridge", "--network", NETWORK, "--host-id", Integer.toString(host + 1),
             "--host-name", "host" + host, "--channel", "aeron:udp?endpoint=" + Netns.address(host) + ":" + PORT,
             "--peers", String.join(",", peers), "--size", networkSize, "--log-size", "1M", "--peer-timeout", "1s",
-            "--heartbeat", "100ms"));
+            "--heartbeat", "100ms", "--warm-up-frames", warmUpFrames));
         // its lines go to a file (appended over restarts), never into a pipe nobody drains
         final Process p = new ProcessBuilder(command)
             .redirectOutput(ProcessBuilder.Redirect.appendTo(work.resolve("bridge" + host + ".out").toFile()))
