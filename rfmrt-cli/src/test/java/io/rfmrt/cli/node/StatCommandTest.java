@@ -54,9 +54,13 @@ class StatCommandTest
         {
             CliProcesses.awaitLine(one, "process:");
             CliProcesses.awaitLine(two, "process:");
-            // a few heartbeats: the card's counters are set on each
-            Thread.sleep(2_500);
-
+            // the card's counters and the channels' lines come with the nodes' heartbeats: wait for both nodes'
+            // (bounded), not for a fixed time that a loaded machine may not give them
+            final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            while (!running(simRoot, 500) && System.nanoTime() < deadline)
+            {
+                Thread.sleep(100);
+            }
             final CliRun text = CliRun.of("stat", "--root", simRoot.toString(), "--network", "lab1");
             assertThat(text.exit()).as(text.err()).isZero();
             assertThat(text.out())
@@ -193,5 +197,32 @@ class StatCommandTest
             }
         }
         throw new AssertionError("no counter " + id + " in " + node);
+    }
+
+    /**
+     * @return whether node 2 has handled more than {@code frames} frames and its card received more events, as its
+     * heartbeats publish them.
+     */
+    private static boolean running(final Path simRoot, final long frames) throws IOException
+    {
+        final CliRun json = CliRun.of("stat", "--root", simRoot.toString(), "--network", "lab1", "--node", "2",
+            "--json");
+        if (json.exit() != 0)
+        {
+            return false;
+        }
+        final JsonNode nodes = new ObjectMapper().readTree(json.out()).get("nodes");
+        if (nodes == null || nodes.size() != 1 || nodes.get(0).get("counters") == null)
+        {
+            return false;
+        }
+        long handled = 0;
+        long received = 0;
+        for (final JsonNode c : nodes.get(0).get("counters"))
+        {
+            handled = c.get("id").asInt() == 1 ? c.get("value").asLong() : handled;
+            received = c.get("id").asInt() == 33 ? c.get("value").asLong() : received;
+        }
+        return handled > frames && received > frames;
     }
 }
