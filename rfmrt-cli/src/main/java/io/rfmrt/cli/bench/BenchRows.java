@@ -14,6 +14,7 @@ import java.nio.file.Path;
 import java.time.ZonedDateTime;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.function.Consumer;
 import java.util.function.Function;
 
@@ -186,6 +187,22 @@ final class BenchRows
         {
             final double ratio = ((Number)p50).doubleValue() / Math.max(0.1, ((Number)other).doubleValue());
             return new RowTarget(target, ratio <= 1.5, String.format("p50 %s vs %s us, ratio %.2f", p50, other, ratio));
+        }
+
+        /**
+         * @param target what it asks.
+         * @param what   the figure compared, e.g. "p99".
+         * @param value  the row's figure.
+         * @param other  the figure it is held to.
+         * @param limit  the largest ratio that meets the target.
+         * @return met when {@code value} is within {@code limit} times {@code other}.
+         */
+        static RowTarget within(final String target, final String what, final double value, final double other,
+            final double limit)
+        {
+            final double ratio = value / Math.max(0.1, other);
+            return new RowTarget(target, ratio <= limit, String.format(Locale.ROOT, "%s %s vs %s, ratio %.2f", what,
+                value, other, ratio));
         }
 
         /**
