@@ -201,8 +201,8 @@ final class BenchRows
             final double limit)
         {
             final double ratio = value / Math.max(0.1, other);
-            return new RowTarget(target, ratio <= limit, String.format(Locale.ROOT, "%s %s vs %s, ratio %.2f", what,
-                value, other, ratio));
+            return new RowTarget(target, ratio <= limit, String.format(Locale.ROOT, "%s %.1f vs %.1f, ratio %.2f",
+                what, value, other, ratio));
         }
 
         /**
