@@ -36,7 +36,12 @@ public enum RfmCounter
     /** DMA submissions rejected by the alignment / length rules. */
     DMA_REJECTED(72, false, "DMA rejected"),
     /** Times the ring went down while this card was attached. */
-    SYNC_LOSSES(73, false, "sync losses");
+    SYNC_LOSSES(73, false, "sync losses"),
+    /**
+     * Events lost because their type's FIFO in shared memory was corrupt: head, tail or an entry's sequence in a
+     * state no sender or taker leaves (each one also raises BAD_DATA, whose data word is the type's id).
+     */
+    FIFO_FAULTS(74, false, "FIFO faults");
 
     /** Number of 64-bit counter slots a card reserves; slots are below this. */
     public static final int SLOT_COUNT = 128;

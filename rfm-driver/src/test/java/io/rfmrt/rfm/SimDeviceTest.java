@@ -304,7 +304,7 @@ class SimDeviceTest
         Files.write(control, bytes);
         assertThatThrownBy(() -> open(1))
             .isInstanceOf(RfmException.class)
-            .hasMessageContaining("network 'lab' has a foreign or corrupt control block: magic");
+            .hasMessageContaining("network 'lab' has a foreign or corrupt control block " + control + ": magic 0x");
     }
 
     @Test

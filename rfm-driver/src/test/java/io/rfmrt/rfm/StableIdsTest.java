@@ -62,7 +62,7 @@ class StableIdsTest
             "EVENTS_SENT", 0, "EVENTS_RECEIVED", 16, "FIFO_OVERFLOWS", 32, "EVENTS_DISABLED", 48,
             "SENDS_REFUSED", 64, "SENDS_UNDELIVERED", 65, "AWAIT_TIMEOUTS", 66, "AWAIT_CANCELS", 67,
             "INTERRUPTS_RAISED", 68, "DMA_COMPLETED", 69, "DMA_DROPPED", 70, "DMA_BACKPRESSURE_STALLS", 71,
-            "DMA_REJECTED", 72, "SYNC_LOSSES", 73));
+            "DMA_REJECTED", 72, "SYNC_LOSSES", 73, "FIFO_FAULTS", 74));
         assertThat(RfmCounter.SLOT_COUNT).isEqualTo(128);
         // the slot of a type depends on its id only, not on how many types exist
         assertThat(RfmCounter.EVENTS_RECEIVED.slot(EventType.SYNC_LOSS)).isEqualTo(16 + 8);
@@ -76,7 +76,7 @@ class StableIdsTest
         }
         assertThat(RfmCounter.fromId(17)).as("inside EVENTS_RECEIVED, not a first slot").isNull();
         assertThat(RfmCounter.ofSlot(17)).isSameAs(RfmCounter.EVENTS_RECEIVED);
-        assertThat(RfmCounter.fromId(74)).isNull();
+        assertThat(RfmCounter.fromId(75)).isNull();
         assertThat(RfmCounter.ofSlot(127)).isNull();
         assertThat(RfmCounter.fromId(128)).isNull();
     }

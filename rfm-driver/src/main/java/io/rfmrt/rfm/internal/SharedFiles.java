@@ -394,7 +394,15 @@ public final class SharedFiles
         try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE,
             LinkOption.NOFOLLOW_LINKS))
         {
-            return channel.map(FileChannel.MapMode.READ_WRITE, 0, channel.size());
+            final long size = channel.size();
+            if (size > Integer.MAX_VALUE)
+            {
+                // a buffer indexes with an int: a larger file cannot be what any rfmrt process made
+                throw new RfmException(RfmStatus.BAD_LAYOUT, String.format(
+                    "%s %s is %,d bytes, more than the %,d bytes a shared file may have", what, file, size,
+                    Integer.MAX_VALUE));
+            }
+            return channel.map(FileChannel.MapMode.READ_WRITE, 0, size);
         }
         catch (final IOException ex)
         {

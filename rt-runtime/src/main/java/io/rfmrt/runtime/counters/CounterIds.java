@@ -53,7 +53,7 @@ public final class CounterIds
         RfmCounter.EVENTS_SENT, RfmCounter.EVENTS_RECEIVED, RfmCounter.FIFO_OVERFLOWS, RfmCounter.EVENTS_DISABLED,
         RfmCounter.SENDS_REFUSED, RfmCounter.SENDS_UNDELIVERED, RfmCounter.AWAIT_TIMEOUTS, RfmCounter.AWAIT_CANCELS,
         RfmCounter.INTERRUPTS_RAISED, RfmCounter.DMA_COMPLETED, RfmCounter.DMA_DROPPED,
-        RfmCounter.DMA_BACKPRESSURE_STALLS, RfmCounter.DMA_REJECTED, RfmCounter.SYNC_LOSSES};
+        RfmCounter.DMA_BACKPRESSURE_STALLS, RfmCounter.DMA_REJECTED, RfmCounter.SYNC_LOSSES, RfmCounter.FIFO_FAULTS};
 
     /** Journal counter: records written to disk. */
     public static final int JOURNAL_WRITTEN = 0;

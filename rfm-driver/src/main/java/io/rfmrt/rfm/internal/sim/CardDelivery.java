@@ -115,7 +115,9 @@ public final class CardDelivery implements AutoCloseable
             if (ring != null)
             {
                 ring.close();
+                rings[to] = null;
             }
+            // a ring file this build cannot fill is refused here, in one line, and looked at again on the next send
             ring = DmaRing.attach(network, to);
             rings[to] = ring;
             generations[to] = generation;

@@ -17,6 +17,7 @@ import java.nio.MappedByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.util.concurrent.TimeUnit;
 
 import static io.rfmrt.rfm.internal.sim.DmaRingDescriptor.*;
 
@@ -30,8 +31,14 @@ public final class DmaRing implements AutoCloseable
     public static final int DEFAULT_SLOT_COUNT = 64;
     /** Default bytes per host buffer. */
     public static final int DEFAULT_SLOT_SIZE = 2048;
+    /** Most descriptors per ring. */
+    public static final int MAX_SLOT_COUNT = 65536;
+    /** Most bytes per host buffer. */
+    public static final int MAX_SLOT_SIZE = 1 << 20;
     /** Default bound on a backpressure wait before the transfer is dropped. */
     public static final long DEFAULT_BACKPRESSURE_TIMEOUT_NS = 1_000_000L;
+    /** Longest backpressure wait a ring file may ask of its fillers; a longer one is refused as corrupt. */
+    public static final long MAX_BACKPRESSURE_TIMEOUT_NS = TimeUnit.HOURS.toNanos(1);
 
     private final NetworkImage network;
     private final int node;
@@ -86,15 +93,10 @@ public final class DmaRing implements AutoCloseable
     public static DmaRing create(final NetworkImage network, final int node, final DmaMode mode,
         final DmaRingFullPolicy policy, final int slotCount, final int slotSize)
     {
-        if (slotCount < 2 || slotCount > 65536 || !BitUtil.isPowerOfTwo(slotCount))
+        final String problem = slotProblem(slotCount, slotSize);
+        if (problem != null)
         {
-            throw new RfmException(RfmStatus.OUT_OF_RANGE, "DMA slot count " + slotCount +
-                " is not a power of two between 2 and 65536");
-        }
-        if (slotSize < 64 || slotSize > (1 << 20) || slotSize % 64 != 0)
-        {
-            throw new RfmException(RfmStatus.OUT_OF_RANGE, "DMA slot size " + slotSize +
-                " is not a multiple of 64 between 64 and 1M");
+            throw new RfmException(RfmStatus.OUT_OF_RANGE, "DMA " + problem);
         }
         final Path file = file(network, node);
         final Path tmp = SharedFiles.createTemporary(file, fileSize(slotCount, slotSize));
@@ -129,11 +131,15 @@ public final class DmaRing implements AutoCloseable
     }
 
     /**
-     * Map another node's ring to fill it.
+     * Map another node's ring to fill it. The file is another process's and may be damaged or forged: every field
+     * the filler relies on is checked against this build's bounds and against the file's length before the ring is
+     * handed out, so that no later fill can reach past the mapping or wait without bound.
      *
      * @param network the network.
      * @param node    node id.
      * @return the ring, or null when the node has none (yet).
+     * @throws RfmException BAD_LAYOUT with one line naming the file, the field and its value when the file is not a
+     *                      ring this build can fill.
      */
     public static DmaRing attach(final NetworkImage network, final int node)
     {
@@ -143,23 +149,86 @@ public final class DmaRing implements AutoCloseable
             return null;
         }
         final MappedByteBuffer map = SharedFiles.map(file, "DMA ring");
-        final UnsafeBuffer buffer = new UnsafeBuffer(map);
-        if (buffer.capacity() < HEADER_SIZE || buffer.getLongAcquire(MAGIC_OFFSET) != MAGIC ||
-            buffer.getInt(VERSION_OFFSET) != LAYOUT_VERSION)
+        final String problem = layoutProblem(new UnsafeBuffer(map), node);
+        if (problem != null)
         {
             SharedFiles.unmap(map);
-            throw new RfmException(RfmStatus.BAD_LAYOUT, "DMA ring " + file + " has a foreign or corrupt header");
-        }
-        if (DmaMode.fromId(buffer.getInt(MODE_OFFSET)) == null ||
-            DmaRingFullPolicy.fromId(buffer.getInt(POLICY_OFFSET)) == null)
-        {
-            final int mode = buffer.getInt(MODE_OFFSET);
-            final int policy = buffer.getInt(POLICY_OFFSET);
-            SharedFiles.unmap(map);
-            throw new RfmException(RfmStatus.BAD_LAYOUT, "DMA ring " + file + " has unknown mode id " + mode +
-                " or ring-full policy id " + policy);
+            throw new RfmException(RfmStatus.BAD_LAYOUT, "DMA ring " + file + " " + problem);
         }
         return new DmaRing(network, node, map, false);
+    }
+
+    /**
+     * Check a mapped ring file as a filler needs it: magic and version, then each header field within this build's
+     * bounds, then the file long enough for the descriptors and buffers that the header promises.
+     *
+     * @param buffer the whole file.
+     * @param node   the node whose ring it should be.
+     * @return null when the file can be filled, else what is wrong, naming the field and its value.
+     */
+    static String layoutProblem(final UnsafeBuffer buffer, final int node)
+    {
+        final int length = buffer.capacity();
+        if (length < HEADER_SIZE)
+        {
+            return "is " + length + " bytes, shorter than its " + HEADER_SIZE + "-byte header";
+        }
+        final long magic = buffer.getLongAcquire(MAGIC_OFFSET);
+        if (magic != MAGIC)
+        {
+            return String.format("has a foreign or corrupt header: magic 0x%016x, expected 0x%016x", magic, MAGIC);
+        }
+        final int version = buffer.getInt(VERSION_OFFSET);
+        if (version != LAYOUT_VERSION)
+        {
+            return "has a foreign or corrupt header: layout version " + version + ", this build reads " +
+                LAYOUT_VERSION;
+        }
+        final int slotCount = buffer.getInt(SLOT_COUNT_OFFSET);
+        final int slotSize = buffer.getInt(SLOT_SIZE_OFFSET);
+        final String bound = slotProblem(slotCount, slotSize);
+        if (bound != null)
+        {
+            return "has a corrupt header: " + bound;
+        }
+        final long needed = fileSize(slotCount, slotSize);
+        if (length < needed)
+        {
+            return "is " + length + " bytes, but its header's slot count " + slotCount + " and slot size " +
+                slotSize + " need " + needed;
+        }
+        final int mode = buffer.getInt(MODE_OFFSET);
+        final int policy = buffer.getInt(POLICY_OFFSET);
+        if (DmaMode.fromId(mode) == null || DmaRingFullPolicy.fromId(policy) == null)
+        {
+            return "has unknown mode id " + mode + " or ring-full policy id " + policy;
+        }
+        final int owner = buffer.getInt(NODE_OFFSET);
+        if (owner != node)
+        {
+            return "has node id " + owner + " in its header, expected " + node;
+        }
+        final long timeoutNs = buffer.getLong(BACKPRESSURE_TIMEOUT_OFFSET);
+        if (timeoutNs < 0 || timeoutNs > MAX_BACKPRESSURE_TIMEOUT_NS)
+        {
+            return "has a backpressure time-out of " + timeoutNs + " ns, not between 0 and " +
+                MAX_BACKPRESSURE_TIMEOUT_NS + " ns";
+        }
+        return null;
+    }
+
+    /** The ring's geometry against this build's bounds: null when both hold, else the first broken one. */
+    private static String slotProblem(final int slotCount, final int slotSize)
+    {
+        if (slotCount < 2 || slotCount > MAX_SLOT_COUNT || !BitUtil.isPowerOfTwo(slotCount))
+        {
+            return "slot count " + slotCount + " is not a power of two between 2 and " + MAX_SLOT_COUNT;
+        }
+        if (slotSize < 64 || slotSize > MAX_SLOT_SIZE || slotSize % 64 != 0)
+        {
+            return "slot size " + slotSize + " is not a multiple of 64 between 64 and 1M";
+        }
+        return null;
     }
 
     /**

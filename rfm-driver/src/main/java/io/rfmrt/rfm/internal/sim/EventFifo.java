@@ -24,6 +24,13 @@ import static io.rfmrt.rfm.internal.sim.ControlBlockDescriptor.entryOffset;
  */
 public final class EventFifo
 {
+    /** {@link #offer}: the entry is in the FIFO. */
+    public static final int OFFERED = 0;
+    /** {@link #offer}: the FIFO holds {@link EventType#FIFO_CAPACITY} entries; nothing was written. */
+    public static final int FULL = 1;
+    /** {@link #offer}: the FIFO's head, tail or sequences are in a state no sender or taker leaves; nothing written. */
+    public static final int CORRUPT = 2;
+
     private AtomicBuffer buffer;
     private int offset;
 
@@ -58,22 +65,34 @@ public final class EventFifo
     }
 
     /**
-     * Append an entry; safe against other senders in any process.
+     * Append an entry; safe against other senders in any process. Bounded: each pass either claims the entry, finds
+     * the FIFO full, or sees another sender's progress; a control block whose head, tail and sequences no run of
+     * the protocol can produce (written by something else, or cut in a torn copy) is refused as {@link #CORRUPT}
+     * instead of being waited on. Allocation-free; no exception.
      *
      * @param source sending node.
      * @param data   data word.
      * @param nanos  arrival time.
-     * @return false when the FIFO holds {@link EventType#FIFO_CAPACITY} entries already.
+     * @return {@link #OFFERED}; {@link #FULL} when the FIFO holds {@link EventType#FIFO_CAPACITY} entries already;
+     * {@link #CORRUPT} when its head, tail or the entry at the tail cannot be.
      */
-    public boolean offer(final int source, final int data, final long nanos)
+    public int offer(final int source, final int data, final long nanos)
     {
         while (true)
         {
             final long tail = buffer.getLongVolatile(offset + FIFO_TAIL_OFFSET);
             final long head = buffer.getLongVolatile(offset + FIFO_HEAD_OFFSET);
-            if (tail - head >= EventType.FIFO_CAPACITY)
+            final long size = tail - head;
+            if (size >= EventType.FIFO_CAPACITY)
             {
-                return false;
+                // tail was read before head, and no claim takes the tail further than the capacity past the head
+                return size == EventType.FIFO_CAPACITY ? FULL : CORRUPT;
+            }
+            if (size < 0 && buffer.getLongVolatile(offset + FIFO_TAIL_OFFSET) - head < 0)
+            {
+                // a head is only moved over an entry written after its claim moved the tail past it: the tail read
+                // now cannot be behind the head read before
+                return CORRUPT;
             }
             final int entry = entryOffset(offset, tail);
             final long sequence = buffer.getLongAcquire(entry + ENTRY_SEQUENCE_OFFSET);
@@ -85,16 +104,19 @@ public final class EventFifo
                     buffer.putInt(entry + ENTRY_DATA_OFFSET, data);
                     buffer.putInt(entry + ENTRY_SOURCE_OFFSET, source);
                     buffer.putLongRelease(entry + ENTRY_SEQUENCE_OFFSET, tail + 1);
-                    return true;
+                    return OFFERED;
                 }
             }
             else if (sequence < tail)
             {
-                return false;
+                // the entry of the previous lap is not yet written or taken
+                return FULL;
             }
-            else
+            else if (buffer.getLongVolatile(offset + FIFO_TAIL_OFFSET) == tail)
             {
-                Thread.onSpinWait();
+                // a sequence past the tail is stored only after a claim moved the tail beyond it: seen here (acquire)
+                // with the tail still unmoved, no sender wrote it
+                return CORRUPT;
             }
         }
     }

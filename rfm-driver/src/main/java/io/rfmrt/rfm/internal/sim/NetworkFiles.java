@@ -261,7 +261,8 @@ final class NetworkFiles
             final UnsafeBuffer header = new UnsafeBuffer(controlMap);
             if (header.capacity() < HEADER_SIZE)
             {
-                throw badLayout(name, "control block is " + header.capacity() + " bytes");
+                throw badLayout(name, controlFile, "it is " + header.capacity() + " bytes, shorter than its " +
+                    HEADER_SIZE + "-byte header");
             }
             final long deadline = System.nanoTime() + CREATION_WAIT_NS;
             long magic;
@@ -271,7 +272,7 @@ final class NetworkFiles
             }
             if (magic != MAGIC)
             {
-                throw badLayout(name, String.format("magic 0x%016x, expected 0x%016x", magic, MAGIC));
+                throw badLayout(name, controlFile, String.format("magic 0x%016x, expected 0x%016x", magic, MAGIC));
             }
             final int version = header.getIntAcquire(VERSION_OFFSET);
             if (version != LAYOUT_VERSION)
@@ -281,17 +282,18 @@ final class NetworkFiles
                     " (counters and FIFOs placed by event type position)" : "") + "; this build reads version " +
                     LAYOUT_VERSION + " only: destroy the network and create it again");
             }
-            if (header.getInt(CARD_SIZE_OFFSET) != CARD_SIZE || header.getInt(CARD_COUNT_OFFSET) != CARD_COUNT ||
-                header.capacity() != FILE_SIZE)
+            final String geometry = geometryProblem(header);
+            if (geometry != null)
             {
-                throw badLayout(name, "card geometry differs from this build's");
+                throw badLayout(name, controlFile, geometry);
             }
             final long memorySize = header.getLong(MEMORY_SIZE_OFFSET);
-            memoryMap = SharedFiles.map(dir.resolve(MEMORY_FILE), "memory image of network '" + name + "'");
+            final Path memoryFile = dir.resolve(MEMORY_FILE);
+            memoryMap = SharedFiles.map(memoryFile, "memory image of network '" + name + "'");
             if (memoryMap.capacity() != memorySize)
             {
-                throw badLayout(name, "memory image is " + memoryMap.capacity() + " bytes, control block says " +
-                    memorySize);
+                throw badLayout(name, controlFile, "memory size " + memorySize + ", but " + memoryFile + " is " +
+                    memoryMap.capacity() + " bytes");
             }
             return new Mapped(controlMap, memoryMap, memorySize);
         }
@@ -303,9 +305,41 @@ final class NetworkFiles
         }
     }
 
-    private static RfmException badLayout(final String name, final String detail)
+    /**
+     * Every header field past magic and version that sizes or places something, against this build's values and the
+     * file's real length.
+     *
+     * @param header the whole control block.
+     * @return null when they hold, else the first field that does not, with its value.
+     */
+    static String geometryProblem(final UnsafeBuffer header)
+    {
+        final int cardCount = header.getInt(CARD_COUNT_OFFSET);
+        if (cardCount != CARD_COUNT)
+        {
+            return "card count " + cardCount + ", this build's is " + CARD_COUNT;
+        }
+        final int cardSize = header.getInt(CARD_SIZE_OFFSET);
+        if (cardSize != CARD_SIZE)
+        {
+            return "card size " + cardSize + ", this build's is " + CARD_SIZE;
+        }
+        final int fifoCapacity = header.getInt(FIFO_CAPACITY_OFFSET);
+        if (fifoCapacity != EventType.FIFO_CAPACITY)
+        {
+            return "FIFO capacity " + fifoCapacity + ", this build's is " + EventType.FIFO_CAPACITY;
+        }
+        if (header.capacity() != FILE_SIZE)
+        {
+            return "it is " + header.capacity() + " bytes, its " + CARD_COUNT + " cards of " + CARD_SIZE +
+                " bytes make " + FILE_SIZE;
+        }
+        return NetworkImage.memorySizeProblem(header.getLong(MEMORY_SIZE_OFFSET));
+    }
+
+    private static RfmException badLayout(final String name, final Path controlFile, final String detail)
     {
         return new RfmException(RfmStatus.BAD_LAYOUT, "network '" + name +
-            "' has a foreign or corrupt control block: " + detail);
+            "' has a foreign or corrupt control block " + controlFile + ": " + detail);
     }
 }

@@ -74,11 +74,21 @@ public final class NetworkImage implements AutoCloseable
      */
     public static void checkMemorySize(final long size)
     {
-        if (size < MIN_MEMORY_SIZE || size > MAX_MEMORY_SIZE || (size & 4095) != 0)
+        final String problem = memorySizeProblem(size);
+        if (problem != null)
         {
-            throw new RfmException(RfmStatus.OUT_OF_RANGE, "memory size " + size +
-                " is not a multiple of 4096 between 4K and 1G");
+            throw new RfmException(RfmStatus.OUT_OF_RANGE, problem);
         }
+    }
+
+    /**
+     * @param size bytes of memory.
+     * @return null when a multiple of 4096 within 4 KiB..1 GiB, else the problem naming the value.
+     */
+    static String memorySizeProblem(final long size)
+    {
+        return size < MIN_MEMORY_SIZE || size > MAX_MEMORY_SIZE || (size & 4095) != 0 ?
+            "memory size " + size + " is not a multiple of 4096 between 4K and 1G" : null;
     }
 
     /**
@@ -520,8 +530,10 @@ public final class NetworkImage implements AutoCloseable
     /**
      * Put an event in a card's FIFO and raise the type's interrupt line, as the card does on arrival. Disabled types
      * are dropped and counted; a full FIFO counts an overflow and raises RXFIFO_FULL (source node = the receiving
-     * card's own node id, data = the id of the overflowing type). Self-disabling types clear their enable bit as
-     * they fire.
+     * card's own node id, data = the id of the overflowing type); a FIFO whose shared state is corrupt counts a
+     * FIFO fault and raises BAD_DATA (the same source, data = the id of the faulty type). An event raised that way
+     * raises nothing further when its own FIFO is full or corrupt: it is counted only. Self-disabling types clear
+     * their enable bit as they fire. Bounded and allocation-free.
      *
      * @param node   receiving node.
      * @param type   event type.
@@ -531,18 +543,27 @@ public final class NetworkImage implements AutoCloseable
      */
     public boolean deliver(final int node, final EventType type, final int source, final int data)
     {
+        return deliver(node, type, source, data, true);
+    }
+
+    private boolean deliver(final int node, final EventType type, final int source, final int data,
+        final boolean raiseFaults)
+    {
         final CardFlyweight card = cards[node];
         if ((card.enabledMask() & type.mask()) == 0)
         {
             card.addCounter(RfmCounter.EVENTS_DISABLED.slot(type), 1);
             return false;
         }
-        if (!fifos[node][type.id()].offer(source, data, System.nanoTime()))
+        final int offered = fifos[node][type.id()].offer(source, data, System.nanoTime());
+        if (offered != EventFifo.OFFERED)
         {
-            card.addCounter(RfmCounter.FIFO_OVERFLOWS.slot(type), 1);
-            if (type != EventType.RXFIFO_FULL)
+            final boolean full = offered == EventFifo.FULL;
+            card.addCounter(full ? RfmCounter.FIFO_OVERFLOWS.slot(type) : RfmCounter.FIFO_FAULTS.slot(type), 1);
+            final EventType fault = full ? EventType.RXFIFO_FULL : EventType.BAD_DATA;
+            if (raiseFaults && type != fault)
             {
-                deliver(node, EventType.RXFIFO_FULL, node, type.id());
+                deliver(node, fault, node, type.id(), false);
             }
             return false;
         }

@@ -44,10 +44,10 @@ class ControlBlockFlyweightsTest
         assertThat(fifo.poll(EventType.INTR1, info)).isFalse();
         for (int i = 0; i < EventType.FIFO_CAPACITY; i++)
         {
-            assertThat(fifo.offer(7, i, 1000 + i)).as("entry " + i).isTrue();
+            assertThat(fifo.offer(7, i, 1000 + i)).as("entry " + i).isEqualTo(EventFifo.OFFERED);
         }
         assertThat(fifo.size()).isEqualTo(127);
-        assertThat(fifo.offer(7, -1, 0)).as("the 128th entry").isFalse();
+        assertThat(fifo.offer(7, -1, 0)).as("the 128th entry").isEqualTo(EventFifo.FULL);
         // the entries land where the descriptor says
         assertThat(buffer.getInt(entryOffset(offset, 5) + ENTRY_DATA_OFFSET)).isEqualTo(5);
         assertThat(buffer.getInt(entryOffset(offset, 5) + ENTRY_SOURCE_OFFSET)).isEqualTo(7);
@@ -59,7 +59,8 @@ class ControlBlockFlyweightsTest
             assertThat(info.sourceNode()).isEqualTo(7);
             assertThat(info.arrivalNanos()).isEqualTo(1000 + i);
             assertThat(info.type()).isEqualTo(EventType.INTR1);
-            assertThat(fifo.offer(7, EventType.FIFO_CAPACITY + i, 1000 + EventType.FIFO_CAPACITY + i)).isTrue();
+            assertThat(fifo.offer(7, EventType.FIFO_CAPACITY + i, 1000 + EventType.FIFO_CAPACITY + i))
+                .isEqualTo(EventFifo.OFFERED);
         }
         assertThat(fifo.size()).isEqualTo(127);
         assertThat(buffer.getLong(offset + FIFO_HEAD_OFFSET)).isEqualTo(200);
@@ -74,14 +75,58 @@ class ControlBlockFlyweightsTest
         final int offset = fifoOffset(0, EventType.INTR3);
         EventFifo.init(buffer, offset);
         final EventFifo fifo = new EventFifo().wrap(buffer, offset);
-        assertThat(fifo.offer(4, 41, 1000)).isTrue();
+        assertThat(fifo.offer(4, 41, 1000)).isEqualTo(EventFifo.OFFERED);
         buffer.putLong(offset + FIFO_HEAD_OFFSET, FIFO_SLOTS - 1);
         buffer.putLong(offset + FIFO_TAIL_OFFSET, FIFO_SLOTS);
-        assertThat(fifo.offer(5, 52, 2000)).isFalse();
+        assertThat(fifo.offer(5, 52, 2000)).as("full: the previous lap's entry is in the way")
+            .isEqualTo(EventFifo.FULL);
         assertThat(buffer.getLong(offset + FIFO_TAIL_OFFSET)).isEqualTo(FIFO_SLOTS);
         assertThat(buffer.getInt(entryOffset(offset, 0) + ENTRY_DATA_OFFSET)).isEqualTo(41);
         assertThat(buffer.getInt(entryOffset(offset, 0) + ENTRY_SOURCE_OFFSET)).isEqualTo(4);
         assertThat(buffer.getLong(entryOffset(offset, 0) + ENTRY_SEQUENCE_OFFSET)).isEqualTo(1);
+    }
+
+    @Test
+    void shouldRefuseAnEntryWhoseSequenceIsAheadOfAStillTailInsteadOfWaitingForIt()
+    {
+        // the FIFO is not full, but the entry at the tail says a later sender already wrote it: no sender can, with
+        // the tail unmoved, so no wait would ever end; the offer returns at once and changes nothing
+        final int offset = fifoOffset(0, EventType.INTR1);
+        EventFifo.init(buffer, offset);
+        final EventFifo fifo = new EventFifo().wrap(buffer, offset);
+        assertThat(fifo.offer(3, 30, 100)).isEqualTo(EventFifo.OFFERED);
+        buffer.putLong(entryOffset(offset, 1) + ENTRY_SEQUENCE_OFFSET, 2);
+        assertThat(fifo.offer(3, 31, 200)).isEqualTo(EventFifo.CORRUPT);
+        buffer.putLong(entryOffset(offset, 1) + ENTRY_SEQUENCE_OFFSET, 1 + FIFO_SLOTS);
+        assertThat(fifo.offer(3, 32, 300)).as("a sequence a lap ahead").isEqualTo(EventFifo.CORRUPT);
+        assertThat(buffer.getLong(offset + FIFO_TAIL_OFFSET)).as("nothing claimed").isEqualTo(1);
+        assertThat(buffer.getInt(entryOffset(offset, 1) + ENTRY_DATA_OFFSET)).as("nothing written").isZero();
+        // the entry the owner can still take is there
+        final EventInfo info = new EventInfo();
+        assertThat(fifo.poll(EventType.INTR1, info)).isTrue();
+        assertThat(info.data()).isEqualTo(30);
+        // put right, the FIFO takes entries again
+        buffer.putLong(entryOffset(offset, 1) + ENTRY_SEQUENCE_OFFSET, 1);
+        assertThat(fifo.offer(3, 33, 400)).isEqualTo(EventFifo.OFFERED);
+    }
+
+    @Test
+    void shouldRefuseAHeadAndTailNoSenderOrTakerLeaves()
+    {
+        final int offset = fifoOffset(0, EventType.INTR2);
+        EventFifo.init(buffer, offset);
+        final EventFifo fifo = new EventFifo().wrap(buffer, offset);
+        buffer.putLong(offset + FIFO_HEAD_OFFSET, 0);
+        buffer.putLong(offset + FIFO_TAIL_OFFSET, EventType.FIFO_CAPACITY + 1);
+        assertThat(fifo.offer(1, 1, 1)).as("more entries than the capacity").isEqualTo(EventFifo.CORRUPT);
+        buffer.putLong(offset + FIFO_TAIL_OFFSET, Long.MAX_VALUE);
+        assertThat(fifo.offer(1, 1, 1)).isEqualTo(EventFifo.CORRUPT);
+        buffer.putLong(offset + FIFO_TAIL_OFFSET, EventType.FIFO_CAPACITY);
+        assertThat(fifo.offer(1, 1, 1)).as("exactly the capacity is full, not corrupt").isEqualTo(EventFifo.FULL);
+        buffer.putLong(offset + FIFO_HEAD_OFFSET, 10);
+        buffer.putLong(offset + FIFO_TAIL_OFFSET, 3);
+        assertThat(fifo.offer(1, 1, 1)).as("the head past the tail").isEqualTo(EventFifo.CORRUPT);
+        assertThat(buffer.getLong(offset + FIFO_TAIL_OFFSET)).as("nothing claimed").isEqualTo(3);
     }
 
     @Test
