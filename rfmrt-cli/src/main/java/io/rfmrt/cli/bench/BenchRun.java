@@ -160,7 +160,7 @@ final class BenchRun
         {
             if (mode(name) == null)
             {
-                throw new UsageException("--modes: unknown mode '" + name + "'");
+                throw new UsageException("--rows: unknown row '" + name + "'");
             }
         }
     }
