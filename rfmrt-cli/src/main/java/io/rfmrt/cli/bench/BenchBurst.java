@@ -4,9 +4,9 @@ import io.rfmrt.cli.common.ChildResult;
 import io.rfmrt.cli.common.ExitCodes;
 import io.rfmrt.cli.common.Converters;
 import io.rfmrt.cli.common.Progress;
-import io.rfmrt.cli.common.Renamed;
 import io.rfmrt.cli.common.UsageException;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -42,13 +42,8 @@ final class BenchBurst implements Callable<Integer>
         description = "Silence after each burst (default ${DEFAULT-VALUE}).")
     long gapNanos;
 
-    @Option(names = "--rows", split = ",", paramLabel = "NAME",
-        defaultValue = "interrupt,interrupt-inline,spin-then-block",
-        description = "Rows (receive modes) to run (default ${DEFAULT-VALUE}); the names of bench compare.")
-    List<String> rows;
-
-    @Option(names = "--modes", split = ",", hidden = true, description = "The old name of --rows.")
-    List<String> oldModes;
+    @Mixin
+    BenchRun.ModeRows modeRows;
 
     @Option(names = "--size", defaultValue = "64", paramLabel = "BYTES",
         description = "Payload bytes (default ${DEFAULT-VALUE}).")
@@ -66,8 +61,7 @@ final class BenchBurst implements Callable<Integer>
             throw new UsageException("--frames 1.." + (BenchRun.CHANNEL.slots() - 96) +
                 ", --bursts 2..10000, --gap 0..10s, --size 8.." + BenchRun.CHANNEL.maxPayload());
         }
-        final List<String> modes = Renamed.pick(spec, "--modes", oldModes, rows);
-        BenchRun.checkModes(modes);
+        final List<String> modes = modeRows.selected(spec);
         final PrintWriter out = spec.commandLine().getOut();
         final List<BenchRun.ModeRun> results = new ArrayList<>();
         final Progress progress = Progress.steps(spec.commandLine().getErr(), modes.size(),

@@ -14,6 +14,7 @@ import org.knowm.xchart.XYChartBuilder;
 import org.knowm.xchart.XYSeries;
 import org.knowm.xchart.style.Styler;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -45,13 +46,8 @@ final class BenchRamp implements Callable<Integer>
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--rows", split = ",", paramLabel = "NAME",
-        defaultValue = "interrupt,interrupt-inline,spin-then-block",
-        description = "Rows (receive modes) to ramp (default ${DEFAULT-VALUE}); the names of bench compare.")
-    List<String> rows;
-
-    @Option(names = "--modes", split = ",", hidden = true, description = "The old name of --rows.")
-    List<String> oldModes;
+    @Mixin
+    BenchRun.ModeRows modeRows;
 
     @Option(names = "--rates", split = ",", paramLabel = "HZ",
         description = "The steps' frame rates (default 1000,2000,5000,10000,20000,50000,100000,200000,500000).")
@@ -86,7 +82,7 @@ final class BenchRamp implements Callable<Integer>
     @Override
     public Integer call() throws Exception
     {
-        final List<String> modes = Renamed.pick(spec, "--modes", oldModes, rows);
+        final List<String> modes = modeRows.selected(spec);
         final List<Integer> given = Renamed.pick(spec, "--steps", steps, this.rates);
         final List<Integer> rates = given == null ? DEFAULT_STEPS : given;
         if (stepSeconds < 1 || stepSeconds > 600 || size < 8 || size > BenchRun.CHANNEL.maxPayload() ||
@@ -95,7 +91,6 @@ final class BenchRamp implements Callable<Integer>
             throw new UsageException("--step-seconds 1..600, --size 8.." + BenchRun.CHANNEL.maxPayload() +
                 ", --p99-bound > 0, --rates 1..1000000 Hz each");
         }
-        BenchRun.checkModes(modes);
         BenchCompare.checkSender(sender);
         OutputFiles.checkWritable("--plot", plot);
         final PrintWriter out = spec.commandLine().getOut();

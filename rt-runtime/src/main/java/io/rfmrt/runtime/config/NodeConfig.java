@@ -210,8 +210,14 @@ public final class NodeConfig
         return root;
     }
 
-    /** Every leaf of the tree by its dotted key; a list is a leaf (its items are the key's values). */
-    private static void flatten(final String prefix, final JsonNode node, final Map<String, JsonNode> into)
+    /**
+     * Every leaf of the tree by its dotted key; a list is a leaf (its items are the key's values).
+     *
+     * @param prefix the key of {@code node}, empty at the root.
+     * @param node   a YAML tree.
+     * @param into   where the leaves go.
+     */
+    static void flatten(final String prefix, final JsonNode node, final Map<String, JsonNode> into)
     {
         if (node.isObject())
         {

@@ -133,7 +133,7 @@ class NodeConfigSchemaTest
     private static List<String> problems(final Map<String, JsonNode> leaves, final JsonNode file)
     {
         final Map<String, JsonNode> values = new TreeMap<>();
-        flatten("", file, values);
+        NodeConfig.flatten("", file, values);
         final List<String> problems = new ArrayList<>();
         values.forEach((key, value) ->
         {
@@ -186,22 +186,5 @@ class NodeConfigSchemaTest
             }
         }
         return false;
-    }
-
-    private static void flatten(final String prefix, final JsonNode node, final Map<String, JsonNode> into)
-    {
-        if (node.isObject())
-        {
-            final Iterator<Map.Entry<String, JsonNode>> fields = node.fields();
-            while (fields.hasNext())
-            {
-                final Map.Entry<String, JsonNode> field = fields.next();
-                flatten(prefix.isEmpty() ? field.getKey() : prefix + "." + field.getKey(), field.getValue(), into);
-            }
-        }
-        else
-        {
-            into.put(prefix, node);
-        }
     }
 }
