@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.rfmrt.rfm.Units;
 
 import java.io.IOException;
 import java.lang.reflect.RecordComponent;
@@ -15,11 +16,17 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The settings an app is given under {@code app:} in a node's YAML, bound to the app's own record with Jackson.
  * Problems are collected, one line each naming the key ({@code app.rateHz}) and the value, and reported with the
  * rest of the file's problems.
+ * <p>
+ * Durations carry their unit in the value, as {@code heartbeat: 1s} does: a component whose name ends in a unit
+ * ({@code brakeReleaseTimeoutMs}, {@code stallNanos}) is given in the YAML under its name without the unit
+ * ({@code brakeReleaseTimeout: 200ms}, {@code stall: 5ms}) and bound in the component's unit. The old key with a
+ * bare number still reads, with a deprecation warning naming the key to write instead.
  */
 public final class AppSettings
 {
@@ -27,9 +34,13 @@ public final class AppSettings
         .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
         .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES);
 
+    /** Unit suffixes of duration components: the suffix, and nanoseconds per unit. */
+    private static final String[][] DURATION_SUFFIXES = {{"Nanos", "1"}, {"Ms", "1000000"}};
+
     private final String prefix;
     private final ObjectNode settings;
     private final List<String> problems;
+    private final List<String> warnings;
 
     /**
      * @param prefix   the key the settings sit under, for messages ({@code app}).
@@ -38,9 +49,120 @@ public final class AppSettings
      */
     public AppSettings(final String prefix, final ObjectNode settings, final List<String> problems)
     {
+        this(prefix, settings, problems, new ArrayList<>());
+    }
+
+    /**
+     * @param prefix   the key the settings sit under, for messages ({@code app}).
+     * @param settings the settings (the keys besides {@code name}/{@code class}); null = none.
+     * @param problems where problems go.
+     * @param warnings where deprecation warnings go (an old key that still reads), one line each.
+     */
+    public AppSettings(final String prefix, final ObjectNode settings, final List<String> problems,
+        final List<String> warnings)
+    {
         this.prefix = prefix;
         this.settings = settings == null ? JsonNodeFactory.instance.objectNode() : settings;
         this.problems = problems;
+        this.warnings = warnings;
+    }
+
+    /**
+     * @param component a record component's name.
+     * @return the YAML key of a duration component ({@code brakeReleaseTimeoutMs}: {@code brakeReleaseTimeout}), or
+     *         null when the component is no duration.
+     */
+    public static String durationKey(final RecordComponent component)
+    {
+        final String name = component.getName();
+        final Class<?> type = component.getType();
+        final boolean numeric = type == Long.class || type == long.class || type == Double.class ||
+            type == double.class;
+        for (final String[] suffix : DURATION_SUFFIXES)
+        {
+            if (numeric && name.endsWith(suffix[0]) && name.length() > suffix[0].length())
+            {
+                return name.substring(0, name.length() - suffix[0].length());
+            }
+        }
+        return null;
+    }
+
+    /**
+     * Put each duration given under its key without the unit into the component's own key, in the component's unit;
+     * warn about each given under the old key.
+     *
+     * @return false when one did not read (reported).
+     */
+    private boolean bindDurations(final Class<? extends Record> type, final ObjectNode given)
+    {
+        boolean ok = true;
+        for (final RecordComponent c : type.getRecordComponents())
+        {
+            final String key = durationKey(c);
+            if (key == null)
+            {
+                continue;
+            }
+            final JsonNode old = given.get(c.getName());
+            final JsonNode value = given.remove(key);
+            if (old != null && value != null)
+            {
+                problems.add(key(c.getName()) + " is the old key of " + key(key) + ": give " + key(key) + " alone");
+                ok = false;
+            }
+            else if (old != null)
+            {
+                warnings.add(key(c.getName()) + ": " + old.asText() + " is deprecated, write " + key(key) + ": " +
+                    old.asText() + unitOf(c.getName()));
+            }
+            else if (value != null)
+            {
+                final String text = value.asText().strip();
+                final long nanos;
+                try
+                {
+                    if (!value.isValueNode() || text.matches("[0-9.]+") && Double.parseDouble(text) != 0)
+                    {
+                        throw new IllegalArgumentException("no unit");
+                    }
+                    nanos = Units.parseDuration(text, TimeUnit.NANOSECONDS);
+                }
+                catch (final IllegalArgumentException ex)
+                {
+                    problems.add(key(key) + " '" + text + "' is not a duration with its unit (e.g. 200ms, 1s)");
+                    ok = false;
+                    continue;
+                }
+                final long perUnit = Long.parseLong(unitNanos(c.getName()));
+                if (c.getType() == Double.class || c.getType() == double.class)
+                {
+                    given.put(c.getName(), (double)nanos / perUnit);
+                }
+                else
+                {
+                    given.put(c.getName(), nanos / perUnit);
+                }
+            }
+        }
+        return ok;
+    }
+
+    private static String unitOf(final String component)
+    {
+        return component.endsWith("Ms") ? "ms" : "ns";
+    }
+
+    private static String unitNanos(final String component)
+    {
+        for (final String[] suffix : DURATION_SUFFIXES)
+        {
+            if (component.endsWith(suffix[0]))
+            {
+                return suffix[1];
+            }
+        }
+        throw new IllegalStateException(component);
     }
 
     /**
@@ -81,9 +203,13 @@ public final class AppSettings
     public <R extends Record> R bind(final Class<R> type)
     {
         final Set<String> known = new TreeSet<>();
+        final Set<String> accepted = new TreeSet<>();
         for (final RecordComponent c : type.getRecordComponents())
         {
-            known.add(c.getName());
+            final String duration = durationKey(c);
+            known.add(duration == null ? c.getName() : duration);
+            accepted.add(c.getName());
+            accepted.add(duration == null ? c.getName() : duration);
         }
         boolean bad = false;
         final ObjectNode given = settings.deepCopy();
@@ -91,7 +217,7 @@ public final class AppSettings
         while (names.hasNext())
         {
             final String name = names.next();
-            if (!known.contains(name))
+            if (!accepted.contains(name))
             {
                 problems.add("unknown key '" + key(name) + "'" + (known.isEmpty() ? " (this app takes no settings)" :
                     " (one of " + known + ")"));
@@ -100,7 +226,7 @@ public final class AppSettings
             }
         }
         // each value on its own first, so that every one that does not convert is named, not only the first
-        boolean unconverted = false;
+        boolean unconverted = !bindDurations(type, given);
         for (final RecordComponent c : type.getRecordComponents())
         {
             final JsonNode value = given.get(c.getName());

@@ -179,8 +179,17 @@ public final class NodeContext
         void write(long count, MutableDirectBuffer payload);
     }
 
+    /**
+     * Node YAML keys whose value names a kind: spelled in lower case with hyphens, as on the command line
+     * ({@code spin-then-block(50us)}); the upper-case spelling ({@code SPIN_THEN_BLOCK(50us)}) still reads, with a
+     * deprecation warning.
+     */
+    private static final Set<String> SPELLED_KEYS = Set.of("receive.wait", "receive.mode", "receive.idle",
+        "journal.roll");
+
     private boolean concluded;
     private final List<Problem> bindProblems = new ArrayList<>();
+    private final List<String> yamlWarnings = new ArrayList<>();
     private Path fileFolder;
     private Path stateFolder;
     private String source = "node";
@@ -906,12 +915,57 @@ public final class NodeContext
         try
         {
             binding.value().set(this, key, text.trim());
+            final String canonical = SPELLED_KEYS.contains(key) ? canonicalSpelling(text.trim()) : null;
+            if (canonical != null && !canonical.equals(text.trim()))
+            {
+                yamlWarnings.add(key + " '" + text.trim() + "' is deprecated, write '" + canonical + "'");
+            }
         }
         catch (final Refusal refusal)
         {
             bindProblems.add(new Problem(key, refusal.getMessage()));
         }
         return true;
+    }
+
+    /**
+     * @return every key a node YAML may give besides {@code app}, dotted ({@code threads.isr.priority}), in the order
+     *         of the reference; docs/schema/node-config.schema.json names the same keys (a test holds them equal).
+     */
+    public static List<String> yamlKeys()
+    {
+        return List.copyOf(YAML_KEYS.keySet());
+    }
+
+    /**
+     * @param text a value that names a kind, with its argument if any: {@code SPIN_THEN_BLOCK(50us)}.
+     * @return its spelling in the node YAML and on the command line: the kind in lower case with hyphens, the
+     *         argument as given ({@code spin-then-block(50us)}).
+     */
+    public static String canonicalSpelling(final String text)
+    {
+        final int paren = text.indexOf('(');
+        final String kind = paren < 0 ? text : text.substring(0, paren);
+        return kind.toLowerCase(Locale.ROOT).replace('_', '-') + (paren < 0 ? "" : text.substring(paren));
+    }
+
+    /**
+     * @param warning one line about the node YAML that does not stop the node (an old spelling that still reads),
+     *                naming the key and the value.
+     * @return this.
+     */
+    public NodeContext yamlWarning(final String warning)
+    {
+        yamlWarnings.add(warning);
+        return this;
+    }
+
+    /**
+     * @return the node YAML's warnings, in the order found (without the file's name).
+     */
+    public List<String> yamlWarnings()
+    {
+        return List.copyOf(yamlWarnings);
     }
 
     /**
@@ -1136,7 +1190,9 @@ public final class NodeContext
     {
         journalEnabled = journalEnabled == null ? journalEnabledDefault() : journalEnabled;
         journalRingBytes = journalRingBytes == null ? (long)journalRingBytesDefault() : journalRingBytes;
-        journalRoll = (journalRoll == null ? journalRollDefault() : journalRoll).toUpperCase(Locale.ROOT);
+        // Chronicle's name of the spelling given (fast-hourly, FAST_HOURLY)
+        journalRoll = (journalRoll == null ? journalRollDefault() : journalRoll).toUpperCase(Locale.ROOT)
+            .replace('-', '_');
         if (!ROLLS.contains(journalRoll))
         {
             problems.add(new Problem("journal.roll", "journal.roll '" + journalRoll + "' is not one of " +

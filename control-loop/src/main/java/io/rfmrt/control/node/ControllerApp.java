@@ -89,14 +89,14 @@ import static io.rfmrt.control.node.ControlFrames.*;
  *   watchdogPriority: 75    # SCHED_FIFO priority of the watchdog timer (on the first RT core)
  *   followingErrorRad: 0.005         # position lag limit at rest (0.020 with the fast profile)
  *   followingErrorAtSpeedRad: 0.010  # the limit at the profile's top speed, scaled linearly between (0.030 fast)
- *   followingErrorFilterMs: 10       # lag above the limit for this long (in sensor cycles) faults the axis
+ *   followingErrorFilter: 10ms       # lag above the limit for this long (in sensor cycles) faults the axis
  *   profile: standard       # standard | fast | cruise (DemoProfile)
- *   brakeReleaseTimeoutMs: 200       # the drive must report "operation enabled, brake released" this soon
+ *   brakeReleaseTimeout: 200ms       # the drive must report "operation enabled, brake released" this soon
  *   encoderBits: 17         # counts per revolution = 2^bits, for the following error in counts
  *   law: cascaded-pid       # the ControlLaw: cascaded-pid (the shipped one) or a class name on the class path
  *   gains: {positionGainPerS: 60}    # the law's settings (cascaded-pid: ControllerGains; others keep the standard tune)
  *   stallAt: 0              # the controller-stall fault: the thread is held up once after this sensor cycle (0 = none)
- *   stallNanos: 0           # for this long
+ *   stall: 0                # for this long
  *   excite: "chirp:point=torque,f0=5,f1=400,amp=0.1,seconds=4,start=1"   # an excitation (ExcitationSpec; none)
  *   exciteTorqueLimitNm: 0.25        # the largest excitation amplitude on the torque command
  *   exciteVelocityLimitRadPerS: 20   # ... on the velocity reference

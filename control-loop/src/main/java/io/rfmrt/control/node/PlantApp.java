@@ -75,14 +75,14 @@ import static io.rfmrt.control.node.ControlFrames.*;
  *   dropoutTo: 0        # first cycle published again
  *   priority: 60        # SCHED_FIFO priority of the loop (on the first RT core)
  *   latencyFrom: 0      # first cycle of the latency fault (0 = none)
- *   latencyNanos: 0     # from then on commands act this much later than they arrived (whole periods)
+ *   latency: 0          # from then on commands act this much later than they arrived (whole periods)
  *   quickStopRadPerS2: 50   # the drive's quick-stop deceleration
  *   model: ideal        # ideal | realistic (encoder, noise, resonance, stiction, gravity, +50 % inertia)
  *   delayPeriods: 0     # the drive applies a command this many periods after it is due (default: 1 if realistic)
- *   brakeReleaseMs: 20  # the holding brake's release time (the brake holds meanwhile)
- *   brakeEngageMs: 10   # its engage time (the motor is off and the axis coasts meanwhile)
+ *   brakeRelease: 20ms  # the holding brake's release time (the brake holds meanwhile)
+ *   brakeEngage: 10ms   # its engage time (the motor is off and the axis coasts meanwhile)
  *   stallAt: 0          # the plant-stall fault: the loop is held up once, after taking this tick (0 = none)
- *   stallNanos: 0       # for this long
+ *   stall: 0            # for this long
  * </pre>
  */
 public final class PlantApp implements NodeApp

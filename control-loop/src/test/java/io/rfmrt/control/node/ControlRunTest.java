@@ -428,7 +428,7 @@ class ControlRunTest
         return write("plant-" + run + ".yaml", """
             device: %s
             layout: layout.yaml
-            receive: {channels: [axis.command], wait: BLOCKING}
+            receive: {channels: [axis.command], wait: blocking}
             threads: {cpus: [], isr: {priority: 0}, consumer: {priority: 0}, lockMemory: false, cpuDmaLatency: false}
             strict: false
             journal: {enabled: true, dir: %s}
@@ -448,7 +448,7 @@ class ControlRunTest
         return write("controller-" + run + ".yaml", """
             device: %s
             layout: layout.yaml
-            receive: {channels: [axis.sensor], wait: INLINE}
+            receive: {channels: [axis.sensor], wait: inline}
             threads: {cpus: [], isr: {priority: 0}, consumer: {priority: 0}, lockMemory: false, cpuDmaLatency: false}
             strict: false
             journal: {enabled: true, dir: %s}

@@ -27,6 +27,51 @@ class ControllerSettingsTest
         return app;
     }
 
+    private static ControllerApp configure(final String yaml, final List<String> problems, final List<String> warnings)
+        throws Exception
+    {
+        final ObjectNode tree = (ObjectNode)new ObjectMapper(new YAMLFactory()).readTree(yaml);
+        final ControllerApp app = new ControllerApp();
+        app.configure(new AppSettings("app", tree, problems, warnings));
+        return app;
+    }
+
+    @Test
+    void shouldReadDurationsWithTheirUnitAndTheOldKeysWithAWarning() throws Exception
+    {
+        final List<String> problems = new ArrayList<>();
+        final List<String> warnings = new ArrayList<>();
+        final ControllerApp app = configure("brakeReleaseTimeout: 150ms\nfollowingErrorFilter: 0.02s\n" +
+            "stallAt: 10\nstall: 1ms\n", problems, warnings);
+        assertThat(problems).isEmpty();
+        assertThat(warnings).isEmpty();
+        assertThat(app.settings().brakeReleaseTimeoutMs()).isEqualTo(150.0);
+        assertThat(app.settings().followingErrorFilterMs()).isEqualTo(20.0);
+        assertThat(app.settings().stallNanos()).isEqualTo(1_000_000L);
+
+        final ControllerApp old = configure("brakeReleaseTimeoutMs: 150\nstallAt: 10\nstallNanos: 1000000\n", problems,
+            warnings);
+        assertThat(problems).isEmpty();
+        assertThat(warnings).containsExactly(
+            "app.brakeReleaseTimeoutMs: 150 is deprecated, write app.brakeReleaseTimeout: 150ms",
+            "app.stallNanos: 1000000 is deprecated, write app.stall: 1000000ns");
+        assertThat(old.settings().brakeReleaseTimeoutMs()).isEqualTo(150.0);
+        assertThat(old.settings().stallNanos()).isEqualTo(1_000_000L);
+    }
+
+    @Test
+    void shouldRefuseADurationWithoutItsUnitOrGivenUnderBothKeys() throws Exception
+    {
+        final List<String> problems = new ArrayList<>();
+        configure("brakeReleaseTimeout: 200\n", problems);
+        configure("brakeReleaseTimeoutMs: 200\nbrakeReleaseTimeout: 200ms\n", problems);
+        configure("brakeReleaseTimeout: soon\n", problems);
+        assertThat(problems).containsExactly(
+            "app.brakeReleaseTimeout '200' is not a duration with its unit (e.g. 200ms, 1s)",
+            "app.brakeReleaseTimeoutMs is the old key of app.brakeReleaseTimeout: give app.brakeReleaseTimeout alone",
+            "app.brakeReleaseTimeout 'soon' is not a duration with its unit (e.g. 200ms, 1s)");
+    }
+
     @Test
     void shouldHostTheShippedLawByDefaultWithItsGainsAtTheRate() throws Exception
     {

@@ -6,6 +6,7 @@ import io.rfmrt.cli.common.Converters;
 import io.rfmrt.cli.common.Progress;
 import io.rfmrt.cli.common.UsageException;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -29,24 +30,23 @@ final class BenchBurst implements Callable<Integer>
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--frames", defaultValue = "2000", description = "Frames per burst, 1..16288 " +
+    @Option(names = "--frames", defaultValue = "2000", paramLabel = "N", description = "Frames per burst, 1..16288 " +
         "(default ${DEFAULT-VALUE}).")
     int frames;
 
-    @Option(names = "--bursts", defaultValue = "20", description = "Bursts (default ${DEFAULT-VALUE}); the first " +
-        "one is warm-up for the latency figures, not for the count of lost frames.")
+    @Option(names = "--bursts", defaultValue = "20", paramLabel = "N", description = "Bursts (default " +
+        "${DEFAULT-VALUE}); the first one is warm-up for the latency figures, not for the count of lost frames.")
     int bursts;
 
-    @Option(names = "--gap", defaultValue = "100ms", converter = Converters.Duration.class, paramLabel = "TIME",
+    @Option(names = "--gap", defaultValue = "100ms", converter = Converters.Duration.class, paramLabel = "DURATION",
         description = "Silence after each burst (default ${DEFAULT-VALUE}).")
     long gapNanos;
 
-    @Option(names = "--modes", split = ",", paramLabel = "MODE",
-        defaultValue = "interrupt,interrupt-inline,spin-then-block",
-        description = "Modes to run (default ${DEFAULT-VALUE}); the names of bench compare.")
-    List<String> modes;
+    @Mixin
+    BenchRun.ModeRows modeRows;
 
-    @Option(names = "--size", defaultValue = "64", description = "Payload bytes (default ${DEFAULT-VALUE}).")
+    @Option(names = "--size", defaultValue = "64", paramLabel = "BYTES",
+        description = "Payload bytes (default ${DEFAULT-VALUE}).")
     int size;
 
     @Option(names = "--json", description = "Print one JSON object instead of the table.")
@@ -61,7 +61,7 @@ final class BenchBurst implements Callable<Integer>
             throw new UsageException("--frames 1.." + (BenchRun.CHANNEL.slots() - 96) +
                 ", --bursts 2..10000, --gap 0..10s, --size 8.." + BenchRun.CHANNEL.maxPayload());
         }
-        BenchRun.checkModes(modes);
+        final List<String> modes = modeRows.selected(spec);
         final PrintWriter out = spec.commandLine().getOut();
         final List<BenchRun.ModeRun> results = new ArrayList<>();
         final Progress progress = Progress.steps(spec.commandLine().getErr(), modes.size(),

@@ -7,6 +7,7 @@ import io.rfmrt.cli.common.ChildResult;
 import io.rfmrt.cli.common.ExitCodes;
 import io.rfmrt.cli.common.Folders;
 import io.rfmrt.cli.common.Progress;
+import io.rfmrt.cli.common.Renamed;
 import io.rfmrt.cli.common.UsageException;
 import io.rfmrt.rfm.EventType;
 import io.rfmrt.rfm.RfmCounter;
@@ -70,14 +71,16 @@ public final class BenchCompare implements Callable<Integer>
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--seconds", defaultValue = "5", description = "Seconds per mode (default ${DEFAULT-VALUE}).")
+    @Option(names = "--seconds", defaultValue = "5", paramLabel = "S",
+        description = "Seconds per mode (default ${DEFAULT-VALUE}).")
     int seconds;
 
-    @Option(names = "--rate", defaultValue = "1000", description = "Frames per second, 1..1000000 " +
-        "(default ${DEFAULT-VALUE}).")
+    @Option(names = "--rate", defaultValue = "1000", paramLabel = "HZ", description = "Frames per second, " +
+        "1..1000000 (default ${DEFAULT-VALUE}).")
     int rate;
 
-    @Option(names = "--size", defaultValue = "64", description = "Payload bytes (default ${DEFAULT-VALUE}).")
+    @Option(names = "--size", defaultValue = "64", paramLabel = "BYTES",
+        description = "Payload bytes (default ${DEFAULT-VALUE}).")
     int size;
 
     @Option(names = "--json", description = "Print one JSON object instead of the table.")
@@ -88,10 +91,13 @@ public final class BenchCompare implements Callable<Integer>
             "period either way) or fixed-period (exact multiples of the period).")
     String sender;
 
-    @Option(names = "--modes", split = ",", paramLabel = "MODE",
-        description = "Modes to run (default: all): interrupt, interrupt-inline, interrupt-journal, " +
+    @Option(names = "--rows", split = ",", paramLabel = "NAME",
+        description = "Rows (receive modes) to run (default: all): interrupt, interrupt-inline, interrupt-journal, " +
             "spin-then-block, busy-spin, poll-1khz, poll-10khz.")
-    List<String> only;
+    List<String> rows;
+
+    @Option(names = "--modes", split = ",", hidden = true, description = "The old name of --rows.")
+    List<String> oldModes;
 
     @Override
     public Integer call() throws Exception
@@ -104,6 +110,7 @@ public final class BenchCompare implements Callable<Integer>
         }
         checkSender(sender);
         final PrintWriter out = spec.commandLine().getOut();
+        final List<String> only = Renamed.pick(spec, "--modes", oldModes, rows);
         if (only != null)
         {
             BenchRun.checkModes(only);

@@ -49,10 +49,12 @@ final class BenchEvents implements Callable<Integer>
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--count", defaultValue = "10000", description = "Events per mode (default ${DEFAULT-VALUE}).")
+    @Option(names = "--count", defaultValue = "10000", paramLabel = "K",
+        description = "Events per mode (default ${DEFAULT-VALUE}).")
     int count;
 
-    @Option(names = "--rate", defaultValue = "1000", description = "Events per second (default ${DEFAULT-VALUE}).")
+    @Option(names = "--rate", defaultValue = "1000", paramLabel = "HZ",
+        description = "Events per second (default ${DEFAULT-VALUE}).")
     int rate;
 
     @Option(names = "--json", description = "Print one JSON object instead of the table.")

@@ -479,7 +479,7 @@ public final class BenchHosts implements Callable<Integer>
             Integer.toString(host + 1), "--host-name", "bench-host" + host, "--channel",
             "aeron:udp?endpoint=" + Netns.address(host) + ":" + BRIDGE_PORT, "--peers",
             (peer + 1) + "@" + Netns.address(peer) + ":" + BRIDGE_PORT, "--size", "1M", "--log-size", "8M",
-            "--idle", row.idle(), "--threading", row.threading(), "--warm-up-frames",
+            "--idle", row.idle(), "--aeron-threading", row.threading(), "--warm-up-frames",
             Integer.toString(warmUpFrames));
         return builder.redirectOutput(dir.resolve("bridge" + host + ".out").toFile())
             .redirectError(dir.resolve("bridge" + host + ".err").toFile()).start();

@@ -16,6 +16,7 @@ import io.rfmrt.cli.common.Folders;
 import io.rfmrt.cli.common.OutputFiles;
 import io.rfmrt.cli.common.PercentilePlot;
 import io.rfmrt.cli.common.Progress;
+import io.rfmrt.cli.common.Renamed;
 import io.rfmrt.cli.common.UsageException;
 import io.rfmrt.rfm.SharedMemoryFile;
 import io.rfmrt.runtime.threads.RtEnvironment;
@@ -75,7 +76,7 @@ public final class BenchPeers implements Callable<Integer>
     /**
      * One row of the comparison.
      *
-     * @param name    what the row is called (also in {@code --transports}).
+     * @param name    what the row is called (also in {@code --rows}).
      * @param kind    {@code rfmrt}, {@code aeron}, {@code chronicle}, {@code udp} or {@code futex}.
      * @param variant the mode, idle strategy or pauser.
      * @param what    one line for the docs and the JSON.
@@ -105,15 +106,18 @@ public final class BenchPeers implements Callable<Integer>
     @Mixin
     BenchRows.RateOptions pace;
 
-    @Option(names = "--transports", split = ",", paramLabel = "NAME",
+    @Option(names = "--rows", split = ",", paramLabel = "NAME",
         description = "Rows to run (default: all): rfmrt-inline, rfmrt-interrupt, rfmrt-spin-then-block, " +
             "aeron-backoff, aeron-sleep-100us, aeron-busy-spin, chronicle-spin, chronicle-pauser, udp, futex-floor.")
-    List<String> only;
+    List<String> rowNames;
+
+    @Option(names = "--transports", split = ",", hidden = true, description = "The old name of --rows.")
+    List<String> transports;
 
     @Option(names = "--aeron-threading", defaultValue = "auto", paramLabel = "MODE",
-        description = "Aeron media driver threading mode: auto (default: DEDICATED, SHARED and INVOKER are each " +
-            "measured once at the first rate with the backoff subscriber, the lowest p99 is used), DEDICATED, " +
-            "SHARED or INVOKER.")
+        description = "Aeron media driver threading mode: auto (default: dedicated, shared and invoker are each " +
+            "measured once at the first rate with the backoff subscriber, the lowest p99 is used), dedicated, " +
+            "shared or invoker.")
     String aeronThreading;
 
     @Option(names = "--plot", defaultValue = "bench-peers.png", paramLabel = "FILE",
@@ -127,16 +131,19 @@ public final class BenchPeers implements Callable<Integer>
     public Integer call() throws Exception
     {
         pace.check();
-        final List<Row> rows = BenchRows.select(ROWS, only, Row::name, "--transports: unknown transport");
+        final List<Row> rows = BenchRows.select(ROWS, Renamed.pick(spec, "--transports", transports, rowNames),
+            Row::name, "--rows: unknown row");
         OutputFiles.checkWritable("--plot", plot);
-        if (!"auto".equals(aeronThreading) && AeronPeer.threadingMode(aeronThreading) == null)
+        final boolean auto = "auto".equalsIgnoreCase(aeronThreading);
+        if (!auto && AeronPeer.threadingMode(aeronThreading) == null)
         {
-            throw new UsageException("--aeron-threading '" + aeronThreading + "' is not auto, DEDICATED, " +
-                "SHARED or INVOKER");
+            throw new UsageException("--aeron-threading '" + aeronThreading + "' is not auto, dedicated, " +
+                "shared or invoker");
         }
         final List<PeersRow> all = new ArrayList<>();
         final List<PeersRow> probes = new ArrayList<>();
-        String threading = aeronThreading;
+        // Aeron's own spelling from here on: the receivers' arguments, the table and the JSON
+        String threading = auto ? "auto" : AeronPeer.threadingMode(aeronThreading).name();
         final boolean probe = "auto".equals(threading) && rows.stream().anyMatch(r -> "aeron".equals(r.kind()));
         final Progress progress = Progress.steps(spec.commandLine().getErr(),
             (probe ? THREADING_MODES.size() : 0) + pace.rates.size() * rows.size(),

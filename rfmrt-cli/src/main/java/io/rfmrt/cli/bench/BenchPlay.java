@@ -68,7 +68,8 @@ final class BenchPlay implements Callable<Integer>
         description = "Rates of the recordings, Hz (default ${DEFAULT-VALUE}).")
     List<Integer> rates;
 
-    @Option(names = "--seconds", defaultValue = "5", description = "Seconds recorded per rate (default " +
+    @Option(names = "--seconds", defaultValue = "5", paramLabel = "S",
+        description = "Seconds recorded per rate (default " +
         "${DEFAULT-VALUE}).")
     int seconds;
 
@@ -270,7 +271,7 @@ final class BenchPlay implements Callable<Integer>
         final Path config = dir.resolve(name + ".yaml");
         DemoConfigs.write(config, "rfmrt bench play: a receiving node on the demo's sensor channel",
             new DemoConfigs.NodeFile(ControlFrames.deviceUri(network, ControlFrames.CONTROLLER_NODE),
-                DemoConfigs.LAYOUT_CONFIG, new DemoConfigs.Receive(List.of(ControlFrames.SENSOR.name()), "BLOCKING"),
+                DemoConfigs.LAYOUT_CONFIG, new DemoConfigs.Receive(List.of(ControlFrames.SENSOR.name()), "blocking"),
                 DemoConfigs.THREADS, false, 0, new DemoConfigs.Journal(journal, name), null));
         final Process process = ChildJvm.builder("node", "--config", config.toString())
             .redirectOutput(ProcessBuilder.Redirect.DISCARD).redirectError(ProcessBuilder.Redirect.DISCARD).start();

@@ -6,6 +6,7 @@ import io.rfmrt.cli.common.ExitCodes;
 import io.rfmrt.cli.common.Converters;
 import io.rfmrt.cli.common.OutputFiles;
 import io.rfmrt.cli.common.Progress;
+import io.rfmrt.cli.common.Renamed;
 import io.rfmrt.cli.common.UsageException;
 import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.XYChart;
@@ -13,6 +14,7 @@ import org.knowm.xchart.XYChartBuilder;
 import org.knowm.xchart.XYSeries;
 import org.knowm.xchart.style.Styler;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -44,24 +46,26 @@ final class BenchRamp implements Callable<Integer>
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--modes", split = ",", paramLabel = "MODE",
-        defaultValue = "interrupt,interrupt-inline,spin-then-block",
-        description = "Modes to ramp (default ${DEFAULT-VALUE}); the names of bench compare.")
-    List<String> modes;
+    @Mixin
+    BenchRun.ModeRows modeRows;
 
-    @Option(names = "--steps", split = ",", paramLabel = "HZ",
-        description = "Rates in Hz (default 1000,2000,5000,10000,20000,50000,100000,200000,500000).")
+    @Option(names = "--rates", split = ",", paramLabel = "HZ",
+        description = "The steps' frame rates (default 1000,2000,5000,10000,20000,50000,100000,200000,500000).")
+    List<Integer> rates;
+
+    @Option(names = "--steps", split = ",", hidden = true, description = "The old name of --rates.")
     List<Integer> steps;
 
     @Option(names = "--step-seconds", defaultValue = "10", paramLabel = "S",
         description = "Measured seconds per step, after one second of warm-up (default ${DEFAULT-VALUE}).")
     int stepSeconds;
 
-    @Option(names = "--p99-bound", defaultValue = "1ms", converter = Converters.Duration.class, paramLabel = "TIME",
+    @Option(names = "--p99-bound", defaultValue = "1ms", converter = Converters.Duration.class, paramLabel = "DURATION",
         description = "A step whose p99 exceeds this ends the mode's ramp (default ${DEFAULT-VALUE}).")
     long p99BoundNanos;
 
-    @Option(names = "--size", defaultValue = "64", description = "Payload bytes (default ${DEFAULT-VALUE}).")
+    @Option(names = "--size", defaultValue = "64", paramLabel = "BYTES",
+        description = "Payload bytes (default ${DEFAULT-VALUE}).")
     int size;
 
     @Option(names = "--sender", defaultValue = BenchRun.UNIFORM_JITTER, paramLabel = "KIND",
@@ -78,14 +82,15 @@ final class BenchRamp implements Callable<Integer>
     @Override
     public Integer call() throws Exception
     {
-        final List<Integer> rates = steps == null ? DEFAULT_STEPS : steps;
+        final List<String> modes = modeRows.selected(spec);
+        final List<Integer> given = Renamed.pick(spec, "--steps", steps, this.rates);
+        final List<Integer> rates = given == null ? DEFAULT_STEPS : given;
         if (stepSeconds < 1 || stepSeconds > 600 || size < 8 || size > BenchRun.CHANNEL.maxPayload() ||
             p99BoundNanos <= 0 || rates.isEmpty() || rates.stream().anyMatch(r -> r < 1 || r > 1_000_000))
         {
             throw new UsageException("--step-seconds 1..600, --size 8.." + BenchRun.CHANNEL.maxPayload() +
-                ", --p99-bound > 0, --steps 1..1000000 Hz each");
+                ", --p99-bound > 0, --rates 1..1000000 Hz each");
         }
-        BenchRun.checkModes(modes);
         BenchCompare.checkSender(sender);
         OutputFiles.checkWritable("--plot", plot);
         final PrintWriter out = spec.commandLine().getOut();

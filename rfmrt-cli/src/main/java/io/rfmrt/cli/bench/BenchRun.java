@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.sun.management.OperatingSystemMXBean;
 import io.rfmrt.cli.common.ChildJvm;
 import io.rfmrt.cli.common.ChildResult;
+import io.rfmrt.cli.common.Renamed;
 import io.rfmrt.cli.common.UsageException;
 import io.rfmrt.rfm.EventType;
 import io.rfmrt.rfm.RfmDevice;
@@ -19,6 +20,8 @@ import io.rfmrt.runtime.threads.RtEnvironment;
 import io.rfmrt.runtime.threads.RtSettings;
 import org.HdrHistogram.Histogram;
 import org.agrona.concurrent.UnsafeBuffer;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
 
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
@@ -151,6 +154,33 @@ final class BenchRun
     }
 
     /**
+     * {@code --rows} of the benches that run three receive modes by default ({@code bench ramp}, {@code bench burst}),
+     * and its old name {@code --modes}. A picocli mixin.
+     */
+    static final class ModeRows
+    {
+        @Option(names = "--rows", split = ",", paramLabel = "NAME",
+            defaultValue = "interrupt,interrupt-inline,spin-then-block",
+            description = "Rows (receive modes) to run (default ${DEFAULT-VALUE}); the names of bench compare.")
+        List<String> rows;
+
+        @Option(names = "--modes", split = ",", hidden = true, description = "The old name of --rows.")
+        List<String> oldModes;
+
+        /**
+         * @param spec the command.
+         * @return the modes asked for, by either name, each known.
+         * @throws UsageException for an unknown one, or both names given.
+         */
+        List<String> selected(final CommandSpec spec)
+        {
+            final List<String> modes = Renamed.pick(spec, "--modes", oldModes, rows);
+            checkModes(modes);
+            return modes;
+        }
+    }
+
+    /**
      * @param names mode names from the command line.
      * @throws UsageException naming the first unknown one.
      */
@@ -160,7 +190,7 @@ final class BenchRun
         {
             if (mode(name) == null)
             {
-                throw new UsageException("--modes: unknown mode '" + name + "'");
+                throw new UsageException("--rows: unknown row '" + name + "'");
             }
         }
     }

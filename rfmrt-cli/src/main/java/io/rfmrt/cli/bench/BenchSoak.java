@@ -76,17 +76,19 @@ public final class BenchSoak implements Callable<Integer>
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--minutes", defaultValue = "10", description = "How long to run (default ${DEFAULT-VALUE}).")
+    @Option(names = "--minutes", defaultValue = "10", paramLabel = "MIN",
+        description = "How long to run (default ${DEFAULT-VALUE}).")
     int minutes;
 
-    @Option(names = "--seconds", description = "How long to run, in seconds instead (10..36000).")
+    @Option(names = "--seconds", paramLabel = "S", description = "How long to run, in seconds instead (10..36000).")
     Integer seconds;
 
-    @Option(names = "--interval", defaultValue = "10", paramLabel = "SECONDS",
+    @Option(names = "--interval", defaultValue = "10", paramLabel = "S",
         description = "Seconds between two looks (default ${DEFAULT-VALUE}); the first interval is the warm-up.")
     int interval;
 
-    @Option(names = "--rate", defaultValue = "10000", description = "Frames per second (or the demo's loop rate), " +
+    @Option(names = "--rate", defaultValue = "10000", paramLabel = "HZ",
+        description = "Frames per second (or the demo's loop rate), " +
         "1..1000000 (default ${DEFAULT-VALUE}).")
     int rate;
 
@@ -95,7 +97,8 @@ public final class BenchSoak implements Callable<Integer>
             "interrupt-journal, spin-then-block, busy-spin, poll-1khz, poll-10khz.")
     String mode;
 
-    @Option(names = "--size", defaultValue = "64", description = "Payload bytes (default ${DEFAULT-VALUE}).")
+    @Option(names = "--size", defaultValue = "64", paramLabel = "BYTES",
+        description = "Payload bytes (default ${DEFAULT-VALUE}).")
     int size;
 
     @Option(names = "--demo", description = "Soak the whole demo (plant and controller nodes at --rate) instead.")

@@ -4,6 +4,7 @@ import io.aeron.driver.ThreadingMode;
 import io.rfmrt.cli.common.Converters;
 import io.rfmrt.cli.common.ExitCodes;
 import io.rfmrt.cli.common.Failures;
+import io.rfmrt.cli.common.Renamed;
 import io.rfmrt.cli.common.ServiceNotifier;
 import io.rfmrt.cli.common.UsageException;
 import io.rfmrt.rfm.RfmException;
@@ -122,9 +123,12 @@ public final class BridgeCommand implements Callable<Integer>
             "doorbell-Nus (at most N us), backoff, busy-spin, yield or sleep-Nus (default ${DEFAULT-VALUE}).")
     String idle;
 
-    @Option(names = "--threading", defaultValue = "INVOKER", paramLabel = "MODE",
-        description = "The embedded media driver: INVOKER (run by the bridge's thread), SHARED or DEDICATED " +
-            "(threads of its own) (default ${DEFAULT-VALUE}).")
+    @Option(names = "--aeron-threading", defaultValue = "invoker", paramLabel = "MODE",
+        description = "The embedded media driver's threading mode: invoker (run by the bridge's thread), shared or " +
+            "dedicated (threads of its own) (default ${DEFAULT-VALUE}).")
+    String aeronThreading;
+
+    @Option(names = "--threading", hidden = true, description = "The old name of --aeron-threading.")
     String threading;
 
     @Option(names = "--priority", defaultValue = "70", paramLabel = "P",
@@ -161,7 +165,7 @@ public final class BridgeCommand implements Callable<Integer>
         final long doorbellParkNs = doorbellParkNs(idle);
         // the driver's own threads (SHARED, DEDICATED) have no doorbell: they back off
         final Supplier<IdleStrategy> idleStrategy = doorbellParkNs > 0 ? BackoffIdleStrategy::new : idleStrategy(idle);
-        final ThreadingMode mode = threadingMode(threading);
+        final ThreadingMode mode = threadingMode(Renamed.pick(spec, "--threading", threading, aeronThreading));
         final List<BridgeContext.Peer> parsedPeers = checkOptions();
         // a NOTIFY_SOCKET it cannot use is refused before the network is made
         try (ServiceNotifier systemd = ServiceNotifier.fromEnvironment())
@@ -616,7 +620,7 @@ public final class BridgeCommand implements Callable<Integer>
     }
 
     /**
-     * @param name INVOKER, SHARED or DEDICATED.
+     * @param name invoker, shared or dedicated, in any case.
      * @return the mode.
      */
     public static ThreadingMode threadingMode(final String name)
@@ -629,8 +633,8 @@ public final class BridgeCommand implements Callable<Integer>
             {
                 return mode;
             }
-            known.add(mode.name());
+            known.add(mode.name().toLowerCase(Locale.ROOT));
         }
-        throw new UsageException("--threading '" + name + "' is not " + String.join(", ", known));
+        throw new UsageException("--aeron-threading '" + name + "' is not " + String.join(", ", known));
     }
 }

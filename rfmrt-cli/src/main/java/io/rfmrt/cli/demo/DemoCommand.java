@@ -61,10 +61,12 @@ public final class DemoCommand implements Callable<Integer>
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--seconds", defaultValue = "10", description = "How long to run (default ${DEFAULT-VALUE}).")
+    @Option(names = "--seconds", defaultValue = "10", paramLabel = "S",
+        description = "How long to run (default ${DEFAULT-VALUE}).")
     int seconds;
 
-    @Option(names = "--rate", defaultValue = "1000", description = "Loop rate in Hz (default ${DEFAULT-VALUE}).")
+    @Option(names = "--rate", defaultValue = "1000", paramLabel = "HZ",
+        description = "Loop rate in Hz (default ${DEFAULT-VALUE}).")
     int rate;
 
     @Option(names = "--out", defaultValue = "rfmrt-demo", paramLabel = "DIR",
@@ -74,9 +76,9 @@ public final class DemoCommand implements Callable<Integer>
     @Option(names = "--json", description = "Print the summary as one JSON object on stdout.")
     boolean json;
 
-    @Option(names = "--wait", defaultValue = "INLINE", paramLabel = "MODE",
-        description = "How the controller takes sensor frames: INLINE (the control law on the ISR-wake thread, one " +
-            "wake per frame; default) or BLOCKING (a consumer thread, a second wake-up).")
+    @Option(names = "--wait", defaultValue = "inline", paramLabel = "MODE",
+        description = "How the controller takes sensor frames: inline (the control law on the ISR-wake thread, one " +
+            "wake per frame; default) or blocking (a consumer thread, a second wake-up).")
     String wait;
 
     @Option(names = "--controller-only",
@@ -84,7 +86,7 @@ public final class DemoCommand implements Callable<Integer>
             "(rfmrt replay DIR --play); it stops when the playback ends.")
     boolean controllerOnly;
 
-    @Option(names = "--network", paramLabel = "NET",
+    @Option(names = "--network", paramLabel = "NAME",
         description = "With --controller-only: the emulated network (joined, or made when missing).")
     String network;
 
@@ -272,10 +274,12 @@ public final class DemoCommand implements Callable<Integer>
         {
             throw new UsageException("--rate " + rate + ": " + RateCheck.join(rateProblems));
         }
-        if (!"BLOCKING".equals(wait) && !"INLINE".equals(wait))
+        if (!"blocking".equalsIgnoreCase(wait) && !"inline".equalsIgnoreCase(wait))
         {
-            throw new UsageException("--wait '" + wait + "' is not BLOCKING or INLINE");
+            throw new UsageException("--wait '" + wait + "' is not inline or blocking");
         }
+        // the plan, the summary and the node YAML take the wait strategy's own name
+        wait = wait.toUpperCase(Locale.ROOT);
         appJars.use();
         if (appJars.jarsGiven() && law == null)
         {

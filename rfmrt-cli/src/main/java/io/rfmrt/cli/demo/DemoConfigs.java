@@ -1,5 +1,6 @@
 package io.rfmrt.cli.demo;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.core.JsonProcessingException;
@@ -17,6 +18,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.stream.Collectors;
 
@@ -113,8 +115,15 @@ public final class DemoConfigs
      */
     @JsonInclude(JsonInclude.Include.NON_NULL)
     public record ControllerSettings(String name, int rateHz, String profile, Map<String, Object> gains, String law,
-        Long stallAt, Long stallNanos, String excite)
+        Long stallAt, @JsonIgnore Long stallNanos, String excite)
     {
+        /** @return {@code stall:}, the stall's length with its unit, as the node YAML takes it. */
+        @JsonProperty("stall")
+        public String stall()
+        {
+            return stallNanos == null ? null : stallNanos + "ns";
+        }
+
         /**
          * @param rate    the loop rate.
          * @param profile the trajectory.
@@ -172,8 +181,21 @@ public final class DemoConfigs
      * @param stallNanos   its length.
      */
     public record PlantSettings(String name, int rateHz, long cycles, long dropoutFrom, long dropoutTo,
-        long latencyFrom, long latencyNanos, String model, long stallAt, long stallNanos)
+        long latencyFrom, @JsonIgnore long latencyNanos, String model, long stallAt, @JsonIgnore long stallNanos)
     {
+        /** @return {@code latency:} with its unit, as the node YAML takes it. */
+        @JsonProperty("latency")
+        public String latency()
+        {
+            return latencyNanos + "ns";
+        }
+
+        /** @return {@code stall:} with its unit. */
+        @JsonProperty("stall")
+        public String stall()
+        {
+            return stallNanos + "ns";
+        }
     }
 
     /**
@@ -193,7 +215,7 @@ public final class DemoConfigs
         final Path file = out.resolve(CONTROLLER_CONFIG);
         write(file, "rfmrt demo: the controller node (deploy/conf/controller.yaml, on the demo's network)", new NodeFile(
             ControlFrames.deviceUri(network, ControlFrames.CONTROLLER_NODE), LAYOUT_CONFIG,
-            new Receive(List.of(ControlFrames.SENSOR.name()), wait), THREADS, false, 0,
+            new Receive(List.of(ControlFrames.SENSOR.name()), wait.toLowerCase(Locale.ROOT)), THREADS, false, 0,
             new Journal(true, journals.resolve("controller").toString()), app));
         return file;
     }
@@ -213,7 +235,7 @@ public final class DemoConfigs
         final Path file = out.resolve(PLANT_CONFIG);
         write(file, "rfmrt demo: the plant node (deploy/conf/plant.yaml, on the demo's network)", new NodeFile(
             ControlFrames.deviceUri(network, ControlFrames.PLANT_NODE), LAYOUT_CONFIG,
-            new Receive(List.of(ControlFrames.COMMAND.name()), "BLOCKING"), THREADS, false, 0,
+            new Receive(List.of(ControlFrames.COMMAND.name()), "blocking"), THREADS, false, 0,
             new Journal(true, journals.resolve("plant").toString()), app));
         return file;
     }

@@ -21,6 +21,7 @@ import sun.misc.Signal;
 
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -59,6 +60,10 @@ public final class NodeCommand implements Callable<Integer>
             "folder), print one line, exit 0; make and start nothing.")
     boolean checkConfig;
 
+    @Option(names = "--json",
+        description = "With --check-config: print one JSON object (valid, device, app, problems) instead of the line.")
+    boolean json;
+
     @Option(names = "--child",
         description = "Run as another rfmrt process's child: stop when its stdin closes (the parent went away), " +
             "print only the app's own lines and its result line on stdout, warnings on stderr.")
@@ -69,7 +74,16 @@ public final class NodeCommand implements Callable<Integer>
     {
         final PrintWriter out = spec.commandLine().getOut();
         final PrintWriter err = spec.commandLine().getErr();
-        final NodeContext ctx = load();
+        if (json && !checkConfig)
+        {
+            throw new UsageException("--json is for --check-config (a running node's figures: rfmrt stat --json)");
+        }
+        final NodeContext ctx = load(out);
+        for (final String warning : ctx.yamlWarnings())
+        {
+            err.println("rfmrt node: " + config + ": " + warning);
+        }
+        err.flush();
         if (checkConfig)
         {
             return check(out, ctx);
@@ -142,10 +156,11 @@ public final class NodeCommand implements Callable<Integer>
     }
 
     /**
+     * @param out where {@code --check-config --json} prints the refusal.
      * @return the configuration file, bound and concluded.
      * @throws UsageException for a bad {@code --seconds} or a file that does not bind.
      */
-    private NodeContext load()
+    private NodeContext load(final PrintWriter out)
     {
         if (seconds < 0)
         {
@@ -158,8 +173,33 @@ public final class NodeCommand implements Callable<Integer>
         }
         catch (final ConfigException ex)
         {
-            throw new UsageException(ex.getMessage());
+            throw refused(out, null, ex);
         }
+    }
+
+    /**
+     * {@code rfmrt node --check-config --json}: the verdict on one file.
+     *
+     * @param config   the file as given.
+     * @param valid    whether the start would take it.
+     * @param device   its device URI, null when it did not bind.
+     * @param app      its app's name, null for none or when it did not bind.
+     * @param problems one line per problem, each naming its key and value (empty when valid).
+     */
+    record CheckResult(String config, boolean valid, String device, String app, List<String> problems)
+    {
+    }
+
+    private UsageException refused(final PrintWriter out, final NodeContext ctx, final ConfigException ex)
+    {
+        if (checkConfig && json)
+        {
+            out.println(ChildResult.json(new CheckResult(config.toString(), false,
+                ctx == null ? null : ctx.deviceUri(), ctx == null || ctx.app() == null ? null : ctx.appName(),
+                ex.problems())));
+            out.flush();
+        }
+        return new UsageException(ex.getMessage());
     }
 
     /**
@@ -176,7 +216,13 @@ public final class NodeCommand implements Callable<Integer>
         }
         catch (final ConfigException ex)
         {
-            throw new UsageException(ex.getMessage());
+            throw refused(out, ctx, ex);
+        }
+        if (json)
+        {
+            out.println(ChildResult.json(new CheckResult(config.toString(), true, ctx.deviceUri(),
+                ctx.app() == null ? null : ctx.appName(), List.of())));
+            return ExitCodes.OK;
         }
         out.println("rfmrt node: " + config + " is valid (device " + ctx.deviceUri() + ")" +
             (ctx.app() == null ? "" : ", app " + ctx.appName()));

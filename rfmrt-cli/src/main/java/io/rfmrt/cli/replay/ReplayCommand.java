@@ -9,6 +9,7 @@ import io.rfmrt.cli.common.AppJars;
 import io.rfmrt.cli.common.ChildResult;
 import io.rfmrt.cli.common.ExitCodes;
 import io.rfmrt.cli.common.Failures;
+import io.rfmrt.cli.common.Renamed;
 import io.rfmrt.cli.common.UsageException;
 import io.rfmrt.control.AxisParameters;
 import io.rfmrt.control.ControllerGains;
@@ -79,16 +80,20 @@ public final class ReplayCommand implements Callable<Integer>
     @Option(names = "--play", description = "Publish the recorded frames again onto --network, in time.")
     boolean play;
 
-    @Option(names = "--network", paramLabel = "NET", description = "With --play: the emulated network to play onto.")
+    @Option(names = "--network", paramLabel = "NAME",
+        description = "With --play: the emulated network to play onto.")
     String network;
 
     @Option(names = "--node", paramLabel = "N",
         description = "With --play: publish as node N (default: the recorded source's node id).")
     Integer node;
 
-    @Option(names = "--rate", paramLabel = "R",
-        description = "With --play: speed, 1.0 = as recorded (default), 2.0 = twice as fast, or max (as fast as " +
-            "the receiving nodes keep up, none lost).")
+    @Option(names = "--speed", paramLabel = "FACTOR",
+        description = "With --play: 1.0 = as recorded (default), 2.0 = twice as fast, or max (as fast as the " +
+            "receiving nodes keep up, none lost).")
+    String speed;
+
+    @Option(names = "--rate", hidden = true, description = "The old name of --speed (a rate is in Hz elsewhere).")
     String rate;
 
     @Option(names = "--loop", paramLabel = "N",
@@ -105,11 +110,11 @@ public final class ReplayCommand implements Callable<Integer>
     @Option(names = "--compare", description = "Compare the controller journals of the two DIRs cycle by cycle.")
     boolean compare;
 
-    @Option(names = "--from", paramLabel = "T",
+    @Option(names = "--from", paramLabel = "WHEN",
         description = "Earliest record: seconds from the journal start (+2.5s, 500ms) or an ISO-8601 instant.")
     String from;
 
-    @Option(names = "--to", paramLabel = "T", description = "Latest record, as --from.")
+    @Option(names = "--to", paramLabel = "WHEN", description = "Latest record, as --from.")
     String to;
 
     @Option(names = "--source", paramLabel = "N",
@@ -211,13 +216,14 @@ public final class ReplayCommand implements Callable<Integer>
     private int run(final PrintWriter out, final PrintWriter err) throws InterruptedException
     {
         dir = dirs.get(0);
+        speed = Renamed.pick(spec, "--rate", rate, speed);
         if (dirs.size() > 1 && !compare)
         {
             throw new UsageException("two folders are for --compare; replay reads one DIR");
         }
-        if (!play && (network != null || node != null || rate != null || loop != null || startPaused || renumber))
+        if (!play && (network != null || node != null || speed != null || loop != null || startPaused || renumber))
         {
-            throw new UsageException("--network, --node, --rate, --loop, --start-paused and --renumber need " +
+            throw new UsageException("--network, --node, --speed, --loop, --start-paused and --renumber need " +
                 "--play");
         }
         if (play)
@@ -504,13 +510,13 @@ public final class ReplayCommand implements Callable<Integer>
     {
         if (network == null)
         {
-            throw new UsageException("--play needs --network NET (the emulated network to play onto)");
+            throw new UsageException("--play needs --network NAME (the emulated network to play onto)");
         }
         if (rerun || follow || compare || gains != null || recordedGains != null || csv != null || hgrm != null ||
             hlog != null || plots != null || seconds != null || frequencyResponse || stepResponse ||
             segment != null || overlap != null)
         {
-            throw new UsageException("--play takes --network, --node, --source, --rate, --loop, --from, --to, " +
+            throw new UsageException("--play takes --network, --node, --source, --speed, --loop, --from, --to, " +
                 "--start-paused, --renumber and --json only");
         }
         if (node != null && (node < 0 || node > 255))
@@ -519,7 +525,7 @@ public final class ReplayCommand implements Callable<Integer>
         }
         final Playback.Options options = Playback.Options.of(network)
             .withNode(node == null ? -1 : node)
-            .withRate(rate == null ? 1.0 : ReplayPlay.rate(rate))
+            .withRate(speed == null ? 1.0 : ReplayPlay.rate(speed))
             .withLoops(loop == null ? 1 : ReplayPlay.loops(loop))
             .withRenumber(renumber)
             .withStartPaused(startPaused);

@@ -74,7 +74,7 @@ final class ReplayPlay
         {
             // below
         }
-        throw new UsageException("--rate '" + rate + "' is not a speed from 0 to 1000 (1.0 = as recorded) or max");
+        throw new UsageException("--speed '" + rate + "' is not a speed from 0 to 1000 (1.0 = as recorded) or max");
     }
 
     /**

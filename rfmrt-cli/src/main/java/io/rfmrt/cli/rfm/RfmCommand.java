@@ -1,5 +1,6 @@
 package io.rfmrt.cli.rfm;
 
+import io.rfmrt.cli.common.ChildResult;
 import io.rfmrt.cli.common.Converters;
 import io.rfmrt.cli.common.ExitCodes;
 import io.rfmrt.cli.common.UsageException;
@@ -21,7 +22,10 @@ import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
 import java.io.PrintWriter;
+import java.math.BigInteger;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 
 /**
@@ -298,6 +302,9 @@ public final class RfmCommand
                 + "and counters.")
         String device;
 
+        @Option(names = "--json", description = "Print one JSON object instead of the table.")
+        boolean json;
+
         @Override
         public Integer call()
         {
@@ -316,7 +323,14 @@ public final class RfmCommand
             final PrintWriter out = out();
             try (SimNetwork net = SimNetwork.attach(network))
             {
-                RfmStatusText.print(net.status(), BridgeStatus.of(net), out);
+                if (json)
+                {
+                    out.println(ChildResult.json(RfmStatusText.StatusJson.of(net.status(), BridgeStatus.of(net))));
+                }
+                else
+                {
+                    RfmStatusText.print(net.status(), BridgeStatus.of(net), out);
+                }
             }
             return ExitCodes.OK;
         }
@@ -326,6 +340,12 @@ public final class RfmCommand
             final PrintWriter out = out();
             try (RfmDevice opened = openDevice(device))
             {
+                if (json)
+                {
+                    out.println(ChildResult.json(new DeviceJson(device, opened.nodeId(), opened.boardId(),
+                        opened.memorySize(), RfmStatusText.counterMap(opened::counter))));
+                    return ExitCodes.OK;
+                }
                 out.printf("device %s  node %d  board 0x%02x  memory %d bytes%n", device, opened.nodeId(),
                     opened.boardId(), opened.memorySize());
                 if (opened instanceof Rfm2gCard card)
@@ -350,6 +370,52 @@ public final class RfmCommand
             }
             return ExitCodes.OK;
         }
+    }
+
+    /**
+     * {@code rfmrt rfm status --device URI --json}.
+     *
+     * @param device      the URI.
+     * @param node        the node id it holds.
+     * @param board       its board id.
+     * @param memoryBytes its memory size.
+     * @param counters    every counter by its label, zero included (per-type: label and type).
+     */
+    record DeviceJson(String device, int node, int board, long memoryBytes, Map<String, Long> counters)
+    {
+    }
+
+    /**
+     * {@code rfmrt rfm peek --json}: the values read.
+     *
+     * @param node   the node id read as.
+     * @param width  the access width, bits.
+     * @param values the values, in address order.
+     */
+    record PeekJson(int node, int width, List<PeekValue> values)
+    {
+    }
+
+    /**
+     * One value of {@link PeekJson}.
+     *
+     * @param offset its offset in the memory.
+     * @param hex    the value as {@code rfm peek} prints it ({@code 0x} and two digits a byte).
+     * @param value  the value, unsigned.
+     */
+    record PeekValue(long offset, String hex, BigInteger value)
+    {
+    }
+
+    /**
+     * One event of {@code rfmrt rfm wait --json}, a line each.
+     *
+     * @param type       its type.
+     * @param sourceNode the node that sent it.
+     * @param data       its data word, unsigned.
+     */
+    record EventJson(String type, int sourceNode, long data)
+    {
     }
 
     @Command(name = "poke", mixinStandardHelpOptions = true, description = "Write one value as a node.",
@@ -394,6 +460,9 @@ public final class RfmCommand
             description = "Consecutive values to read (default ${DEFAULT-VALUE}).")
         int count;
 
+        @Option(names = "--json", description = "Print one JSON object instead of the lines.")
+        boolean json;
+
         @Override
         public Integer call()
         {
@@ -405,6 +474,7 @@ public final class RfmCommand
             try (RfmDevice opened = openChecked(count))
             {
                 final RfmWindow w = opened.window();
+                final List<PeekValue> values = new ArrayList<>();
                 for (int i = 0; i < count; i++)
                 {
                     final long at = offset + (long)i * bytes;
@@ -415,7 +485,19 @@ public final class RfmCommand
                         case 4 -> w.getIntVolatile(at) & 0xFFFF_FFFFL;
                         default -> w.getLongVolatile(at);
                     };
-                    out().printf("0x%08x: 0x%0" + bytes * 2 + "x%n", at, v);
+                    final String hex = String.format("0x%0" + bytes * 2 + "x", v);
+                    if (json)
+                    {
+                        values.add(new PeekValue(at, hex, new BigInteger(Long.toUnsignedString(v))));
+                    }
+                    else
+                    {
+                        out().printf("0x%08x: %s%n", at, hex);
+                    }
+                }
+                if (json)
+                {
+                    out().println(ChildResult.json(new PeekJson(self, width, values)));
                 }
             }
             return ExitCodes.OK;
@@ -505,6 +587,9 @@ public final class RfmCommand
             description = "Events to wait for (default ${DEFAULT-VALUE}).")
         int count;
 
+        @Option(names = "--json", description = "Print each event as one JSON object on its own line (JSON lines).")
+        boolean json;
+
         @Override
         public Integer call()
         {
@@ -536,7 +621,8 @@ public final class RfmCommand
                     {
                         throw new RfmException(status, "wait for " + type + " ended: " + status);
                     }
-                    out().println(info);
+                    out().println(json ? ChildResult.json(new EventJson(info.type().name(), info.sourceNode(),
+                        Integer.toUnsignedLong(info.data()))) : info.toString());
                     out().flush();
                 }
             }

@@ -11,7 +11,9 @@ import io.rfmrt.rfm.sim.SimNetwork;
 import java.io.PrintWriter;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.function.BiFunction;
 
 /**
@@ -39,8 +41,7 @@ final class RfmStatusText
             "enabled", "sent", "received", "overflow", "dma");
         for (final SimNetwork.CardStatus card : cards)
         {
-            final String state = card.remote() ? "remote" : card.ownerPid() == 0 ? "free" : card.ownerAlive() ? "live" :
-                "dead";
+            final String state = state(card);
             out.printf("%4d  %8d  %-5s  %-24s  %-26s  %8d  %8d  %8d  %8d%n", card.node(), card.ownerPid(),
                 state, flagNames(card), enabled(card.enabledMask()), card.total(RfmCounter.EVENTS_SENT),
                 card.total(RfmCounter.EVENTS_RECEIVED), card.total(RfmCounter.FIFO_OVERFLOWS),
@@ -122,6 +123,123 @@ final class RfmStatusText
             out.printf("  %s  %s%n", Instant.ofEpochMilli(record.millis()), BridgeCommand.describe(record.kind(),
                 record.peerHostId(), name, record.value(), record.value2()));
         }
+    }
+
+    /**
+     * {@code rfmrt rfm status --json}: the network as read, one object.
+     *
+     * @param network       its name.
+     * @param memoryBytes   its memory size.
+     * @param linkUp        whether the ring is closed.
+     * @param created       when it was made (ISO-8601).
+     * @param resets        resets so far.
+     * @param linkDowns     link downs so far.
+     * @param cards         its cards, by node.
+     * @param bridge        the host's bridge, null when the network is not bridged.
+     */
+    record StatusJson(String network, long memoryBytes, boolean linkUp, String created, long resets, long linkDowns,
+        List<CardJson> cards, BridgeJson bridge)
+    {
+        static StatusJson of(final SimNetwork.Status status, final BridgeStatus bridge)
+        {
+            final List<CardJson> cards = new ArrayList<>();
+            for (final SimNetwork.CardStatus card : status.cards())
+            {
+                final Map<String, Long> queued = new LinkedHashMap<>();
+                for (final EventType type : EventType.values())
+                {
+                    queued.put(type.name(), (long)card.queued(type));
+                }
+                cards.add(new CardJson(card.node(), card.ownerPid(), state(card), List.of(flagNames(card).split(",")),
+                    enabled(card.enabledMask()).equals("-") ? List.of() :
+                        List.of(enabled(card.enabledMask()).split(",")),
+                    counterMap(card::counter), queued));
+            }
+            return new StatusJson(status.name(), status.memorySize(), status.linkUp(),
+                Instant.ofEpochMilli(status.createdMillis()).toString(), status.resets(), status.linkDowns(), cards,
+                bridge == null ? null : BridgeJson.of(bridge));
+        }
+    }
+
+    /**
+     * One card of {@link StatusJson}.
+     *
+     * @param node     its node id.
+     * @param pid      the process holding it, 0 when free.
+     * @param state    free, live, dead or remote.
+     * @param flags    loopback, tx-on/tx-off, led, dma-auto/dma-on-demand, remote or bridged.
+     * @param enabled  the event types it takes.
+     * @param counters every counter by its label (a per-type counter: label and type), zero included.
+     * @param queued   events queued per type.
+     */
+    record CardJson(int node, long pid, String state, List<String> flags, List<String> enabled,
+        Map<String, Long> counters, Map<String, Long> queued)
+    {
+    }
+
+    /**
+     * The bridge of {@link StatusJson}: its file's figures, peers and remote nodes as the bridge wrote them.
+     *
+     * @param hostId          this host's id.
+     * @param hostName        its name.
+     * @param pid             the bridge's process, 0 when it never ran.
+     * @param alive           whether that process runs.
+     * @param state           the bridge's state.
+     * @param leaseValid      whether its lease holds (else the link is down).
+     * @param channel         the Aeron channel it listens on.
+     * @param started         when it started (ISO-8601), null when it never ran.
+     * @param peers           the configured peers.
+     * @param remoteNodes     the nodes of other hosts this host holds cards for.
+     * @param counters        every bridge counter by its label, zero included.
+     * @param logQueued       bytes of the outbound log not yet taken.
+     * @param logCapacity     bytes of the outbound log.
+     * @param overflowPending whether words marked by writers are being resent.
+     */
+    record BridgeJson(int hostId, String hostName, long pid, boolean alive, String state, boolean leaseValid,
+        String channel, String started, List<BridgeStatus.PeerStatus> peers, List<BridgeStatus.RemoteNode> remoteNodes,
+        Map<String, Long> counters, long logQueued, int logCapacity, boolean overflowPending)
+    {
+        static BridgeJson of(final BridgeStatus bridge)
+        {
+            final Map<String, Long> counters = new LinkedHashMap<>();
+            for (final BridgeCounter counter : BridgeCounter.values())
+            {
+                counters.put(counter.label(), bridge.counter(counter));
+            }
+            return new BridgeJson(bridge.hostId(), bridge.hostName(), bridge.pid(), bridge.alive(),
+                bridge.state().toString(), bridge.leaseValid(), bridge.channel(), bridge.startedMillis() == 0 ? null :
+                Instant.ofEpochMilli(bridge.startedMillis()).toString(), bridge.peers(), bridge.remoteNodes(),
+                counters, bridge.logQueued(), bridge.logCapacity(), bridge.overflowPending());
+        }
+    }
+
+    private static String state(final SimNetwork.CardStatus card)
+    {
+        return card.remote() ? "remote" : card.ownerPid() == 0 ? "free" : card.ownerAlive() ? "live" : "dead";
+    }
+
+    /**
+     * @param value a card's or a device's counters.
+     * @return every counter by its label (a per-type counter once per type: label and type), zero included.
+     */
+    static Map<String, Long> counterMap(final BiFunction<RfmCounter, EventType, Long> value)
+    {
+        final Map<String, Long> counters = new LinkedHashMap<>();
+        for (final RfmCounter counter : RfmCounter.values())
+        {
+            if (counter.perType())
+            {
+                for (final EventType type : EventType.values())
+                {
+                    counters.put(counter.label() + " " + type, value.apply(counter, type));
+                }
+            }
+            else
+            {
+                counters.put(counter.label(), value.apply(counter, null));
+            }
+        }
+        return counters;
     }
 
     private static final int RECORDS_SHOWN = 12;

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import io.rfmrt.cli.common.ExitCodes;
 import io.rfmrt.cli.common.Failures;
+import io.rfmrt.cli.common.Renamed;
 import io.rfmrt.cli.common.UsageException;
 import io.rfmrt.control.ControllerGains;
 import io.rfmrt.control.journal.ControlJournal;
@@ -72,8 +73,11 @@ public final class TuneSuggest implements Callable<Integer>
         "feed-forward are kept (default the standard tune).")
     Path base;
 
-    @Option(names = "--out", paramLabel = "FILE", description = "Write the gains file here (default: print it).")
+    @Option(names = "--save", paramLabel = "FILE", description = "Write the gains file here (default: print it).")
     Path outFile;
+
+    @Option(names = "--out", hidden = true, description = "The old name of --save (--out is a folder elsewhere).")
+    Path oldOut;
 
     @Option(names = "--json", description = "The suggestion as one JSON object on stdout.")
     boolean json;
@@ -101,6 +105,7 @@ public final class TuneSuggest implements Callable<Integer>
     {
         final PrintWriter out = spec.commandLine().getOut();
         final PrintWriter err = spec.commandLine().getErr();
+        outFile = Renamed.pick(spec, "--out", oldOut, outFile);
         if (!(positionRatio >= 1) || !(integralRatio >= 1))
         {
             throw new UsageException("--position-ratio " + positionRatio + " and --integral-ratio " + integralRatio +

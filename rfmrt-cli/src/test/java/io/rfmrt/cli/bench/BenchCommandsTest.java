@@ -60,7 +60,7 @@ class BenchCommandsTest
     void shouldCompareModesWithBothFloorsInOneRun() throws Exception
     {
         final JsonNode result = bench("compare", "--seconds", "1", "--rate", "1000",
-            "--modes", "interrupt,interrupt-inline,poll-1khz", "--json");
+            "--rows", "interrupt,interrupt-inline,poll-1khz", "--json");
 
         assertThat(result.get("sender").asText()).isEqualTo("uniform-jitter");
         final List<String> modes = new ArrayList<>();
@@ -80,7 +80,7 @@ class BenchCommandsTest
     void shouldRampEachModeThroughItsStepsAndSayWhereItStopped() throws Exception
     {
         final Path plot = dir.resolve("ramp.png");
-        final JsonNode result = bench("ramp", "--modes", "interrupt", "--steps", "1000,2000", "--step-seconds", "1",
+        final JsonNode result = bench("ramp", "--rows", "interrupt", "--rates", "1000,2000", "--step-seconds", "1",
             "--p99-bound", "10s", "--json", "--plot", plot.toString());
 
         final JsonNode ramp = result.get("ramps").get(0);
@@ -106,7 +106,7 @@ class BenchCommandsTest
     void shouldCountEveryFrameOfTheBursts() throws Exception
     {
         final JsonNode result = bench("burst", "--bursts", "3", "--frames", "500", "--gap", "50ms",
-            "--modes", "interrupt", "--json");
+            "--rows", "interrupt", "--json");
 
         assertThat(result.get("bursts").asInt()).isEqualTo(3);
         final JsonNode mode = result.get("modes").get(0);

@@ -41,7 +41,7 @@ class BenchFailureAndPlayTest
     void shouldFailTheRunAndNameTheRowWhenItsReceiverIsKilled() throws Exception
     {
         final Process bench = CliProcesses.start(dir.resolve("sim"), ProcessBuilder.Redirect.PIPE, "bench", "compare",
-            "--seconds", "4", "--rate", "1000", "--modes", "interrupt", "--json");
+            "--seconds", "4", "--rate", "1000", "--rows", "interrupt", "--json");
         final CompletableFuture<String> stdout = CompletableFuture.supplyAsync(() -> readAll(bench.getInputStream()));
         final CompletableFuture<String> stderr = CompletableFuture.supplyAsync(() -> readAll(bench.getErrorStream()));
 
@@ -68,7 +68,7 @@ class BenchFailureAndPlayTest
     void shouldEndTheReceiverWhenTheBenchIsKilled() throws Exception
     {
         final Process bench = CliProcesses.start(dir.resolve("sim"), ProcessBuilder.Redirect.DISCARD, "bench",
-            "compare", "--seconds", "60", "--rate", "1000", "--modes", "interrupt", "--json");
+            "compare", "--seconds", "60", "--rate", "1000", "--rows", "interrupt", "--json");
         final ProcessHandle receiver = awaitReceiver(bench);
         awaitSending(bench);
         // SIGKILL: no shutdown hook of the bench runs, so nothing of it tells the receiver; only its end does

@@ -59,7 +59,7 @@ class BenchLeavesNothingTest
     void shouldLeaveNoNetworkFolderAfterAPassingCompareRunWithItsFloors() throws Exception
     {
         final Process bench = CliProcesses.start(simRoot, ProcessBuilder.Redirect.INHERIT, "bench", "compare",
-            "--seconds", "1", "--rate", "1000", "--modes", "poll-1khz", "--json");
+            "--seconds", "1", "--rate", "1000", "--rows", "poll-1khz", "--json");
         final String out = readAll(bench.getInputStream());
 
         assertThat(bench.waitFor(3, TimeUnit.MINUTES)).isTrue();

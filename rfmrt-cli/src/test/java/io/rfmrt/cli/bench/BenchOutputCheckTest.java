@@ -38,7 +38,7 @@ class BenchOutputCheckTest
     @Test
     void shouldRefuseARampPlotInAFolderThatTakesNoFileBeforeMeasuring() throws Exception
     {
-        final String err = refused("ramp", "--modes", "interrupt", "--steps", "1000", "--step-seconds", "1",
+        final String err = refused("ramp", "--rows", "interrupt", "--rates", "1000", "--step-seconds", "1",
             "--plot", "/proc/x.png");
 
         assertThat(err).startsWith("rfmrt: --plot /proc/x.png: cannot be written");
@@ -47,7 +47,7 @@ class BenchOutputCheckTest
     @Test
     void shouldRefuseARampPlotThatIsAFolder() throws Exception
     {
-        final String err = refused("ramp", "--modes", "interrupt", "--steps", "1000", "--step-seconds", "1",
+        final String err = refused("ramp", "--rows", "interrupt", "--rates", "1000", "--step-seconds", "1",
             "--plot", dir.toString());
 
         assertThat(err).isEqualTo("rfmrt: --plot " + dir + ": is a folder; give a file name\n");
@@ -58,7 +58,7 @@ class BenchOutputCheckTest
     {
         final Path file = Files.writeString(dir.resolve("plain"), "x");
 
-        final String err = refused("ramp", "--modes", "interrupt", "--steps", "1000", "--step-seconds", "1",
+        final String err = refused("ramp", "--rows", "interrupt", "--rates", "1000", "--step-seconds", "1",
             "--plot", file.resolve("x.png").toString());
 
         assertThat(err).isEqualTo("rfmrt: --plot " + file.resolve("x.png") + ": " + file + " is not a folder\n");
@@ -68,7 +68,7 @@ class BenchOutputCheckTest
     @Test
     void shouldRefuseAPeersPlotInAFolderThatTakesNoFileBeforeMeasuring() throws Exception
     {
-        final String err = refused("peers", "--transports", "futex-floor", "--rates", "1000", "--seconds", "1",
+        final String err = refused("peers", "--rows", "futex-floor", "--rates", "1000", "--seconds", "1",
             "--plot", "/proc/x.png");
 
         assertThat(err).startsWith("rfmrt: --plot /proc/x.png: cannot be written");

@@ -89,10 +89,10 @@ class BenchPeersTest
     void shouldRejectAnUnknownTransportWithAUsageError()
     {
         final StringWriter err = new StringWriter();
-        final int exit = Main.run(new String[]{"bench", "peers", "--transports", "udp,carrier-pigeon"},
+        final int exit = Main.run(new String[]{"bench", "peers", "--rows", "udp,carrier-pigeon"},
             new PrintWriter(new StringWriter()), new PrintWriter(err));
         assertThat(exit).isEqualTo(ExitCodes.USAGE);
-        assertThat(err.toString()).contains("unknown transport 'carrier-pigeon'");
+        assertThat(err.toString()).contains("--rows: unknown row 'carrier-pigeon'");
     }
 
     @Test

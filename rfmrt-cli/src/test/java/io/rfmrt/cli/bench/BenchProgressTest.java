@@ -42,7 +42,7 @@ class BenchProgressTest
     void shouldPrintAStepLinePerModeOnStderrAndOnlyJsonOnStdout() throws Exception
     {
         final Run run = run(List.of(ExitCodes.OK), "burst", "--bursts", "3", "--frames", "200", "--gap", "50ms",
-            "--modes", "interrupt,interrupt-inline", "--json");
+            "--rows", "interrupt,interrupt-inline", "--json");
 
         final JsonNode result = new ObjectMapper().readTree(run.out());
         assertThat(run.out().strip().lines()).as("stdout is one line of JSON").hasSize(1);

@@ -1,5 +1,7 @@
 package io.rfmrt.cli.node;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.rfmrt.cli.CliProcesses;
 import io.rfmrt.cli.CliRun;
 import io.rfmrt.cli.Main;
@@ -68,6 +70,38 @@ class NodeConfigCheckTest
         {
             assertThat(r.err()).contains(part);
         }
+    }
+
+    @Test
+    void shouldCheckAsJsonAndNameEachOldSpellingItStillReads() throws IOException
+    {
+        final Path file = dir.resolve("old.yaml");
+        Files.writeString(file, "device: sim:cfg?node=2\nlayout: layout.yaml\n" +
+            "receive: {channels: [axis.sensor], wait: INLINE}\njournal: {roll: HOURLY}\n" +
+            "app: {name: controller, brakeReleaseTimeoutMs: 200}\n");
+        final CliRun r = run("node", "--check-config", "--config", file.toString(), "--json");
+        assertThat(r.exit()).as(r.err()).isZero();
+        assertThat(r.err().lines().toList()).containsExactly(
+            "rfmrt node: " + file + ": journal.roll 'HOURLY' is deprecated, write 'hourly'",
+            "rfmrt node: " + file + ": receive.wait 'INLINE' is deprecated, write 'inline'",
+            "rfmrt node: " + file + ": app.brakeReleaseTimeoutMs: 200 is deprecated, write " +
+                "app.brakeReleaseTimeout: 200ms");
+        final JsonNode valid = new ObjectMapper().readTree(r.out());
+        assertThat(valid.get("valid").asBoolean()).isTrue();
+        assertThat(valid.get("device").asText()).isEqualTo("sim:cfg?node=2");
+        assertThat(valid.get("app").asText()).isEqualTo("controller");
+        assertThat(valid.get("problems")).isEmpty();
+        assertThat(r.out().lines().count()).as("one object, one line").isEqualTo(1);
+
+        Files.writeString(file, "device: sim:cfg?node=2\nlayout: layout.yaml\nreceive: {channels: [axis.sensor]}\n" +
+            "app: {name: controller, rateHz: 5}\n");
+        final CliRun refused = run("node", "--check-config", "--config", file.toString(), "--json");
+        assertOneLine(refused, 2, "app: rateHz 5: axis.subSteps 10 is too few");
+        final JsonNode invalid = new ObjectMapper().readTree(refused.out());
+        assertThat(invalid.get("valid").asBoolean()).isFalse();
+        assertThat(invalid.get("problems").get(0).asText()).startsWith("app: rateHz 5: axis.subSteps 10 is too few");
+        assertThat(run("node", "--config", file.toString(), "--json").err())
+            .contains("--json is for --check-config");
     }
 
     @Test

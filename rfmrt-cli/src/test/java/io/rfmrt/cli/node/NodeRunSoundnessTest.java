@@ -47,7 +47,7 @@ class NodeRunSoundnessTest
         Files.writeString(dir.resolve("plant.yaml"), """
             device: sim:sound?node=1&dmaSlots=2048&dmaSlotSize=128
             layout: layout.yaml
-            receive: {channels: [axis.command], wait: BLOCKING}
+            receive: {channels: [axis.command], wait: blocking}
             threads: {isr: {priority: 0}, consumer: {priority: 0}, lockMemory: false, cpuDmaLatency: false}
             strict: false
             journal: {enabled: true, dir: journal}
@@ -76,7 +76,7 @@ class NodeRunSoundnessTest
         Files.writeString(dir.resolve("law.yaml"), """
             device: sim:sound?node=2&dmaSlots=2048&dmaSlotSize=128
             layout: layout.yaml
-            receive: {channels: [axis.sensor], wait: INLINE}
+            receive: {channels: [axis.sensor], wait: inline}
             threads: {isr: {priority: 0}, consumer: {priority: 0}, lockMemory: false, cpuDmaLatency: false}
             strict: false
             journal: {enabled: true, dir: journal}

@@ -39,7 +39,7 @@ class NodeServiceNotifyTest
         Files.writeString(dir.resolve("node.yaml"), """
             device: sim:notify?node=2&dmaSlots=2048&dmaSlotSize=128
             layout: layout.yaml
-            receive: {channels: [axis.sensor], wait: BLOCKING}
+            receive: {channels: [axis.sensor], wait: blocking}
             threads: {isr: {priority: 0}, consumer: {priority: 0}, lockMemory: false, cpuDmaLatency: false}
             strict: false
             heartbeat: 0

@@ -59,7 +59,7 @@ class NodeThreadFailureTest
         Files.writeString(dir.resolve("node-1.yaml"), """
             device: sim:lab1?node=1
             layout: layout.yaml
-            receive: {channels: [command], wait: BLOCKING}
+            receive: {channels: [command], wait: blocking}
             publish: {channel: sensor, rateHz: 1000, size: 64}
             threads:
               lockMemory: false
@@ -151,7 +151,7 @@ class NodeThreadFailureTest
         Files.writeString(dir.resolve("node-1.yaml"), """
             device: sim:lab1?node=1
             layout: layout.yaml
-            receive: {channels: [command], wait: BLOCKING}
+            receive: {channels: [command], wait: blocking}
             publish: {channel: sensor, rateHz: 1000, size: 64}
             threads:
               lockMemory: false
@@ -268,7 +268,7 @@ class NodeThreadFailureTest
         Files.writeString(dir.resolve("node-2.yaml"), """
             device: sim:lab1?node=2&dma=auto
             layout: layout.yaml
-            receive: {channels: [sensor], wait: BLOCKING}
+            receive: {channels: [sensor], wait: blocking}
             threads:
               lockMemory: false
             strict: false

@@ -44,7 +44,7 @@ class Rfm2gNodeCommandTest
         final Path deviceNode = dir.resolve("rfm2g0");
         Files.writeString(deviceNode, "network=" + simRoot.resolve("lab1") + "\nnode=2\ndmaBuffer=4096\n");
         Files.writeString(dir.resolve("card.yaml"), "device: rfm2g:" + deviceNode + "\nlayout: layout.yaml\n" +
-            "receive: {channels: [sensor], wait: BLOCKING}\nthreads:\n  lockMemory: false\nstrict: false\n" +
+            "receive: {channels: [sensor], wait: blocking}\nthreads:\n  lockMemory: false\nstrict: false\n" +
             "journal: {enabled: true, dir: journal/card}\nheartbeat: 1s\n");
 
         final Process publisher = CliProcesses.start(simRoot, ProcessBuilder.Redirect.DISCARD, "node", "--config",

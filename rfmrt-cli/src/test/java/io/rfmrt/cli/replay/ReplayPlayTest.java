@@ -170,8 +170,8 @@ class ReplayPlayTest
     {
         final List<Long> recorded = sensorSeqs(recording.resolve("journal/controller"));
         assertThat(recorded).hasSize((int)sensorFrames);
-        final JsonNode once = playIntoNode("i17-rate1", temp.resolve("rate1"), recorded.size(), "--rate", "1.0");
-        final JsonNode twice = playIntoNode("i17-rate2", temp.resolve("rate2"), recorded.size(), "--rate", "2.0");
+        final JsonNode once = playIntoNode("i17-rate1", temp.resolve("rate1"), recorded.size(), "--speed", "1.0");
+        final JsonNode twice = playIntoNode("i17-rate2", temp.resolve("rate2"), recorded.size(), "--speed", "2.0");
         assertThat(sensorSeqs(temp.resolve("rate1/journal"))).isEqualTo(recorded);
         assertThat(sensorSeqs(temp.resolve("rate2/journal"))).isEqualTo(recorded);
         final double span = once.get("recorded_span_s").asDouble();
@@ -209,7 +209,7 @@ class ReplayPlayTest
                 signal(play, "USR1");
                 // the second resume is past the 200 frames (0.2 s of the recording) handled before the pause
                 play.awaitErr(line -> line.startsWith("resumed at ") && resumedAt(line) >= 0.19, 30);
-            }, "--start-paused", "--rate", "1.0");
+            }, "--start-paused", "--speed", "1.0");
         assertThat(sensorSeqs(temp.resolve("pause/journal"))).as("every frame once, in order").isEqualTo(recorded);
         assertThat(summary.get("paused_s").asDouble()).isPositive();
     }
@@ -255,7 +255,7 @@ class ReplayPlayTest
         // at the maximum rate the player keeps at most 32 frames ahead of the node (its credit): no stall of a loaded
         // machine can overrun the node's ring, so the numbering is all that is judged
         final JsonNode loops = playIntoNode("i17-loop", temp.resolve("loop"), 3 * sensorFrames, "--loop", "3",
-            "--renumber", "--rate", "max");
+            "--renumber", "--speed", "max");
         assertThat(loops.get("loops").asLong()).isEqualTo(3);
         final List<Long> seqs = sensorSeqs(temp.resolve("loop/journal"));
         assertThat(seqs).hasSize((int)(3 * sensorFrames));
@@ -277,7 +277,7 @@ class ReplayPlayTest
         assertThat(inWindow).isPositive();
         assertThat(inWindow).isBetween(900L, 1001L);
         final JsonNode cut = playIntoNode("i17-cut", temp.resolve("cut"), inWindow, "--from", from, "--to", to,
-            "--rate", "max");
+            "--speed", "max");
         assertThat(cut.get("frames").asLong()).isEqualTo(inWindow);
         assertThat(cut.get("receivers").get(0).asInt()).isEqualTo(2);
     }
@@ -313,9 +313,9 @@ class ReplayPlayTest
                 "version 3 (record it again with this rfmrt)");
         // and the command line's own refusals
         assertThat(CliRun.of("replay", recording.toString(), "--play").exit()).isEqualTo(2);
-        assertThat(CliRun.of("replay", recording.toString(), "--rate", "2").exit()).isEqualTo(2);
-        assertThat(CliRun.of("replay", recording.toString(), "--play", "--network", "x", "--rate", "fast").err())
-            .contains("--rate 'fast' is not a speed");
+        assertThat(CliRun.of("replay", recording.toString(), "--speed", "2").exit()).isEqualTo(2);
+        assertThat(CliRun.of("replay", recording.toString(), "--play", "--network", "x", "--speed", "fast").err())
+            .contains("--speed 'fast' is not a speed");
         final CliRun missing = CliRun.of("replay", recording.toString(), "--play", "--network", "i17-absent-net",
             "--source", "1");
         assertThat(missing.exit()).isEqualTo(1);
@@ -399,7 +399,7 @@ class ReplayPlayTest
             layout: layout.yaml
             receive:
               channels: [axis.sensor]
-              wait: BLOCKING
+              wait: blocking
             threads:
               cpus: []
               isr:       {priority: 0}

@@ -1,5 +1,7 @@
 package io.rfmrt.cli.rfm;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.rfmrt.cli.CliProcesses;
 import io.rfmrt.cli.Main;
 import io.rfmrt.rfm.RfmDevice;
@@ -69,6 +71,38 @@ class RfmCliTest
             " with 1,048,576 bytes of memory, not the 16,777,216 asked for");
         assertThat(run("rfm", "destroy", "--network", "lab").exit()).isZero();
         assertThat(root.resolve("lab")).doesNotExist();
+    }
+
+    @Test
+    void shouldPrintStatusAndPeekAsJson() throws IOException
+    {
+        assertThat(run("rfm", "create", "--network", "lab", "--size", "1M").exit()).isZero();
+        assertThat(run("rfm", "poke", "--network", "lab", "--node", "1", "--offset", "100", "--value", "cafe").exit())
+            .isZero();
+        final Result peek = run("rfm", "peek", "--network", "lab", "--node", "3", "--offset", "100", "--count", "2",
+            "--json");
+        assertThat(peek.exit()).as(peek.err()).isZero();
+        final JsonNode values = new ObjectMapper().readTree(peek.out());
+        assertThat(values.get("node").asInt()).isEqualTo(3);
+        assertThat(values.get("width").asInt()).isEqualTo(32);
+        assertThat(values.get("values").get(0).get("offset").asLong()).isEqualTo(0x100);
+        assertThat(values.get("values").get(0).get("hex").asText()).isEqualTo("0x0000cafe");
+        assertThat(values.get("values").get(0).get("value").asLong()).isEqualTo(0xcafe);
+        assertThat(values.get("values").get(1).get("value").asLong()).isZero();
+
+        final Result status = run("rfm", "status", "--network", "lab", "--json");
+        assertThat(status.exit()).as(status.err()).isZero();
+        assertThat(status.out().lines().count()).as("one object").isEqualTo(1);
+        final JsonNode network = new ObjectMapper().readTree(status.out());
+        assertThat(network.get("network").asText()).isEqualTo("lab");
+        assertThat(network.get("memory_bytes").asLong()).isEqualTo(1 << 20);
+        assertThat(network.get("link_up").asBoolean()).isTrue();
+        assertThat(network.get("bridge").isNull()).as("not bridged").isTrue();
+        for (final JsonNode card : network.get("cards"))
+        {
+            assertThat(card.get("state").asText()).isIn("free", "live", "dead", "remote");
+            assertThat(card.get("counters").size()).as("every counter, zero included").isPositive();
+        }
     }
 
     @Test

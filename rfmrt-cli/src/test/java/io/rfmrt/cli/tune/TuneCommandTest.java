@@ -75,7 +75,7 @@ class TuneCommandTest
         Files.writeString(file, json.out());
 
         final Path gains = temp.resolve("suggested.yaml");
-        final CliRun fromJson = CliRun.of("tune", "suggest", file.toString(), "--out", gains.toString());
+        final CliRun fromJson = CliRun.of("tune", "suggest", file.toString(), "--save", gains.toString());
         assertThat(fromJson.exit()).as(fromJson.err()).isZero();
         assertThat(fromJson.out()).contains("suggested: Kp").contains("expected on the measured plant: crossover")
             .contains("gains written to " + gains);

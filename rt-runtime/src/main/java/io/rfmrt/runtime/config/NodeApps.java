@@ -12,6 +12,7 @@ import io.rfmrt.runtime.RfmNode;
 import java.lang.reflect.Constructor;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Modifier;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.ServiceLoader;
 import java.util.TreeMap;
@@ -62,13 +63,24 @@ public final class NodeApps
      */
     public static App resolve(final JsonNode node, final List<String> problems)
     {
+        return resolve(node, problems, new ArrayList<>());
+    }
+
+    /**
+     * @param node     the {@code app:} value, or null.
+     * @param problems where problems go.
+     * @param warnings where deprecation warnings go (an old key of the app's settings that still reads).
+     * @return the configured app ({@link App#NONE} when none or on a problem).
+     */
+    public static App resolve(final JsonNode node, final List<String> problems, final List<String> warnings)
+    {
         if (node == null || node.isNull() || node.isValueNode() && "none".equals(node.asText().trim()))
         {
             return App.NONE;
         }
         if (node.isValueNode())
         {
-            return named(node.asText().trim(), null, problems);
+            return named(node.asText().trim(), null, problems, warnings);
         }
         if (!node.isObject())
         {
@@ -87,12 +99,13 @@ public final class NodeApps
         if (name != null)
         {
             return "none".equals(name.asText().trim()) && settings.isEmpty() ? App.NONE :
-                named(name.asText().trim(), settings, problems);
+                named(name.asText().trim(), settings, problems, warnings);
         }
-        return ofClass(type.asText().trim(), settings, problems);
+        return ofClass(type.asText().trim(), settings, problems, warnings);
     }
 
-    private static App named(final String name, final ObjectNode settings, final List<String> problems)
+    private static App named(final String name, final ObjectNode settings, final List<String> problems,
+        final List<String> warnings)
     {
         final TreeMap<String, NodeAppFactory> factories = factories();
         final NodeAppFactory factory = factories.get(name);
@@ -103,11 +116,12 @@ public final class NodeApps
             return App.NONE;
         }
         final NodeApp app = factory.create();
-        app.configure(new AppSettings("app", settings, problems));
+        app.configure(new AppSettings("app", settings, problems, warnings));
         return new App(name, app);
     }
 
-    private static App ofClass(final String name, final ObjectNode settings, final List<String> problems)
+    private static App ofClass(final String name, final ObjectNode settings, final List<String> problems,
+        final List<String> warnings)
     {
         final Class<?> type;
         try
@@ -148,7 +162,7 @@ public final class NodeApps
             return App.NONE;
         }
         final NodeApp app = instance instanceof NodeApp a ? a : new HandlerApp((FrameHandler)instance);
-        app.configure(new AppSettings("app", settings, problems));
+        app.configure(new AppSettings("app", settings, problems, warnings));
         return new App(name, app);
     }
 

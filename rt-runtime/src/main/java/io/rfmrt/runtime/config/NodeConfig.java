@@ -29,7 +29,7 @@ import java.util.regex.Matcher;
  * receive:
  *   channels: [sensor]               # input channels of the layout (empty: this node only publishes)
  *   event: INTR1                     # default: the channels' event
- *   wait: BLOCKING                   # BLOCKING | SPIN_THEN_BLOCK(ns) | BUSY_SPIN | POLLING(ns) | INLINE
+ *   wait: blocking                   # blocking | spin-then-block(time) | busy-spin | polling(time) | inline
  * publish:                           # optional built-in source of test frames
  *   channel: command
  *   rateHz: 1000
@@ -46,7 +46,7 @@ import java.util.regex.Matcher;
  * journal:
  *   enabled: true
  *   dir: journal                     # relative to $STATE_DIRECTORY when set, else to this file
- *   roll: HOURLY
+ *   roll: hourly
  *   ringBytes: 1M
  * heartbeat: 1s                      # 0 turns it off
  * app: none                          # none | controller | plant | {name: controller, ...settings}
@@ -164,7 +164,9 @@ public final class NodeConfig
             }
         }
         final List<String> appProblems = new ArrayList<>();
-        final NodeApps.App app = NodeApps.resolve(root.get(APP_KEY), appProblems);
+        final List<String> appWarnings = new ArrayList<>();
+        final NodeApps.App app = NodeApps.resolve(root.get(APP_KEY), appProblems, appWarnings);
+        appWarnings.forEach(ctx::yamlWarning);
         ctx.app(app.name(), app.instance());
         try
         {
@@ -208,8 +210,14 @@ public final class NodeConfig
         return root;
     }
 
-    /** Every leaf of the tree by its dotted key; a list is a leaf (its items are the key's values). */
-    private static void flatten(final String prefix, final JsonNode node, final Map<String, JsonNode> into)
+    /**
+     * Every leaf of the tree by its dotted key; a list is a leaf (its items are the key's values).
+     *
+     * @param prefix the key of {@code node}, empty at the root.
+     * @param node   a YAML tree.
+     * @param into   where the leaves go.
+     */
+    static void flatten(final String prefix, final JsonNode node, final Map<String, JsonNode> into)
     {
         if (node.isObject())
         {

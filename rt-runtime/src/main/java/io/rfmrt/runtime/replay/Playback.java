@@ -202,7 +202,7 @@ public final class Playback implements AutoCloseable
      * @param warn      one line per refused RT step (permissive mode).
      * @return the running playback.
      * @throws ReplayException one line: no such network, a node id held by a running process, a channel that does
-     *                         not fit the network, {@code --rate max} without a running receiver.
+     *                         not fit the network, {@code --speed max} without a running receiver.
      */
     public static Playback start(final PlaybackRecording recording, final Options options, final Consumer<String> warn)
     {
@@ -369,7 +369,7 @@ public final class Playback implements AutoCloseable
         }
         if (targets.isEmpty())
         {
-            throw new ReplayException("playback: --rate max follows the receiving nodes' counters files, and no " +
+            throw new ReplayException("playback: --speed max follows the receiving nodes' counters files, and no " +
                 "node of network '" + options.network() + "' has one (is the receiving node running?)");
         }
         for (final int node : targets)
@@ -380,7 +380,7 @@ public final class Playback implements AutoCloseable
             }
             catch (final CountersFileException ex)
             {
-                throw new ReplayException("playback: --rate max follows node " + node + "'s frames handled, and " +
+                throw new ReplayException("playback: --speed max follows node " + node + "'s frames handled, and " +
                     ex.getMessage(), ex);
             }
         }

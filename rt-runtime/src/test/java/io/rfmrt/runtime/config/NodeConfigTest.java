@@ -62,6 +62,22 @@ class NodeConfigTest
     }
 
     @Test
+    void shouldReadTheUpperCaseSpellingsOfEarlierReleasesWithAWarningEach()
+    {
+        final NodeContext old = parse(NODE.replace("roll: minutely", "roll: FIVE_MINUTELY"));
+        assertThat(old.yamlWarnings()).containsExactly(
+            "journal.roll 'FIVE_MINUTELY' is deprecated, write 'five-minutely'",
+            "receive.wait 'SPIN_THEN_BLOCK(5000)' is deprecated, write 'spin-then-block(5000)'");
+        final NodeContext canonical = parse(NODE.replace("roll: minutely", "roll: five-minutely")
+            .replace("SPIN_THEN_BLOCK(5000)", "spin-then-block(5000)"));
+        assertThat(canonical.yamlWarnings()).isEmpty();
+        assertThat(canonical.waitStrategy()).isEqualTo(old.waitStrategy());
+        assertThat(canonical.journalRoll()).isEqualTo(old.journalRoll()).isEqualTo("FIVE_MINUTELY");
+        assertThat(NodeContext.canonicalSpelling("POLLING(1ms)")).isEqualTo("polling(1ms)");
+        assertThat(NodeContext.canonicalSpelling("busy-spin")).isEqualTo("busy-spin");
+    }
+
+    @Test
     void shouldSayTheAllowedRangeOfARateThatIsNoWholeNumber()
     {
         assertThatThrownBy(() -> parse(NODE.replace("rateHz: 500", "rateHz: 1e12")))

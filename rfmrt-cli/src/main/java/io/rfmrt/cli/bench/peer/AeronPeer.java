@@ -45,7 +45,7 @@ public final class AeronPeer implements PeerTransport
         for (final ThreadingMode mode : new ThreadingMode[]{ThreadingMode.DEDICATED, ThreadingMode.SHARED,
             ThreadingMode.INVOKER})
         {
-            if (mode.name().equals(name))
+            if (mode.name().equalsIgnoreCase(name))
             {
                 return mode;
             }
