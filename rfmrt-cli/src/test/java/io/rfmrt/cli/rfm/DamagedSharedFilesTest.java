@@ -94,7 +94,7 @@ class DamagedSharedFilesTest
         Files.writeString(dir.resolve("node-1.yaml"), """
             device: sim:lab1?node=1
             layout: layout.yaml
-            receive: {channels: [command], wait: BLOCKING}
+            receive: {channels: [command], wait: blocking}
             publish: {channel: sensor, rateHz: 1000, size: 64}
             threads:
               lockMemory: false
