@@ -9,6 +9,7 @@ public final class ConfigException extends RuntimeException
 {
     private static final long serialVersionUID = 1L;
 
+    private final String source;
     private final List<String> problems;
 
     /**
@@ -18,7 +19,16 @@ public final class ConfigException extends RuntimeException
     public ConfigException(final String source, final List<String> problems)
     {
         super(source + ": " + String.join("; ", problems));
+        this.source = source;
         this.problems = List.copyOf(problems);
+    }
+
+    /**
+     * @return the file (and what it was checked against), as the message names it.
+     */
+    public String source()
+    {
+        return source;
     }
 
     /**

@@ -938,6 +938,15 @@ public final class NodeContext
     }
 
     /**
+     * @return the node YAML keys whose value names a kind ({@code receive.wait}): spelled as {@link
+     *         #canonicalSpelling} says, an older spelling still read with a warning.
+     */
+    public static Set<String> spelledKeys()
+    {
+        return SPELLED_KEYS;
+    }
+
+    /**
      * @param text a value that names a kind, with its argument if any: {@code SPIN_THEN_BLOCK(50us)}.
      * @return its spelling in the node YAML and on the command line: the kind in lower case with hyphens, the
      *         argument as given ({@code spin-then-block(50us)}).

@@ -21,6 +21,7 @@ import sun.misc.Signal;
 
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -57,7 +58,7 @@ public final class NodeCommand implements Callable<Integer>
 
     @Option(names = "--check-config",
         description = "Check the configuration as the start does (its layout, the network it joins, cpus, journal " +
-            "folder), print one line, exit 0; make and start nothing.")
+            "folder, both files against their JSON Schemas), print one line, exit 0; make and start nothing.")
     boolean checkConfig;
 
     @Option(names = "--json",
@@ -88,6 +89,7 @@ public final class NodeCommand implements Callable<Integer>
         {
             return check(out, ctx);
         }
+        refuseIfAny(out, ctx, new ConfigException(config.toString(), List.of()));
         final Consumer<String> console = line ->
         {
             out.println(line);
@@ -173,7 +175,8 @@ public final class NodeCommand implements Callable<Integer>
         }
         catch (final ConfigException ex)
         {
-            throw refused(out, null, ex);
+            refuseIfAny(out, null, ex);
+            throw new IllegalStateException("a refusal without problems", ex);
         }
     }
 
@@ -188,6 +191,26 @@ public final class NodeCommand implements Callable<Integer>
      */
     record CheckResult(String config, boolean valid, String device, String app, List<String> problems)
     {
+    }
+
+    /**
+     * Refuse the file when the node's own reading or check, or the JSON Schemas of docs/schema, found a problem
+     * ({@link ConfigSchema}: the schema's problems that the node's do not name come after them).
+     *
+     * @param ctx  the bound file, null when it did not bind.
+     * @param node what the node's own reading or check found (no problems: nothing).
+     * @throws UsageException naming every problem, when there is one.
+     */
+    private void refuseIfAny(final PrintWriter out, final NodeContext ctx, final ConfigException node)
+    {
+        final List<String> schema = ConfigSchema.problems(config, node.problems());
+        if (schema.isEmpty() && node.problems().isEmpty())
+        {
+            return;
+        }
+        final List<String> problems = new ArrayList<>(node.problems());
+        problems.addAll(schema);
+        throw refused(out, ctx, new ConfigException(node.source(), problems));
     }
 
     private UsageException refused(final PrintWriter out, final NodeContext ctx, final ConfigException ex)
@@ -216,8 +239,9 @@ public final class NodeCommand implements Callable<Integer>
         }
         catch (final ConfigException ex)
         {
-            throw refused(out, ctx, ex);
+            refuseIfAny(out, ctx, ex);
         }
+        refuseIfAny(out, ctx, new ConfigException(config.toString(), List.of()));
         if (json)
         {
             out.println(ChildResult.json(new CheckResult(config.toString(), true, ctx.deviceUri(),

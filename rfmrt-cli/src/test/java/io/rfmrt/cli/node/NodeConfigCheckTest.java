@@ -6,6 +6,7 @@ import io.rfmrt.cli.CliProcesses;
 import io.rfmrt.cli.CliRun;
 import io.rfmrt.cli.Main;
 import io.rfmrt.cli.common.Failures;
+import io.rfmrt.cli.demo.DemoConfigs;
 import io.rfmrt.cli.replay.DamagedJournalTest;
 import io.rfmrt.rfm.sim.SimNetwork;
 import org.junit.jupiter.api.AfterEach;
@@ -102,6 +103,54 @@ class NodeConfigCheckTest
         assertThat(invalid.get("problems").get(0).asText()).startsWith("app: rateHz 5: axis.subSteps 10 is too few");
         assertThat(run("node", "--config", file.toString(), "--json").err())
             .contains("--json is for --check-config");
+    }
+
+    @Test
+    void shouldRefuseWhatTheSchemaRefusesWithOneProblemPerKey() throws IOException
+    {
+        final String head = "device: sim:cfg?node=2\nlayout: layout.yaml\n";
+        // a wrong type the node's own reading would take (one channel, not a list of them): the schema's alone
+        final String wrongType = head + "receive: {channels: axis.sensor}\n";
+        assertOneProblem(wrongType, "receive.channels 'axis.sensor' is not an array");
+        // the start refuses it as the check does, before it makes anything
+        assertOneLine(node(wrongType), 2, "node.yaml: receive.channels 'axis.sensor' is not an array");
+        // an unknown key and a bad kind: the node's own line, not a second one from the schema
+        assertOneProblem(head + "threads: {isr: {cpuu: 1}}\n", "unknown key 'threads.isr.cpuu'");
+        assertOneProblem(head + "receive: {channels: [axis.sensor], mode: interupt}\n",
+            "receive.mode 'interupt' is not interrupt, inline or polling");
+        // the layout against its schema: a node id as text
+        Files.writeString(dir.resolve("layout.yaml"),
+            Files.readString(dir.resolve("layout.yaml")).replace("node: 1,", "node: \"1\","));
+        assertOneProblem(head, "layout: layout.yaml: channels[0].node '1' is not an integer",
+            "layout: layout.yaml: channels[2].node '1' is not an integer");
+    }
+
+    private void assertOneProblem(final String yaml, final String... problems) throws IOException
+    {
+        final Path file = dir.resolve("node.yaml");
+        Files.writeString(file, yaml);
+        final CliRun r = run("node", "--check-config", "--config", file.toString(), "--json");
+        assertOneLine(r, 2, "rfmrt: " + file + ": " + String.join("; ", problems));
+        assertThat(r.err().trim()).as("only these problems").isEqualTo("rfmrt: " + file + ": " +
+            String.join("; ", problems));
+        final JsonNode json = new ObjectMapper().readTree(r.out());
+        assertThat(json.get("valid").asBoolean()).isFalse();
+        assertThat(json.get("problems")).extracting(JsonNode::asText).containsExactly(problems);
+    }
+
+    @Test
+    void shouldTakeTheDemosConfigurationsAsTheyAreWritten() throws IOException
+    {
+        final Path demo = Files.createDirectory(dir.resolve("demo"));
+        final Path controller = DemoConfigs.writeBoth(demo, "cfg", demo.resolve("journal"), 1000, 100,
+            "spin-then-block(20us)", "realistic", "standard");
+        for (final Path file : List.of(controller, demo.resolve(DemoConfigs.PLANT_CONFIG)))
+        {
+            final CliRun r = run("node", "--check-config", "--config", file.toString());
+            assertThat(r.exit()).as(r.err()).isZero();
+            assertThat(r.err()).as("no warning").isEmpty();
+            assertThat(r.out()).contains(file + " is valid");
+        }
     }
 
     @Test
