@@ -4,8 +4,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.rfmrt.cli.CliProcesses;
 import io.rfmrt.cli.Main;
+import io.rfmrt.rfm.EventType;
 import io.rfmrt.rfm.RfmDevice;
 import io.rfmrt.rfm.RfmDevices;
+import io.rfmrt.rfm.RfmStatus;
 import io.rfmrt.rfm.sim.SimNetwork;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -18,6 +20,8 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 
@@ -207,15 +211,7 @@ class RfmCliTest
             "2", "--timeout", "60s");
         final BufferedReader out = new BufferedReader(new InputStreamReader(waiter.getInputStream(),
             StandardCharsets.UTF_8));
-        try (SimNetwork net = SimNetwork.attach("lab"))
-        {
-            final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-            while (net.cards().stream().noneMatch(c -> c.node() == 2 && c.ownerAlive() && c.enabledMask() != 0))
-            {
-                assertThat(System.nanoTime()).as("waiter enabled INTR1").isLessThan(deadline);
-                Thread.sleep(20);
-            }
-        }
+        awaitEnabled(2);
         assertThat(cli("rfm", "send", "--network", "lab", "--node", "1", "--to", "2", "--type", "INTR1", "--data",
             "cafe").waitFor()).isZero();
         assertThat(cli("rfm", "send", "--network", "lab", "--node", "3", "--to", "all", "--type", "INTR1", "--data",
@@ -226,6 +222,75 @@ class RfmCliTest
         assertThat(waiter.exitValue()).isZero();
         // the waiter released its node on exit
         assertThat(run("rfm", "status", "--network", "lab").out()).doesNotContain(" live ");
+    }
+
+    @Test
+    void shouldPrintEachEventAsOneJsonLineAsItArrives() throws Exception
+    {
+        run("rfm", "create", "--network", "lab");
+        final Process waiter = cli("rfm", "wait", "--network", "lab", "--node", "2", "--type", "INTR3", "--count",
+            "2", "--timeout", "60s", "--json");
+        final BufferedReader out = new BufferedReader(new InputStreamReader(waiter.getInputStream(),
+            StandardCharsets.UTF_8));
+        awaitEnabled(2);
+        assertThat(cli("rfm", "send", "--network", "lab", "--node", "1", "--to", "2", "--type", "INTR3", "--data",
+            "cafe").waitFor()).isZero();
+        // the first line is out before the second event is sent: one line per event, as it arrives
+        assertEvent(out.readLine(), "INTR3", 1, 0xcafeL);
+        assertThat(cli("rfm", "send", "--network", "lab", "--node", "3", "--to", "all", "--type", "INTR3", "--data",
+            "ffffffff").waitFor()).isZero();
+        assertEvent(out.readLine(), "INTR3", 3, 0xffffffffL);
+        assertThat(waiter.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(waiter.exitValue()).isZero();
+        assertThat(out.readLine()).as("nothing after the two events").isNull();
+    }
+
+    @Test
+    void shouldTimeOutWithExitCodeThreeAfterTheEventsThatCameAsJson() throws Exception
+    {
+        run("rfm", "create", "--network", "lab");
+        final Process waiter = CliProcesses.start(root, ProcessBuilder.Redirect.PIPE, "rfm", "wait", "--network",
+            "lab", "--node", "2", "--type", "INTR1", "--count", "2", "--timeout", "3s", "--json");
+        awaitEnabled(2);
+        try (RfmDevice sender = RfmDevices.open("sim:lab?node=1"))
+        {
+            assertThat(sender.sendEvent(2, EventType.INTR1, 7)).isEqualTo(RfmStatus.SUCCESS);
+        }
+        assertThat(waiter.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        final String err = new String(waiter.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(waiter.exitValue()).as(err).isEqualTo(3);
+        assertThat(err).isEqualTo("rfmrt: no INTR1 event for node 2 within 3 s (1 of 2)" + System.lineSeparator());
+        final List<String> lines = new String(waiter.getInputStream().readAllBytes(), StandardCharsets.UTF_8)
+            .lines().toList();
+        assertThat(lines).as("the one event that came, and nothing for the time-out").hasSize(1);
+        assertEvent(lines.get(0), "INTR1", 1, 7);
+    }
+
+    private static void assertEvent(final String line, final String type, final int sourceNode, final long data)
+        throws IOException
+    {
+        assertThat(line).as("one JSON object on one line").startsWith("{").endsWith("}");
+        final JsonNode event = new ObjectMapper().readTree(line);
+        assertThat(event.properties()).extracting(Map.Entry::getKey).containsExactly("type", "source_node", "data");
+        assertThat(event.get("type").asText()).isEqualTo(type);
+        assertThat(event.get("source_node").isInt()).isTrue();
+        assertThat(event.get("source_node").asInt()).isEqualTo(sourceNode);
+        assertThat(event.get("data").isIntegralNumber()).as("data as an unsigned number").isTrue();
+        assertThat(event.get("data").asLong()).isEqualTo(data);
+    }
+
+    /** Wait until a node of the network has an event enabled (its waiter is in place). */
+    private static void awaitEnabled(final int node) throws InterruptedException
+    {
+        try (SimNetwork net = SimNetwork.attach("lab"))
+        {
+            final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            while (net.cards().stream().noneMatch(c -> c.node() == node && c.ownerAlive() && c.enabledMask() != 0))
+            {
+                assertThat(System.nanoTime()).as("waiter enabled its event").isLessThan(deadline);
+                Thread.sleep(20);
+            }
+        }
     }
 
     private Process cli(final String... args) throws IOException
