@@ -278,8 +278,8 @@ public final class DemoCommand implements Callable<Integer>
         {
             throw new UsageException("--wait '" + wait + "' is not inline or blocking");
         }
-        // the plan, the summary and the node YAML take the wait strategy's own name
-        wait = wait.toUpperCase(Locale.ROOT);
+        // the plan, the summary and the node YAML take the command line's spelling
+        wait = wait.toLowerCase(Locale.ROOT);
         appJars.use();
         if (appJars.jarsGiven() && law == null)
         {

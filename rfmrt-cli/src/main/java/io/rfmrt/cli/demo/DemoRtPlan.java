@@ -17,8 +17,8 @@ import java.util.List;
  * ({@link RtDuty}). Both nodes' RT threads share a cpu on a machine with one RT cpu, so their sum is what the kernel
  * throttles.
  * <pre>
- *   controller  rfmrt-isr       futex wake per sensor frame; with --wait INLINE the control law runs on it
- *               rfmrt-consumer  (--wait BLOCKING only) a second wake-up per frame, the law
+ *   controller  rfmrt-isr       futex wake per sensor frame; with --wait inline the control law runs on it
+ *               rfmrt-consumer  (--wait blocking only) a second wake-up per frame, the law
  *               rfmrt-watchdog  absolute timer, once per period
  *   plant       rfmrt-isr       futex wake per command frame, hands it over
  *               rfmrt-consumer  a wake-up per command frame, files it for the loop
@@ -43,14 +43,14 @@ final class DemoRtPlan
 
     /**
      * @param rate the loop rate, Hz.
-     * @param wait the controller's {@code --wait}: INLINE or BLOCKING.
+     * @param wait the controller's {@code --wait}: inline or blocking.
      * @param cpu  the RT cpu the nodes' RT threads go to.
      * @return the RT threads of both processes.
      */
     static List<PlannedThread> threads(final int rate, final String wait, final int cpu)
     {
         final List<PlannedThread> threads = new ArrayList<>();
-        final boolean inline = "INLINE".equals(wait);
+        final boolean inline = "inline".equals(wait);
         threads.add(new PlannedThread("controller", ReceiveThreads.ISR, cpu, Wait.BLOCKING, rate,
             inline ? LAW_WORK_NS : 0, 0));
         if (!inline)

@@ -71,7 +71,7 @@ import java.util.Map;
  * @param fault                  the injected fault, or "none".
  * @param plantModel             the plant model.
  * @param profile                the trajectory.
- * @param waitMode               how the controller took its frames ({@code wait}).
+ * @param waitMode               how the controller took its frames ({@code wait}: inline or blocking, as --wait says).
  * @param hosts                  with {@code --hosts}: each host's bridge; left out otherwise.
  * @param plant                  the plant's figures (its stall times went into {@code stalls}; its loop is
  *                               {@code plantLoop}).

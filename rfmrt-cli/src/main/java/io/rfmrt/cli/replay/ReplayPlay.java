@@ -284,7 +284,7 @@ final class ReplayPlay
      * @param frames           frames published.
      * @param framesRecorded   frames in the recording.
      * @param loops            loops begun.
-     * @param rate             the rate asked for, or "max".
+     * @param speed            the speed asked for (--speed: 1.0 = as recorded), or "max".
      * @param durationS        time spent playing, s.
      * @param recordedSpanS    the recording's span, s.
      * @param pausedS          time paused, s.
@@ -300,7 +300,7 @@ final class ReplayPlay
      * @param stalled          whether the receivers stopped taking frames.
      */
     @JsonInclude(JsonInclude.Include.NON_NULL)
-    record PlaySummary(long frames, long framesRecorded, long loops, Object rate, double durationS,
+    record PlaySummary(long frames, long framesRecorded, long loops, Object speed, double durationS,
         double recordedSpanS, double pausedS, double framesPerS, Double timingErrorP50Us, Double timingErrorP99Us,
         Double timingErrorMaxUs, List<Integer> receivers, Long receiverWaits, long sendFailures, boolean renumbered,
         String interrupted, boolean stalled)
@@ -314,7 +314,7 @@ final class ReplayPlay
         out.printf(Locale.ROOT, "  %-20s %,d (%,d recorded, %s loop%s)%n", "frames", s.frames(),
             s.framesRecorded(), s.loops(), s.loops() == 1 ? "" : "s");
         out.printf(Locale.ROOT, "  %-20s %.3f s playing (recorded span %.3f s, rate %s; paused %.3f s)%n",
-            "duration", s.durationS(), s.recordedSpanS(), s.rate(), s.pausedS());
+            "duration", s.durationS(), s.recordedSpanS(), s.speed(), s.pausedS());
         out.printf(Locale.ROOT, "  %-20s %,.1f frames/s%n", "rate achieved", s.framesPerS());
         if (s.timingErrorP50Us() != null)
         {

@@ -65,7 +65,8 @@ class DemoCommandTest
         throws Exception
     {
         final JsonNode s = wait.isEmpty() ? demo(out) : demo(out, "--wait", wait);
-        assertThat(s.get("wait").asText()).isEqualTo(wait.isEmpty() ? "INLINE" : wait);
+        // the command line's spelling, whatever case it was given in
+        assertThat(s.get("wait").asText()).isEqualTo(wait.isEmpty() ? "inline" : "blocking");
         // the plant runs its 3000 ticks; those it missed on a loaded machine are not published, so the controller
         // handles every frame the plant published, whatever the load
         // (the last tick is the first at or after 3000: a tick missed at the end can carry it past)

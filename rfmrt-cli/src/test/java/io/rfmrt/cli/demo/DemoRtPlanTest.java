@@ -18,7 +18,7 @@ class DemoRtPlanTest
     @Test
     void shouldFitTenKilohertzOnOneCpuInTheKernelsDefaultBudget()
     {
-        final RtDuty.Plan plan = DemoRtPlan.plan(10_000, "INLINE", 1, DEFAULT);
+        final RtDuty.Plan plan = DemoRtPlan.plan(10_000, "inline", 1, DEFAULT);
 
         assertThat(plan.threads()).extracting(t -> t.process() + " " + t.name()).containsExactly(
             "controller rfmrt-isr", "controller rfmrt-watchdog", "plant rfmrt-isr", "plant rfmrt-consumer",
@@ -35,7 +35,7 @@ class DemoRtPlanTest
     void shouldNotHaveFitWithThePlantSpinningFromSixtyMicrosecondsBeforeEachTick()
     {
         // the plant loop as it was: parked to 60 µs before each tick and spun the rest, 75 % of a core at 10 kHz
-        final List<PlannedThread> spinning = DemoRtPlan.threads(10_000, "INLINE", 1).stream()
+        final List<PlannedThread> spinning = DemoRtPlan.threads(10_000, "inline", 1).stream()
             .map(t -> PlantApp.LOOP_THREAD.equals(t.name()) ? new PlannedThread(t.process(), t.name(), t.cpu(),
                 t.waits(), t.wakesPerSecond(), t.workNanos(), 60_000) : t)
             .toList();
@@ -49,7 +49,7 @@ class DemoRtPlanTest
     @Test
     void shouldSayUpFrontWhenTheBudgetIsTooSmallAndNameTheSetting()
     {
-        final String line = DemoRtPlan.plan(10_000, "INLINE", 1, new RtBudget(500_000, 1_000_000))
+        final String line = DemoRtPlan.plan(10_000, "inline", 1, new RtBudget(500_000, 1_000_000))
             .line("rfmrt demo");
 
         assertThat(line).doesNotContain("\n")
@@ -61,8 +61,8 @@ class DemoRtPlanTest
     @Test
     void shouldPlanTheControllersConsumerWhenTheLawRunsOffTheIsrThread()
     {
-        final RtDuty.Plan inline = DemoRtPlan.plan(1_000, "INLINE", 1, DEFAULT);
-        final RtDuty.Plan blocking = DemoRtPlan.plan(1_000, "BLOCKING", 1, DEFAULT);
+        final RtDuty.Plan inline = DemoRtPlan.plan(1_000, "inline", 1, DEFAULT);
+        final RtDuty.Plan blocking = DemoRtPlan.plan(1_000, "blocking", 1, DEFAULT);
 
         assertThat(blocking.threads()).hasSize(inline.threads().size() + 1)
             .anyMatch(t -> "controller".equals(t.process()) && "rfmrt-consumer".equals(t.name()));

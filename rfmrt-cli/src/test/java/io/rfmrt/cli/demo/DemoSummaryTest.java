@@ -37,7 +37,7 @@ class DemoSummaryTest
         final ControllerResult c = ChildResult.read(CONTROLLER, ControllerResult.class);
         final PlantResult p = ChildResult.read(PLANT, PlantResult.class);
         final DemoSummary summary = DemoSummary.of(c, p, new DemoSummary.Run("no", 1000, 1, "none", "ideal",
-            "standard", "INLINE", null, new DemoSummary.Journals("j/controller", "j/plant")), List.of());
+            "standard", "inline", null, new DemoSummary.Journals("j/controller", "j/plant")), List.of());
 
         final JsonNode json = ChildResult.MAPPER.readTree(ChildResult.MAPPER.writeValueAsString(summary));
         final List<String> names = new ArrayList<>();

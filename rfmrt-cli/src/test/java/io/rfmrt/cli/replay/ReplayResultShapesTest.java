@@ -67,16 +67,16 @@ class ReplayResultShapesTest
         final ReplayPlay.PlaySummary timed = new ReplayPlay.PlaySummary(10, 10, 1, 1.0, 1.0, 1.0, 0.0, 9.0, 1.0, 2.0,
             3.0, null, null, 0, false, "no", false);
         assertThat(tree(timed).fieldNames()).toIterable().containsExactly("frames", "frames_recorded", "loops",
-            "rate", "duration_s", "recorded_span_s", "paused_s", "frames_per_s", "timing_error_p50_us",
+            "speed", "duration_s", "recorded_span_s", "paused_s", "frames_per_s", "timing_error_p50_us",
             "timing_error_p99_us", "timing_error_max_us", "send_failures", "renumbered", "interrupted", "stalled");
-        assertThat(tree(timed).get("rate").asDouble()).isEqualTo(1.0);
+        assertThat(tree(timed).get("speed").asDouble()).isEqualTo(1.0);
 
         final ReplayPlay.PlaySummary max = new ReplayPlay.PlaySummary(10, 10, 1, "max", 0.1, 1.0, 0.0, 90.0, null, null,
             null, List.of(2), 4L, 0, false, "SIGINT", false);
-        assertThat(tree(max).fieldNames()).toIterable().containsExactly("frames", "frames_recorded", "loops", "rate",
+        assertThat(tree(max).fieldNames()).toIterable().containsExactly("frames", "frames_recorded", "loops", "speed",
             "duration_s", "recorded_span_s", "paused_s", "frames_per_s", "receivers", "receiver_waits",
             "send_failures", "renumbered", "interrupted", "stalled");
-        assertThat(tree(max).get("rate").asText()).isEqualTo("max");
+        assertThat(tree(max).get("speed").asText()).isEqualTo("max");
     }
 
     private static JsonNode tree(final Object record)
