@@ -15,12 +15,13 @@ import java.nio.file.Path;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Opens devices from URIs, so that the backend is configuration, not code.
  * <pre>
  *   sim:NETWORK?node=N[&amp;size=16M][&amp;dma=auto|on-demand][&amp;dmaSlots=64][&amp;dmaSlotSize=2048]
- *       [&amp;dmaPolicy=drop-newest|backpressure][&amp;loopback=true]
+ *       [&amp;dmaPolicy=drop-newest|backpressure][&amp;dmaWait=1ms][&amp;loopback=true]
  *   bridge:NETWORK?node=N[...]   (the sim parameters; the network must be bridged on this host)
  *   rfm2g:/dev/rfm2g0[?dmaThreshold=BYTES|never][&amp;dmaBase=PHYS][&amp;dmaSlots=64][&amp;dmaSlotSize=2048]
  *       [&amp;dma=on-demand]
@@ -38,7 +39,7 @@ import java.util.TreeSet;
 public final class RfmDevices
 {
     private static final Set<String> SIM_KEYS = Set.of("node", "size", "dma", "dmaSlots", "dmaSlotSize",
-        "dmaPolicy", "loopback");
+        "dmaPolicy", "dmaWait", "loopback");
     private static final Set<String> RFM2G_KEYS = Set.of("dmaThreshold", "dmaBase", "dma", "dmaSlots",
         "dmaSlotSize");
 
@@ -182,7 +183,7 @@ public final class RfmDevices
 
     /** A {@code sim} or {@code bridge} URI, its parameters checked. */
     private record SimUri(String scheme, String network, int node, long size, DmaMode mode, DmaRingFullPolicy policy,
-        int slots, int slotSize, boolean loopback)
+        int slots, int slotSize, boolean loopback, long dmaWaitNs)
     {
     }
 
@@ -223,7 +224,8 @@ public final class RfmDevices
             }
             throw ex;
         }
-        return SimDevice.open(uri, image, sim.node, sim.mode, sim.policy, sim.slots, sim.slotSize, sim.loopback);
+        return SimDevice.open(uri, image, sim.node, sim.mode, sim.policy, sim.slots, sim.slotSize, sim.loopback,
+            sim.dmaWaitNs);
     }
 
     /**
@@ -283,6 +285,7 @@ public final class RfmDevices
             throw new RfmException(RfmStatus.BAD_PARAMETER, "device URI '" + uri + "': loopback '" + loopbackText +
                 "' is not true or false");
         }
+        final long dmaWaitNs = dmaWait(uri, params.get("dmaWait"), policy);
         try
         {
             SimNetwork.checkName(network);
@@ -292,7 +295,47 @@ public final class RfmDevices
             throw new RfmException(ex.status(), "device URI '" + uri + "': " + ex.getMessage());
         }
         return new SimUri(scheme, network, node, size, mode, policy, slots, slotSize,
-            Boolean.parseBoolean(loopbackText));
+            Boolean.parseBoolean(loopbackText), dmaWaitNs);
+    }
+
+    /**
+     * The longest wait of a DMA transfer for a free descriptor, {@code dmaWait}: a duration with its unit, 0 to 1 h,
+     * and only beside {@code dmaPolicy=backpressure} (a dropping ring never waits).
+     */
+    private static long dmaWait(final String uri, final String text, final DmaRingFullPolicy policy)
+    {
+        if (text == null)
+        {
+            return DmaRing.DEFAULT_BACKPRESSURE_TIMEOUT_NS;
+        }
+        if (policy != DmaRingFullPolicy.BACKPRESSURE)
+        {
+            throw new RfmException(RfmStatus.BAD_PARAMETER, "device URI '" + uri + "': dmaWait " + text +
+                " needs dmaPolicy=backpressure (a ring that drops never waits)");
+        }
+        long nanos = -1;
+        try
+        {
+            if (!text.isEmpty() && !Character.isDigit(text.charAt(text.length() - 1)))
+            {
+                nanos = Units.parseDuration(text, TimeUnit.NANOSECONDS);
+            }
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            nanos = -1;
+        }
+        if (nanos < 0)
+        {
+            throw new RfmException(RfmStatus.BAD_PARAMETER, "device URI '" + uri + "': dmaWait '" + text +
+                "' is not a duration with its unit (e.g. 50ms)");
+        }
+        if (nanos > DmaRing.MAX_BACKPRESSURE_TIMEOUT_NS)
+        {
+            throw new RfmException(RfmStatus.OUT_OF_RANGE, "device URI '" + uri + "': dmaWait " + text +
+                " is outside 0-1h");
+        }
+        return nanos;
     }
 
     private static RfmDevice openRfm2g(final String uri, final String devicePath, final Map<String, String> params,

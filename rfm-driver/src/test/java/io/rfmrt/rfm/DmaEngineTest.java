@@ -5,6 +5,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -243,6 +244,110 @@ class DmaEngineTest
             }
             assertThat(two.counter(RfmCounter.DMA_BACKPRESSURE_STALLS, null)).isEqualTo(1);
             assertThat(two.counter(RfmCounter.DMA_DROPPED, null)).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void shouldWaitUpToDmaWaitForTheConsumerToFreeASlot() throws Exception
+    {
+        try (RfmDevice one = RfmDevices.open("sim:dma?node=1&size=1M");
+            RfmDevice two = RfmDevices.open("sim:dma?node=2&size=1M&dmaSlots=2&dmaSlotSize=128" +
+                "&dmaPolicy=backpressure&dmaWait=2s"))
+        {
+            two.enableEvent(EventType.INTR1);
+            one.sendEvent(2, EventType.INTR1, 0, 0, 64);
+            one.sendEvent(2, EventType.INTR1, 1, 0, 64);
+            // the ring is full: the third transfer waits until the consumer frees the oldest slot, 100 ms later
+            final Thread consumer = new Thread(() ->
+            {
+                final DmaCompletion done = new DmaCompletion();
+                sleep(100);
+                if (two.dma().takeCompleted(done))
+                {
+                    two.dma().release(done);
+                }
+            });
+            final long start = System.nanoTime();
+            consumer.start();
+            assertThat(one.sendEvent(2, EventType.INTR1, 2, 0, 64)).isEqualTo(RfmStatus.SUCCESS);
+            final long waitedNs = System.nanoTime() - start;
+            consumer.join();
+            assertThat(waitedNs).isGreaterThanOrEqualTo(TimeUnit.MILLISECONDS.toNanos(100));
+            assertThat(two.counter(RfmCounter.DMA_BACKPRESSURE_STALLS, null)).isEqualTo(1);
+            assertThat(two.counter(RfmCounter.DMA_DROPPED, null)).isZero();
+        }
+    }
+
+    @Test
+    void shouldDropAfterDmaWaitWhenTheConsumerFreesNothingAndNotWaitAgainUntilItDoes()
+    {
+        try (RfmDevice one = RfmDevices.open("sim:dma?node=1&size=1M");
+            RfmDevice two = RfmDevices.open("sim:dma?node=2&size=1M&dmaSlots=2&dmaSlotSize=128" +
+                "&dmaPolicy=backpressure&dmaWait=150ms"))
+        {
+            two.enableEvent(EventType.INTR1);
+            one.sendEvent(2, EventType.INTR1, 0, 0, 64);
+            one.sendEvent(2, EventType.INTR1, 1, 0, 64);
+            final long start = System.nanoTime();
+            one.sendEvent(2, EventType.INTR1, 2, 0, 64);
+            assertThat(System.nanoTime() - start).isGreaterThanOrEqualTo(TimeUnit.MILLISECONDS.toNanos(150));
+            assertThat(two.counter(RfmCounter.DMA_BACKPRESSURE_STALLS, null)).isEqualTo(1);
+            assertThat(two.counter(RfmCounter.DMA_DROPPED, null)).isEqualTo(1);
+
+            // a consumer that has not freed a slot since is not waited for again: a stopped node costs one wait
+            final long again = System.nanoTime();
+            for (int i = 3; i < 10; i++)
+            {
+                one.sendEvent(2, EventType.INTR1, i, 0, 64);
+            }
+            assertThat(System.nanoTime() - again).isLessThan(TimeUnit.MILLISECONDS.toNanos(150));
+            assertThat(two.counter(RfmCounter.DMA_DROPPED, null)).isEqualTo(8);
+            assertThat(two.counter(RfmCounter.DMA_BACKPRESSURE_STALLS, null)).isEqualTo(1);
+
+            // once it frees a slot, the next transfer takes it and a full ring is waited for again
+            final DmaCompletion done = new DmaCompletion();
+            assertThat(two.dma().takeCompleted(done)).isTrue();
+            two.dma().release(done);
+            one.sendEvent(2, EventType.INTR1, 10, 0, 64);
+            assertThat(two.counter(RfmCounter.DMA_DROPPED, null)).isEqualTo(8);
+            final long third = System.nanoTime();
+            one.sendEvent(2, EventType.INTR1, 11, 0, 64);
+            assertThat(System.nanoTime() - third).isGreaterThanOrEqualTo(TimeUnit.MILLISECONDS.toNanos(150));
+            assertThat(two.counter(RfmCounter.DMA_BACKPRESSURE_STALLS, null)).isEqualTo(2);
+            assertThat(two.counter(RfmCounter.DMA_DROPPED, null)).isEqualTo(9);
+        }
+    }
+
+    @Test
+    void shouldRefuseADmaWaitWithoutBackpressureOrUnitOrOverAnHour()
+    {
+        assertThatThrownBy(() -> RfmDevices.open("sim:dma?node=2&dmaWait=5ms"))
+            .isInstanceOf(RfmException.class)
+            .hasMessage("device URI 'sim:dma?node=2&dmaWait=5ms': dmaWait 5ms needs dmaPolicy=backpressure (a ring " +
+                "that drops never waits)");
+        assertThatThrownBy(() -> RfmDevices.open("sim:dma?node=2&dmaPolicy=backpressure&dmaWait=5"))
+            .isInstanceOf(RfmException.class)
+            .hasMessage("device URI 'sim:dma?node=2&dmaPolicy=backpressure&dmaWait=5': dmaWait '5' is not a " +
+                "duration with its unit (e.g. 50ms)");
+        assertThatThrownBy(() -> RfmDevices.open("sim:dma?node=2&dmaPolicy=backpressure&dmaWait=-5ms"))
+            .isInstanceOf(RfmException.class)
+            .hasMessageContaining("dmaWait '-5ms' is not a duration with its unit");
+        assertThatThrownBy(() -> RfmDevices.open("sim:dma?node=2&dmaPolicy=backpressure&dmaWait=61m"))
+            .isInstanceOf(RfmException.class)
+            .hasMessage("device URI 'sim:dma?node=2&dmaPolicy=backpressure&dmaWait=61m': dmaWait 61m is outside 0-1h");
+        // nothing was made for a refused URI
+        assertThat(root.resolve("dma")).doesNotExist();
+    }
+
+    private static void sleep(final long millis)
+    {
+        try
+        {
+            Thread.sleep(millis);
+        }
+        catch (final InterruptedException ex)
+        {
+            Thread.currentThread().interrupt();
         }
     }
 

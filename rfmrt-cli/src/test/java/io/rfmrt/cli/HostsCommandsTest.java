@@ -99,6 +99,26 @@ class HostsCommandsTest
             .isEqualTo(2);
         assertThat(err2.toString()).isEqualTo("rfmrt: --seconds 1..600, --rates 1..100000 Hz each" +
             System.lineSeparator());
+        assertThat(refusal("--ring-full", "drop-oldest")).isEqualTo(
+            "rfmrt: --ring-full 'drop-oldest' is not drop-newest or backpressure");
+        assertThat(refusal("--ring-full", "drop-newest", "--ring-wait", "50ms")).isEqualTo(
+            "rfmrt: --ring-wait 50ms needs --ring-full backpressure (a ring that drops never waits)");
+        assertThat(refusal("--ring-wait", "soon")).contains("--ring-wait").contains("'soon' is not a duration");
+        assertThat(refusal("--ring-wait", "2s")).isEqualTo(
+            "rfmrt: --ring-wait 2s is over 1s (the bridges' peer time-out)");
+    }
+
+    /** What {@code bench hosts} says on its error stream, with exit 2, for these options. */
+    private static String refusal(final String... options)
+    {
+        final java.io.StringWriter err = new java.io.StringWriter();
+        final String[] args = new String[options.length + 2];
+        args[0] = "bench";
+        args[1] = "hosts";
+        System.arraycopy(options, 0, args, 2, options.length);
+        assertThat(Main.run(args, new java.io.PrintWriter(new java.io.StringWriter(), true),
+            new java.io.PrintWriter(err, true))).as(String.join(" ", options)).isEqualTo(2);
+        return err.toString().strip();
     }
 
     @Test
@@ -143,6 +163,9 @@ class HostsCommandsTest
         }
         assertThat(names).containsExactly("bridge-doorbell", "aeron-udp-backoff");
         assertThat(result.get("rows").get(0).get("bridges_cpu_pct").isNumber()).isTrue();
+        // the receiving node's ring waits for it by default, as Aeron's own rows do
+        assertThat(result.get("receiver_ring").asText()).isEqualTo("1024 slots, backpressure (the bridge waits up " +
+            "to 100ms for a free slot, then drops and counts)");
         // the bridge's receiver says why frames were lost (its frame and card counters); Aeron's counts none
         final JsonNode causes = result.get("rows").get(0).get("loss_causes");
         assertThat(causes.fieldNames()).toIterable().containsExactly("gaps", "torn", "crc_errors", "stale",

@@ -3,8 +3,10 @@ package io.rfmrt.cli.bench;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import com.fasterxml.jackson.databind.JsonNode;
+import io.rfmrt.cli.bench.peer.BridgePeer;
 import io.rfmrt.cli.bench.peer.PeerTransport;
 import io.rfmrt.cli.common.ChildJvm;
+import io.rfmrt.cli.common.Converters;
 import io.rfmrt.cli.common.ChildResult;
 import io.rfmrt.cli.common.ExitCodes;
 import io.rfmrt.cli.common.Failures;
@@ -12,6 +14,7 @@ import io.rfmrt.cli.common.Folders;
 import io.rfmrt.cli.common.Netns;
 import io.rfmrt.cli.common.Progress;
 import io.rfmrt.cli.common.UsageException;
+import io.rfmrt.rfm.DmaRingFullPolicy;
 import io.rfmrt.rfm.SharedMemoryFile;
 import io.rfmrt.rfm.bridge.BridgeWarmUp;
 import io.rfmrt.runtime.threads.RtEnvironment;
@@ -60,6 +63,7 @@ public final class BenchHosts implements Callable<Integer>
     private static final String NETWORK = "bench";
     private static final int AERON_PORT = 40457;
     private static final int BRIDGE_PORT = 40456;
+    private static final String RING_WAIT_DEFAULT = "100ms";
 
     /**
      * One row.
@@ -106,6 +110,19 @@ public final class BenchHosts implements Callable<Integer>
             "bridges start cold; default ${DEFAULT-VALUE}).")
     int warmUpFrames;
 
+    @Option(names = "--ring-full", defaultValue = "backpressure", paramLabel = "POLICY",
+        description = "What the receiving node's DMA ring does when it is full (dmaPolicy of its device URI): " +
+            "backpressure (the bridge waits for a free slot, up to --ring-wait, and Aeron's flow control holds the " +
+            "sending host back, as Aeron's own rows do) or drop-newest (a card's ring: the frame is dropped and " +
+            "counted); default ${DEFAULT-VALUE}.")
+    String ringFull;
+
+    @Option(names = "--ring-wait", defaultValue = RING_WAIT_DEFAULT, converter = Converters.Duration.class,
+        paramLabel = "DURATION",
+        description = "Under --ring-full backpressure, the longest wait for a free slot before a frame is dropped " +
+            "(dmaWait; default ${DEFAULT-VALUE}).")
+    long ringWaitNanos;
+
     @Option(names = "--json", description = "Print one JSON object instead of the table.")
     boolean json;
 
@@ -117,6 +134,7 @@ public final class BenchHosts implements Callable<Integer>
         {
             throw new UsageException("--warm-up-frames " + warmUpFrames + " is negative (0: the bridges start cold)");
         }
+        final String ring = ringParameters();
         final List<Row> rows = BenchRows.select(ROWS, only, Row::name, "--rows: unknown row");
         final String tag = prefix != null ? prefix : "rfb" + ProcessHandle.current().pid() % 100_000;
         if (!tag.matches("[a-z0-9]{1,8}"))
@@ -129,14 +147,59 @@ public final class BenchHosts implements Callable<Integer>
             throw new IllegalStateException("bench hosts needs network namespaces: " + unavailable);
         }
         final List<HostsRow> all = measure(Progress.steps(spec.commandLine().getErr(),
-            pace.rates.size() * rows.size(), pace.seconds + BenchRun.STEP_OVERHEAD_SECONDS), tag, rows);
+            pace.rates.size() * rows.size(), pace.seconds + BenchRun.STEP_OVERHEAD_SECONDS), tag, rows, ring);
         final Result result = new Result(BenchRows.RunHeader.of("hosts", pace.seconds, pace.rates),
             "veth pair between two network namespaces, " + Netns.SUBNET + ".0/24",
             BenchCompare.WARMUP_NOTE + "; latency = sender's stamp on host A -> the handler runs on " +
             "host B; rx cpu = the receiver process, tx cpu = the sender process (with its media driver for " +
-            "aeron-udp), bridges cpu = both bridge processes, each in % of one core", all,
+            "aeron-udp), bridges cpu = both bridge processes, each in % of one core", ringDescription(), all,
             targets(all, pace.rates.get(0)));
         return BenchRows.finish(result.run(), all, result, json, spec.commandLine(), out -> print(out, result));
+    }
+
+    /**
+     * @return the receiving node's device URI parameters for {@code --ring-full} and {@code --ring-wait}, checked.
+     */
+    private String ringParameters()
+    {
+        final DmaRingFullPolicy policy;
+        try
+        {
+            policy = DmaRingFullPolicy.parse(ringFull);
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            throw new UsageException("--ring-full '" + ringFull + "' is not drop-newest or backpressure");
+        }
+        final boolean waitGiven = spec.commandLine().getParseResult().hasMatchedOption("--ring-wait");
+        if (policy == DmaRingFullPolicy.DROP_NEWEST)
+        {
+            if (waitGiven)
+            {
+                throw new UsageException("--ring-wait " + waitText() + " needs --ring-full backpressure (a ring " +
+                    "that drops never waits)");
+            }
+            return "dmaPolicy=drop-newest";
+        }
+        if (ringWaitNanos > TimeUnit.SECONDS.toNanos(1))
+        {
+            throw new UsageException("--ring-wait " + waitText() + " is over 1s (the bridges' peer time-out)");
+        }
+        return "dmaPolicy=backpressure&dmaWait=" + ringWaitNanos + "ns";
+    }
+
+    /** {@code --ring-wait} as it was written. */
+    private String waitText()
+    {
+        final List<String> given = spec.findOption("--ring-wait").originalStringValues();
+        return given.isEmpty() ? RING_WAIT_DEFAULT : given.get(given.size() - 1);
+    }
+
+    private String ringDescription()
+    {
+        return BridgePeer.SLOTS + " slots, " + (ringParameters().startsWith("dmaPolicy=drop-newest") ?
+            "drop-newest (a frame that finds it full is dropped and counted, dma_dropped)" :
+            "backpressure (the bridge waits up to " + waitText() + " for a free slot, then drops and counts)");
     }
 
     /**
@@ -144,12 +207,13 @@ public final class BenchHosts implements Callable<Integer>
      *
      * @param run     the bench, machine, date, seconds, rates, frame size and sender.
      * @param link    what joins the two hosts.
-     * @param note    how the figures are taken.
-     * @param rows    each row's figures at each rate.
-     * @param targets the targets, met or missed.
+     * @param note         how the figures are taken.
+     * @param receiverRing what the receiving node's DMA ring does when it is full (bridge rows).
+     * @param rows         each row's figures at each rate.
+     * @param targets      the targets, met or missed.
      */
-    record Result(@JsonUnwrapped BenchRows.RunHeader run, String link, String note, List<HostsRow> rows,
-        List<BenchRows.RowTarget> targets)
+    record Result(@JsonUnwrapped BenchRows.RunHeader run, String link, String note, String receiverRing,
+        List<HostsRow> rows, List<BenchRows.RowTarget> targets)
     {
     }
 
@@ -206,8 +270,8 @@ public final class BenchHosts implements Callable<Integer>
      *
      * @return each row's figures, in order.
      */
-    private List<HostsRow> measure(final Progress progress, final String tag, final List<Row> rows)
-        throws Exception
+    private List<HostsRow> measure(final Progress progress, final String tag, final List<Row> rows,
+        final String ring) throws Exception
     {
         final List<HostsRow> all = new ArrayList<>();
         try (Netns netns = Netns.create(tag, 2))
@@ -220,7 +284,7 @@ public final class BenchHosts implements Callable<Integer>
                     try
                     {
                         all.add(run(netns, tag, row, BenchRun.Traffic.steady(BenchRun.UNIFORM_JITTER, rate,
-                            pace.seconds, PeerTransport.FRAME_BYTES), warmUpFrames));
+                            pace.seconds, PeerTransport.FRAME_BYTES), warmUpFrames, ring));
                     }
                     catch (final IOException | RuntimeException ex)
                     {
@@ -254,6 +318,7 @@ public final class BenchHosts implements Callable<Integer>
         }
         out.println("rx% = receiver process, tx% = sender process (with its media driver for aeron-udp), bridges% = " +
             "both bridge processes, in % of one core");
+        out.println("receiving node's DMA ring (bridge rows): " + result.receiverRing());
         for (final HostsRow r : result.rows())
         {
             if (r.failure() == null && r.transfer().figures().lost() > 0 && !r.transfer().lossCauses().isEmpty())
@@ -366,7 +431,7 @@ public final class BenchHosts implements Callable<Integer>
     }
 
     private static HostsRow run(final Netns netns, final String tag, final Row row,
-        final BenchRun.Traffic traffic, final int warmUpFrames) throws Exception
+        final BenchRun.Traffic traffic, final int warmUpFrames, final String ring) throws Exception
     {
         final Path dir = Path.of("/dev/shm", tag + "-bench-" + row.name());
         final Path[] roots = {Path.of("/dev/shm", tag + "-host0"), Path.of("/dev/shm", tag + "-host1")};
@@ -393,7 +458,7 @@ public final class BenchHosts implements Callable<Integer>
                 {
                     awaitConverged(dir.resolve("bridge" + host + ".out"), bridges[host]);
                 }
-                variant = NETWORK;
+                variant = BridgePeer.variant(NETWORK, ring);
             }
             else
             {

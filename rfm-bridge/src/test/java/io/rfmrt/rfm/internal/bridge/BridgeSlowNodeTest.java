@@ -23,13 +23,16 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * A node that does not keep up with what another host sends it, driven without threads over {@link SimLinks} and a
- * simulated clock: the receiving bridge never waits for it (the other nodes and hosts go on), applies every write, and
- * drops what the node's card cannot hold, counted in the bridge's own counters, on the card, and said in a record.
+ * simulated clock. With a card's ring ({@code drop-newest}) the receiving bridge never waits for it (the other nodes and
+ * hosts go on), applies every write, and drops what the node's card cannot hold, counted in the bridge's own counters,
+ * on the card, and said in a record. With a ring that waits ({@code backpressure}) the bridge waits for the node.
  */
 class BridgeSlowNodeTest
 {
@@ -81,10 +84,15 @@ class BridgeSlowNodeTest
             agents[id] = new BridgeAgent(ctx, links.factory(id));
             views[id] = NetworkImage.attach(dir, NETWORK);
         }
+    }
+
+    /** Node 1 on host 1 sends; node 2 on host 2 is the slow one, its DMA ring full by {@code policy}. */
+    private void start(final DmaRingFullPolicy policy, final long dmaWaitNs)
+    {
         sender = SimDevice.open("sim:" + NETWORK + "?node=1", NetworkImage.attach(root.resolve("host1"), NETWORK), 1,
             DmaMode.AUTO, DmaRingFullPolicy.DROP_NEWEST, DMA_SLOTS, 256, false);
         slow = SimDevice.open("sim:" + NETWORK + "?node=2", NetworkImage.attach(root.resolve("host2"), NETWORK), 2,
-            DmaMode.AUTO, DmaRingFullPolicy.DROP_NEWEST, DMA_SLOTS, 256, false);
+            DmaMode.AUTO, policy, DMA_SLOTS, 256, false, dmaWaitNs);
         slow.enableEvent(EventType.INTR1);
         stepUntil(() -> agents[1].linkUp() && agents[2].linkUp() && views[1].isRemote(2), "link up, node 2 known");
     }
@@ -92,8 +100,11 @@ class BridgeSlowNodeTest
     @AfterEach
     void tearDown()
     {
-        sender.close();
-        slow.close();
+        if (sender != null)
+        {
+            sender.close();
+            slow.close();
+        }
         for (int id = 1; id <= 2; id++)
         {
             agents[id].onClose();
@@ -105,6 +116,7 @@ class BridgeSlowNodeTest
     @Test
     void shouldApplyEveryWriteAndCountWhatASlowNodesCardDropsWithoutStallingTheBridge()
     {
+        start(DmaRingFullPolicy.DROP_NEWEST, 0);
         for (int i = 1; i <= EVENTS; i++)
         {
             sender.window().putLongRelease(FRAME_OFFSET, i);
@@ -159,6 +171,107 @@ class BridgeSlowNodeTest
         stepUntil(() -> file2.counter(BridgeCounter.EVENTS_DELIVERED) == EVENTS + DMA_SLOTS, "the later events");
         assertThat(file2.counter(BridgeCounter.DMA_DROPPED_NODE_BEHIND)).isEqualTo(dmaDropped);
         assertThat(file2.counter(BridgeCounter.EVENTS_DROPPED_NODE_BEHIND)).isEqualTo(fifoDropped);
+    }
+
+    /**
+     * A node whose ring holds the bridge back instead ({@code dmaPolicy=backpressure} with a wait longer than the
+     * node's pauses): the bridge waits at each full ring for the node to free a slot, so the node gets every frame and
+     * every event, in order, and nothing is dropped anywhere; the waits are counted on the card.
+     */
+    @Test
+    void shouldHoldTheBridgeBackAndLoseNothingWhenTheSlowNodesRingWaits() throws Exception
+    {
+        start(DmaRingFullPolicy.BACKPRESSURE, TimeUnit.SECONDS.toNanos(5));
+        final List<Long> frames = new ArrayList<>();
+        final AtomicReference<Throwable> failure = new AtomicReference<>();
+        final Thread node = new Thread(() -> consumeSlowly(frames, failure), "slow-node");
+        node.start();
+        for (int i = 1; i <= EVENTS; i++)
+        {
+            sender.window().putLongRelease(FRAME_OFFSET, i);
+            assertThat(sender.sendEvent(2, EventType.INTR1, i, FRAME_OFFSET, FRAME_LENGTH))
+                .isEqualTo(RfmStatus.SUCCESS);
+        }
+        final BridgeFile file2 = BridgeFile.of(views[2].bridge());
+        stepUntil(() -> file2.counter(BridgeCounter.EVENTS_DELIVERED) == EVENTS, "every event handed to the card");
+        node.join(TimeUnit.SECONDS.toMillis(30));
+        assertThat(node.isAlive()).as("the node took every frame").isFalse();
+        assertThat(failure.get()).isNull();
+
+        // every frame, in order: each DMA copied the frame as it was when its event was sent
+        assertThat(frames).hasSize(EVENTS);
+        for (int i = 0; i < EVENTS; i++)
+        {
+            assertThat(frames.get(i)).isEqualTo(i + 1L);
+        }
+        assertThat(file2.counter(BridgeCounter.DMA_DROPPED_NODE_BEHIND)).isZero();
+        assertThat(file2.counter(BridgeCounter.EVENTS_DROPPED_NODE_BEHIND)).isZero();
+        assertThat(slow.counter(RfmCounter.DMA_DROPPED, null)).isZero();
+        assertThat(slow.counter(RfmCounter.FIFO_OVERFLOWS, EventType.INTR1)).isZero();
+        assertThat(slow.counter(RfmCounter.DMA_BACKPRESSURE_STALLS, null)).isPositive();
+        assertThat(records).noneMatch(r -> r.contains(BridgeRecordKind.NODE_BEHIND.toString()));
+    }
+
+    /**
+     * A node that asked to be waited for and then stopped: the bridge waits for it once, {@code dmaWait}, and from
+     * then on drops its frames at once (counted) until it frees a slot, so it cannot hold the others back for long.
+     */
+    @Test
+    void shouldWaitOnceForAStoppedNodeThatAskedToBeWaitedFor()
+    {
+        final long dmaWaitNs = TimeUnit.MILLISECONDS.toNanos(100);
+        start(DmaRingFullPolicy.BACKPRESSURE, dmaWaitNs);
+        for (int i = 1; i <= EVENTS; i++)
+        {
+            sender.window().putLongRelease(FRAME_OFFSET, i);
+            assertThat(sender.sendEvent(2, EventType.INTR1, i, FRAME_OFFSET, FRAME_LENGTH))
+                .isEqualTo(RfmStatus.SUCCESS);
+        }
+        final BridgeFile file2 = BridgeFile.of(views[2].bridge());
+        final long startNs = System.nanoTime();
+        stepUntil(() -> file2.counter(BridgeCounter.EVENTS_DELIVERED) == EVENTS, "every event handed to the card");
+        final long elapsedNs = System.nanoTime() - startNs;
+
+        // one wait of 100 ms, not one per frame (196 of them, 19.6 s)
+        assertThat(elapsedNs).isGreaterThanOrEqualTo(dmaWaitNs).isLessThan(TimeUnit.SECONDS.toNanos(5));
+        assertThat(slow.counter(RfmCounter.DMA_BACKPRESSURE_STALLS, null)).isEqualTo(1);
+        assertThat(file2.counter(BridgeCounter.DMA_DROPPED_NODE_BEHIND)).isEqualTo(EVENTS - DMA_SLOTS);
+        assertThat(slow.counter(RfmCounter.DMA_DROPPED, null)).isEqualTo(EVENTS - DMA_SLOTS);
+        assertThat(agents[1].linkUp()).isTrue();
+        assertThat(agents[2].linkUp()).isTrue();
+    }
+
+    /** Node 2's receiving thread: a frame at a time, a pause of 1 ms after each, its events taken as they come. */
+    private void consumeSlowly(final List<Long> frames, final AtomicReference<Throwable> failure)
+    {
+        try
+        {
+            final EventInfo info = new EventInfo();
+            final DmaCompletion done = new DmaCompletion();
+            final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (frames.size() < EVENTS && System.nanoTime() < deadline)
+            {
+                if (slow.awaitEvent(EventType.INTR1, TimeUnit.MILLISECONDS.toNanos(10), info) != RfmStatus.SUCCESS)
+                {
+                    continue;
+                }
+                // each frame with its event: the node keeps its FIFO empty, only its ring is slow to free
+                while (slow.dma().takeCompleted(done))
+                {
+                    frames.add(done.buffer().getLong(done.destOffset()));
+                    slow.dma().release(done);
+                    Thread.sleep(1);
+                    while (slow.awaitEvent(EventType.INTR1, RfmDevice.NO_WAIT, info) == RfmStatus.SUCCESS)
+                    {
+                        Thread.onSpinWait();
+                    }
+                }
+            }
+        }
+        catch (final Throwable t)
+        {
+            failure.set(t);
+        }
     }
 
     private void stepUntil(final java.util.function.BooleanSupplier condition, final String what)

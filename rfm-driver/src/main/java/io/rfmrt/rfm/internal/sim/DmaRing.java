@@ -51,6 +51,9 @@ public final class DmaRing implements AutoCloseable
     private final DmaMode mode;
     private final DmaRingFullPolicy policy;
     private final long backpressureTimeoutNs;
+    /** The free index when a wait of this filler last timed out, or -1: a consumer that has not moved since is not
+     * waited for again, so a node that stopped costs its fillers one time-out, not one per transfer. */
+    private long freeAtLastTimeout = -1;
     private final boolean locked;
 
     private DmaRing(final NetworkImage network, final int node, final MappedByteBuffer map, final boolean locked)
@@ -93,10 +96,34 @@ public final class DmaRing implements AutoCloseable
     public static DmaRing create(final NetworkImage network, final int node, final DmaMode mode,
         final DmaRingFullPolicy policy, final int slotCount, final int slotSize)
     {
+        return create(network, node, mode, policy, slotCount, slotSize, DEFAULT_BACKPRESSURE_TIMEOUT_NS);
+    }
+
+    /**
+     * Build the ring of a node, as {@link #create(NetworkImage, int, DmaMode, DmaRingFullPolicy, int, int)}, with
+     * the longest time a filler waits for a free descriptor under {@link DmaRingFullPolicy#BACKPRESSURE}.
+     *
+     * @param network               the network.
+     * @param node                  the node the ring belongs to.
+     * @param mode                  DMA mode.
+     * @param policy                what a full ring does.
+     * @param slotCount             descriptors, a power of two ≥ 2.
+     * @param slotSize              bytes per buffer, a multiple of 64.
+     * @param backpressureTimeoutNs how long a filler waits for a free descriptor before it drops, 0 to 1 h.
+     * @return the ring.
+     */
+    public static DmaRing create(final NetworkImage network, final int node, final DmaMode mode,
+        final DmaRingFullPolicy policy, final int slotCount, final int slotSize, final long backpressureTimeoutNs)
+    {
         final String problem = slotProblem(slotCount, slotSize);
         if (problem != null)
         {
             throw new RfmException(RfmStatus.OUT_OF_RANGE, "DMA " + problem);
+        }
+        if (backpressureTimeoutNs < 0 || backpressureTimeoutNs > MAX_BACKPRESSURE_TIMEOUT_NS)
+        {
+            throw new RfmException(RfmStatus.OUT_OF_RANGE, "DMA backpressure time-out " + backpressureTimeoutNs +
+                " ns is outside 0-" + MAX_BACKPRESSURE_TIMEOUT_NS + " ns");
         }
         final Path file = file(network, node);
         final Path tmp = SharedFiles.createTemporary(file, fileSize(slotCount, slotSize));
@@ -107,7 +134,7 @@ public final class DmaRing implements AutoCloseable
         buffer.putInt(MODE_OFFSET, mode.id());
         buffer.putInt(POLICY_OFFSET, policy.id());
         buffer.putInt(NODE_OFFSET, node);
-        buffer.putLong(BACKPRESSURE_TIMEOUT_OFFSET, DEFAULT_BACKPRESSURE_TIMEOUT_NS);
+        buffer.putLong(BACKPRESSURE_TIMEOUT_OFFSET, backpressureTimeoutNs);
         // pre-touch every page so that no transfer takes a page fault, then lock the buffers in memory
         final int buffers = buffersOffset(slotCount);
         for (long offset = 0; offset < buffer.capacity(); offset += PAGE_SIZE)
@@ -372,6 +399,11 @@ public final class DmaRing implements AutoCloseable
                     network.card(node).addCounter(RfmCounter.DMA_DROPPED.id(), 1);
                     return RfmStatus.DMA_FAILED;
                 }
+                if (free == freeAtLastTimeout)
+                {
+                    network.card(node).addCounter(RfmCounter.DMA_DROPPED.id(), 1);
+                    return RfmStatus.DMA_FAILED;
+                }
                 final long now = System.nanoTime();
                 if (stallDeadline == 0)
                 {
@@ -380,6 +412,7 @@ public final class DmaRing implements AutoCloseable
                 }
                 else if (now - stallDeadline > 0)
                 {
+                    freeAtLastTimeout = free;
                     network.card(node).addCounter(RfmCounter.DMA_DROPPED.id(), 1);
                     return RfmStatus.DMA_FAILED;
                 }

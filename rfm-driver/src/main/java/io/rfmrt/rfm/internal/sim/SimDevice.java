@@ -68,6 +68,30 @@ public final class SimDevice implements RfmDevice
     public static SimDevice open(final String uri, final NetworkImage network, final int node, final DmaMode mode,
         final DmaRingFullPolicy policy, final int slotCount, final int slotSize, final boolean loopback)
     {
+        return open(uri, network, node, mode, policy, slotCount, slotSize, loopback,
+            DmaRing.DEFAULT_BACKPRESSURE_TIMEOUT_NS);
+    }
+
+    /**
+     * Claim a node, as {@link #open(String, NetworkImage, int, DmaMode, DmaRingFullPolicy, int, int, boolean)}, with
+     * the longest wait of a DMA transfer for a free descriptor under {@link DmaRingFullPolicy#BACKPRESSURE}.
+     *
+     * @param uri       the URI it was opened with.
+     * @param network   the network image.
+     * @param node      node id.
+     * @param mode      DMA mode.
+     * @param policy    DMA ring-full policy.
+     * @param slotCount DMA descriptors.
+     * @param slotSize  DMA buffer size.
+     * @param loopback  initial loopback flag.
+     * @param dmaWaitNs how long a transfer waits for a free descriptor under backpressure, ns.
+     * @return the open device.
+     * @throws RfmException NODE_IN_USE when a live process holds the node.
+     */
+    public static SimDevice open(final String uri, final NetworkImage network, final int node, final DmaMode mode,
+        final DmaRingFullPolicy policy, final int slotCount, final int slotSize, final boolean loopback,
+        final long dmaWaitNs)
+    {
         final RfmStatus claim = network.claim(node);
         if (claim != RfmStatus.SUCCESS)
         {
@@ -79,7 +103,7 @@ public final class SimDevice implements RfmDevice
         final DmaRing ring;
         try
         {
-            ring = DmaRing.create(network, node, mode, policy, slotCount, slotSize);
+            ring = DmaRing.create(network, node, mode, policy, slotCount, slotSize, dmaWaitNs);
         }
         catch (final RuntimeException ex)
         {

@@ -27,17 +27,46 @@ import java.util.concurrent.TimeUnit;
  * host A's bridge sends it to host B's, which stores it and delivers the event; the receiver is node 2 on host B, a
  * thread that waits for INTR1 in the kernel, takes the frame from its DMA ring, checks it ({@code FrameReceiver}) and
  * hands it to the handler: rfmrt's receive path with the handler on the waking thread. Each side's emulator root
- * comes from its process's {@code rfmrt.sim.root}; the network's name is the variant.
+ * comes from its process's {@code rfmrt.sim.root}; the variant names the network and, after a {@code ?}, the device URI
+ * parameters of the receiving node's DMA ring ({@link #variant}).
  */
 public final class BridgePeer implements PeerTransport
 {
     /** The bench's channel: node 1 to node 2, 1024 slots of 128 bytes. */
     static final ChannelSpec CHANNEL = new ChannelSpec("bench-hosts", 1, 0x10000, 1024, 128, EventType.INTR1, 2);
+    /** The receiving node's DMA ring: slots. */
+    public static final int SLOTS = 1024;
     private static final long CONNECT_TIMEOUT_NS = TimeUnit.SECONDS.toNanos(60);
 
-    @Override
-    public Sender sender(final Path dir, final String network, final String option)
+    /**
+     * The variant that names a bridged network and the receiving node's DMA ring-full handling.
+     *
+     * @param network the bridged network's name.
+     * @param ring    device URI parameters of the receiving node's ring (e.g.
+     *                {@code dmaPolicy=backpressure&dmaWait=100ms}), or empty for the defaults.
+     * @return the variant {@link #sender} and {@link #receiver} take.
+     */
+    public static String variant(final String network, final String ring)
     {
+        return ring.isEmpty() ? network : network + "?" + ring;
+    }
+
+    private static String network(final String variant)
+    {
+        final int question = variant.indexOf('?');
+        return question < 0 ? variant : variant.substring(0, question);
+    }
+
+    private static String ring(final String variant)
+    {
+        final int question = variant.indexOf('?');
+        return question < 0 ? "" : "&" + variant.substring(question + 1);
+    }
+
+    @Override
+    public Sender sender(final Path dir, final String variant, final String option)
+    {
+        final String network = network(variant);
         final RfmDevice device = RfmDevices.open("bridge:" + network + "?node=1");
         final FramePublisher publisher = new FramePublisher(device, CHANNEL);
         return new Sender()
@@ -80,9 +109,10 @@ public final class BridgePeer implements PeerTransport
     }
 
     @Override
-    public Receiver receiver(final Path dir, final String network)
+    public Receiver receiver(final Path dir, final String variant)
     {
-        final RfmDevice device = RfmDevices.open("bridge:" + network + "?node=2&dmaSlots=1024&dmaSlotSize=128");
+        final RfmDevice device = RfmDevices.open("bridge:" + network(variant) +
+            "?node=2&dmaSlots=" + SLOTS + "&dmaSlotSize=128" + ring(variant));
         final FrameReceiver frames = new FrameReceiver(device, CHANNEL);
         return new Receiver()
         {
