@@ -26,6 +26,7 @@ import io.rfmrt.runtime.replay.ReplayFilter;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -50,6 +51,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * checked against each other. A test law ({@link TestLaw}) stands in for a user's controller where the built-in one
  * would not send the frames under test.
  */
+@Tag("nodes")
 class ControlRunTest
 {
     private static final long WAIT_SECONDS = 60;

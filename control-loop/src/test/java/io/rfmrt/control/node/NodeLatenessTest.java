@@ -15,6 +15,7 @@ import org.agrona.concurrent.SystemNanoClock;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
@@ -36,6 +37,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * loop ({@link PlantApp#awaitTick}, lateness = wake − scheduled tick) and the controller's handler on a real receive
  * path (lateness = handler start − the frame's publish stamp, as {@link ControllerApp} measures it).
  */
+@Tag("nodes")
 class NodeLatenessTest
 {
     private static final long PERIOD = TimeUnit.MILLISECONDS.toNanos(1);

@@ -220,15 +220,15 @@ class JournalDamageFuzzTest
         {
             if (r.end() <= at)
             {
-                assertThat(read.get(r.position())).as(what + ": record at " + r.position() + " before the damage, " + outcome.notes())
+                assertThat(read.get(r.position())).as(() -> what + ": record at " + r.position() + " before the damage, " + outcome.notes())
                     .isEqualTo(r.bytes());
             }
             else if (r.position() >= at)
             {
                 firstAfter = firstAfter < 0 ? r.position() + size : firstAfter;
                 assertThat(read.get(r.position() + size))
-                    .as(what + ": record at " + r.position() + " after the damage, now at " + (r.position() + size) + ", " +
-                    outcome.notes())
+                    .as(() -> what + ": record at " + r.position() + " after the damage, now at " + (r.position() + size) +
+                    ", " + outcome.notes())
                     .isEqualTo(r.bytes());
             }
             else
@@ -266,6 +266,7 @@ class JournalDamageFuzzTest
         Files.write(dir.resolve(fileName), damaged);
         stats[2] += PAGE;
 
+        final int page = to;
         final Outcome outcome = readTimed(dir, false, stats);
         final Map<Integer, byte[]> read = byPosition(outcome, what);
         final Map<Integer, Original> copies = new HashMap<>();
@@ -297,8 +298,8 @@ class JournalDamageFuzzTest
                 !read.containsKey(r.position());
             if (outside && !hidden)
             {
-                assertThat(read.get(r.position())).as(what + ": record at " + r.position() + " outside the page " +
-                    to + ", " + outcome.notes()).isEqualTo(r.bytes());
+                assertThat(read.get(r.position())).as(() -> what + ": record at " + r.position() + " outside the page " +
+                    page + ", " + outcome.notes()).isEqualTo(r.bytes());
                 if (r.position() >= to + PAGE && firstAfter < 0)
                 {
                     firstAfter = r.position();
@@ -395,7 +396,7 @@ class JournalDamageFuzzTest
         {
             if (!hit.containsKey(r.position()))
             {
-                assertThat(read.get(r.position())).as(what + ": record at " + r.position() + " not flipped, " + outcome.notes())
+                assertThat(read.get(r.position())).as(() -> what + ": record at " + r.position() + " not flipped, " + outcome.notes())
                     .isEqualTo(r.bytes());
             }
             else if (read.containsKey(r.position()) && !Arrays.equals(read.get(r.position()), r.bytes()))
@@ -460,9 +461,10 @@ class JournalDamageFuzzTest
             final JournalRecord record = new JournalRecord();
             while (reader.next(record))
             {
+                final String line = record.toString();
                 records.add(new Read((int)reader.position(), Arrays.copyOf(record.buffer().byteArray(),
-                    record.length()), record.toString()));
-                assertInRange(record);
+                    record.length()), line));
+                assertInRange(record, line);
             }
             damageCount = reader.damageCount();
             for (final String line : reader.damage())
@@ -477,21 +479,21 @@ class JournalDamageFuzzTest
         return new Outcome(records, notes, damageCount);
     }
 
-    private static void assertInRange(final JournalRecord record)
+    private static void assertInRange(final JournalRecord record, final String line)
     {
-        assertThat(record.nodeId()).as(record.toString()).isEqualTo(NODE_ID);
-        assertThat(record.writer()).as(record.toString()).isNotNull();
-        assertThat(record.journalNanos()).as(record.toString()).isBetween(0L, JournalReader.MAX_NANOS - 1);
+        assertThat(record.nodeId()).as(line).isEqualTo(NODE_ID);
+        assertThat(record.writer()).as(line).isNotNull();
+        assertThat(record.journalNanos()).as(line).isBetween(0L, JournalReader.MAX_NANOS - 1);
         switch (record.kind())
         {
             case FRAME ->
             {
-                assertThat(record.source()).as(record.toString()).isBetween(0, 255);
-                assertThat(record.seq()).as(record.toString()).isBetween(0L, JournalReader.MAX_SEQ - 1);
-                assertThat(record.handlerEndNanos()).as(record.toString()).isBetween(0L, JournalReader.MAX_NANOS - 1);
+                assertThat(record.source()).as(line).isBetween(0, 255);
+                assertThat(record.seq()).as(line).isBetween(0L, JournalReader.MAX_SEQ - 1);
+                assertThat(record.handlerEndNanos()).as(line).isBetween(0L, JournalReader.MAX_NANOS - 1);
             }
-            case COUNTERS -> assertThat(record.counterCount()).as(record.toString()).isNotNegative();
-            default -> assertThat(record.nanos()).as(record.toString()).isBetween(0L, JournalReader.MAX_NANOS - 1);
+            case COUNTERS -> assertThat(record.counterCount()).as(line).isNotNegative();
+            default -> assertThat(record.nanos()).as(line).isBetween(0L, JournalReader.MAX_NANOS - 1);
         }
     }
 
@@ -500,7 +502,7 @@ class JournalDamageFuzzTest
         final Map<Integer, byte[]> read = new HashMap<>();
         for (final Read r : outcome.records())
         {
-            assertThat(read.put(r.position(), r.bytes())).as(what + ": read twice at " + r.position()).isNull();
+            assertThat(read.put(r.position(), r.bytes())).as(() -> what + ": read twice at " + r.position()).isNull();
         }
         return read;
     }
