@@ -16,6 +16,7 @@ import io.rfmrt.rfm.RfmDevices;
 import io.rfmrt.rfm.channel.ChannelSpec;
 import io.rfmrt.rfm.channel.FramePublisher;
 import io.rfmrt.rfm.sim.SimNetwork;
+import io.rfmrt.runtime.NodeContext;
 import io.rfmrt.runtime.threads.RtEnvironment;
 import io.rfmrt.runtime.threads.RtSettings;
 import org.HdrHistogram.Histogram;
@@ -235,9 +236,11 @@ final class BenchRun
                 receiver.destroyForcibly();
             }
             final long sendRate = sent[1] <= 0 ? 0 : Math.round(sent[0] * 1e9 / sent[1]);
+            // the wait strategy as the node YAML and the command line spell it
+            final String wait = NodeContext.canonicalSpelling(mode[1]);
             if (!ChildResult.is(line))
             {
-                return new ModeRun(mode[0], mode[1], "on".equals(mode[2]), traffic.sender(), sent[0], sendRate, null,
+                return new ModeRun(mode[0], wait, "on".equals(mode[2]), traffic.sender(), sent[0], sendRate, null,
                     null, "the receiver process ended without a result (exit " +
                     (ended ? Integer.toString(receiver.exitValue()) : "none: killed") + ")", false);
             }
@@ -248,7 +251,7 @@ final class BenchRun
             {
                 failure = "the receiver process exited " + receiver.exitValue();
             }
-            return new ModeRun(mode[0], mode[1], "on".equals(mode[2]), traffic.sender(), sent[0], sendRate, figures,
+            return new ModeRun(mode[0], wait, "on".equals(mode[2]), traffic.sender(), sent[0], sendRate, figures,
                 Counts.of(r), failure, failure == null && figures.cpuPct() != null);
         }
         finally

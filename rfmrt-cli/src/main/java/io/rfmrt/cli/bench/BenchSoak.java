@@ -117,7 +117,7 @@ public final class BenchSoak implements Callable<Integer>
      * @param machine    the machine.
      * @param date       when it ran.
      * @param what       {@code bench} (a sender and a receiving node) or {@code demo}.
-     * @param mode       the receive mode (the demo's: INLINE).
+     * @param mode       the receive mode (the demo's: inline).
      * @param rateHz     frames (or loop cycles) per second.
      * @param seconds    how long it ran.
      * @param intervalS  seconds per interval.
@@ -187,7 +187,7 @@ public final class BenchSoak implements Callable<Integer>
         final String title = demo ? "demo " + rate + " Hz" : mode + " " + rate + " Hz";
         SoakPlot.write(report, title, png);
         final Soak soak = new Soak(MachineInfo.describe(), ZonedDateTime.now().toString(), demo ? "demo" : "bench",
-            demo ? "INLINE" : mode, rate, duration, interval, run.totals(), report.intervals(), report.targets(),
+            demo ? "inline" : mode, rate, duration, interval, run.totals(), report.intervals(), report.targets(),
             report.met(), png.toString());
         Files.writeString(outDir.resolve("soak.json"),
             ChildResult.pretty(soak) + "\n");

@@ -117,12 +117,7 @@ class BridgeSlowNodeTest
     void shouldApplyEveryWriteAndCountWhatASlowNodesCardDropsWithoutStallingTheBridge()
     {
         start(DmaRingFullPolicy.DROP_NEWEST, 0);
-        for (int i = 1; i <= EVENTS; i++)
-        {
-            sender.window().putLongRelease(FRAME_OFFSET, i);
-            assertThat(sender.sendEvent(2, EventType.INTR1, i, FRAME_OFFSET, FRAME_LENGTH))
-                .isEqualTo(RfmStatus.SUCCESS);
-        }
+        sendFrames();
         final BridgeFile file2 = BridgeFile.of(views[2].bridge());
         stepUntil(() -> file2.counter(BridgeCounter.EVENTS_DELIVERED) == EVENTS, "every event handed to the card");
 
@@ -186,12 +181,7 @@ class BridgeSlowNodeTest
         final AtomicReference<Throwable> failure = new AtomicReference<>();
         final Thread node = new Thread(() -> consumeSlowly(frames, failure), "slow-node");
         node.start();
-        for (int i = 1; i <= EVENTS; i++)
-        {
-            sender.window().putLongRelease(FRAME_OFFSET, i);
-            assertThat(sender.sendEvent(2, EventType.INTR1, i, FRAME_OFFSET, FRAME_LENGTH))
-                .isEqualTo(RfmStatus.SUCCESS);
-        }
+        sendFrames();
         final BridgeFile file2 = BridgeFile.of(views[2].bridge());
         stepUntil(() -> file2.counter(BridgeCounter.EVENTS_DELIVERED) == EVENTS, "every event handed to the card");
         node.join(TimeUnit.SECONDS.toMillis(30));
@@ -221,12 +211,7 @@ class BridgeSlowNodeTest
     {
         final long dmaWaitNs = TimeUnit.MILLISECONDS.toNanos(100);
         start(DmaRingFullPolicy.BACKPRESSURE, dmaWaitNs);
-        for (int i = 1; i <= EVENTS; i++)
-        {
-            sender.window().putLongRelease(FRAME_OFFSET, i);
-            assertThat(sender.sendEvent(2, EventType.INTR1, i, FRAME_OFFSET, FRAME_LENGTH))
-                .isEqualTo(RfmStatus.SUCCESS);
-        }
+        sendFrames();
         final BridgeFile file2 = BridgeFile.of(views[2].bridge());
         final long startNs = System.nanoTime();
         stepUntil(() -> file2.counter(BridgeCounter.EVENTS_DELIVERED) == EVENTS, "every event handed to the card");
@@ -239,6 +224,17 @@ class BridgeSlowNodeTest
         assertThat(slow.counter(RfmCounter.DMA_DROPPED, null)).isEqualTo(EVENTS - DMA_SLOTS);
         assertThat(agents[1].linkUp()).isTrue();
         assertThat(agents[2].linkUp()).isTrue();
+    }
+
+    /** Node 1 writes frame i (its number) and sends node 2 an event with it, for i = 1..EVENTS. */
+    private void sendFrames()
+    {
+        for (int i = 1; i <= EVENTS; i++)
+        {
+            sender.window().putLongRelease(FRAME_OFFSET, i);
+            assertThat(sender.sendEvent(2, EventType.INTR1, i, FRAME_OFFSET, FRAME_LENGTH))
+                .isEqualTo(RfmStatus.SUCCESS);
+        }
     }
 
     /** Node 2's receiving thread: a frame at a time, a pause of 1 ms after each, its events taken as they come. */
