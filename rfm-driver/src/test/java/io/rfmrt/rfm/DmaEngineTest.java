@@ -294,13 +294,12 @@ class DmaEngineTest
             assertThat(two.counter(RfmCounter.DMA_BACKPRESSURE_STALLS, null)).isEqualTo(1);
             assertThat(two.counter(RfmCounter.DMA_DROPPED, null)).isEqualTo(1);
 
-            // a consumer that has not freed a slot since is not waited for again: a stopped node costs one wait
-            final long again = System.nanoTime();
+            // a consumer that has not freed a slot since is not waited for again (no second stall): a stopped node
+            // costs one wait
             for (int i = 3; i < 10; i++)
             {
                 one.sendEvent(2, EventType.INTR1, i, 0, 64);
             }
-            assertThat(System.nanoTime() - again).isLessThan(TimeUnit.MILLISECONDS.toNanos(150));
             assertThat(two.counter(RfmCounter.DMA_DROPPED, null)).isEqualTo(8);
             assertThat(two.counter(RfmCounter.DMA_BACKPRESSURE_STALLS, null)).isEqualTo(1);
 

@@ -104,6 +104,7 @@ class HostsCommandsTest
         assertThat(refusal("--ring-full", "drop-newest", "--ring-wait", "50ms")).isEqualTo(
             "rfmrt: --ring-wait 50ms needs --ring-full backpressure (a ring that drops never waits)");
         assertThat(refusal("--ring-wait", "soon")).contains("--ring-wait").contains("'soon' is not a duration");
+        assertThat(refusal("--ring-wait", "inf")).isEqualTo("rfmrt: --ring-wait inf is not a wait of 0 to 1s");
         assertThat(refusal("--ring-wait", "2s")).isEqualTo(
             "rfmrt: --ring-wait 2s is over 1s (the bridges' peer time-out)");
     }

@@ -181,6 +181,10 @@ public final class BenchHosts implements Callable<Integer>
             }
             return "dmaPolicy=drop-newest";
         }
+        if (ringWaitNanos < 0)
+        {
+            throw new UsageException("--ring-wait " + waitText() + " is not a wait of 0 to 1s");
+        }
         if (ringWaitNanos > TimeUnit.SECONDS.toNanos(1))
         {
             throw new UsageException("--ring-wait " + waitText() + " is over 1s (the bridges' peer time-out)");

@@ -19,6 +19,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -91,7 +92,8 @@ final class ConfigSchema
             final JsonNode tree = readYaml(layoutFile);
             if (tree != null)
             {
-                check(LAYOUT, tree).values().forEach(line -> lines.add("layout: " + layout.asText() + ": " + line));
+                check(LAYOUT, canonicalLayout(tree)).values()
+                    .forEach(line -> lines.add("layout: " + layout.asText() + ": " + line));
             }
         }
         return lines;
@@ -115,7 +117,47 @@ final class ConfigSchema
                     NodeContext.canonicalSpelling(value.asText().trim()));
             }
         }
+        if (copy.path("receive") instanceof ObjectNode receive)
+        {
+            recase(receive, "event", true);
+        }
         return copy;
+    }
+
+    /**
+     * @param layout a layout as read.
+     * @return a copy in the case the schema names the values the layout reader takes in any case: event types upper
+     *         case ({@code INTR1}), {@code to: all} and variable types lower case ({@code float64}).
+     */
+    static JsonNode canonicalLayout(final JsonNode layout)
+    {
+        final JsonNode copy = layout.deepCopy();
+        for (final JsonNode channel : copy.path("channels"))
+        {
+            if (channel instanceof ObjectNode c)
+            {
+                recase(c, "event", true);
+                recase(c, "to", false);
+            }
+        }
+        for (final JsonNode variable : copy.path("variables"))
+        {
+            if (variable instanceof ObjectNode v)
+            {
+                recase(v, "type", false);
+            }
+        }
+        return copy;
+    }
+
+    private static void recase(final ObjectNode parent, final String key, final boolean upper)
+    {
+        final JsonNode value = parent.get(key);
+        if (value != null && value.isTextual())
+        {
+            final String text = value.asText().trim();
+            parent.put(key, upper ? text.toUpperCase(Locale.ROOT) : text.toLowerCase(Locale.ROOT));
+        }
     }
 
     /**

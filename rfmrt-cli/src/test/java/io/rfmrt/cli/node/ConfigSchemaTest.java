@@ -36,6 +36,23 @@ class ConfigSchemaTest
     }
 
     @Test
+    void shouldTakeTheValuesTheReadersTakeInAnyCaseInAnyCase() throws IOException
+    {
+        final JsonNode layout = YAML.readTree("channels:\n" +
+            "  - {name: a, node: 1, offset: 0x10000, slots: 16, slotSize: 128, event: intr1, to: ALL}\n" +
+            "variables:\n  - {name: v, type: FLOAT64, offset: 0x100}\n");
+        assertThat(ConfigSchema.check(ConfigSchema.LAYOUT, layout)).containsOnlyKeys("channels[0].event",
+            "channels[0].to", "variables[0].type");
+        assertThat(ConfigSchema.check(ConfigSchema.LAYOUT, ConfigSchema.canonicalLayout(layout))).isEmpty();
+        final JsonNode node = YAML.readTree("device: sim:lab1?node=2\nlayout: l.yaml\nreceive: {event: intr2}\n");
+        assertThat(ConfigSchema.check(ConfigSchema.NODE, ConfigSchema.canonical(node))).isEmpty();
+        // a value no case makes right is still refused
+        assertThat(ConfigSchema.check(ConfigSchema.LAYOUT, ConfigSchema.canonicalLayout(YAML.readTree(
+            "channels:\n  - {name: a, node: 1, offset: 0, slots: 16, slotSize: 128, event: intr9}\n"))))
+            .containsOnlyKeys("channels[0].event");
+    }
+
+    @Test
     void shouldSeeOlderSpellingsAsTheNodeReadsThem() throws IOException
     {
         final JsonNode old = YAML.readTree("device: sim:lab1?node=2\nlayout: layout.yaml\n" +

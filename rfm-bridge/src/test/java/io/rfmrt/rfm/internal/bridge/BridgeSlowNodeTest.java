@@ -103,6 +103,9 @@ class BridgeSlowNodeTest
         if (sender != null)
         {
             sender.close();
+        }
+        if (slow != null)
+        {
             slow.close();
         }
         for (int id = 1; id <= 2; id++)
@@ -217,8 +220,8 @@ class BridgeSlowNodeTest
         stepUntil(() -> file2.counter(BridgeCounter.EVENTS_DELIVERED) == EVENTS, "every event handed to the card");
         final long elapsedNs = System.nanoTime() - startNs;
 
-        // one wait of 100 ms, not one per frame (196 of them, 19.6 s)
-        assertThat(elapsedNs).isGreaterThanOrEqualTo(dmaWaitNs).isLessThan(TimeUnit.SECONDS.toNanos(5));
+        // one wait of 100 ms (one stall), not one per frame (196 of them, 19.6 s)
+        assertThat(elapsedNs).isGreaterThanOrEqualTo(dmaWaitNs);
         assertThat(slow.counter(RfmCounter.DMA_BACKPRESSURE_STALLS, null)).isEqualTo(1);
         assertThat(file2.counter(BridgeCounter.DMA_DROPPED_NODE_BEHIND)).isEqualTo(EVENTS - DMA_SLOTS);
         assertThat(slow.counter(RfmCounter.DMA_DROPPED, null)).isEqualTo(EVENTS - DMA_SLOTS);
