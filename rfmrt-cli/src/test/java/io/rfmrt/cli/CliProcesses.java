@@ -36,6 +36,22 @@ public final class CliProcesses
     }
 
     /**
+     * {@link #start(Path, ProcessBuilder.Redirect, String...)} with the tiered JIT a release runs with, for a test whose
+     * subject is what compiled code does (a fault in an unsafe memory access becomes an error at once in code the
+     * optimising compiler made; with the client compiler alone the thread can go on faulting for most of a minute).
+     *
+     * @param simRoot emulator root for the child.
+     * @param stderr  where the child's stderr goes.
+     * @param args    rfmrt arguments.
+     * @return the started child; its stdout is piped.
+     */
+    public static Process startWithReleaseJit(final Path simRoot, final ProcessBuilder.Redirect stderr,
+        final String... args) throws IOException
+    {
+        return new ProcessBuilder(command(simRoot, false, Main.class, args)).redirectError(stderr).start();
+    }
+
+    /**
      * @param simRoot  emulator root for the child.
      * @param stderr   where the child's stderr goes.
      * @param main     the child's main class (of the test classpath).
@@ -77,9 +93,27 @@ public final class CliProcesses
      */
     public static List<String> command(final Path simRoot, final Class<?> main, final String... args)
     {
+        return command(simRoot, true, main, args);
+    }
+
+    /**
+     * @return the JVM flags of a test's child: this build's ({@code rfmrt.test.jvm.flags}), then the JIT the tests
+     * choose for their children ({@code rfmrt.test.child.jit}: the client compiler alone unless the build says
+     * otherwise; docs/testing.md, "Child JVMs"). A child's own children inherit them.
+     */
+    public static List<String> childJvmFlags()
+    {
+        final List<String> flags = new ArrayList<>(words(System.getProperty("rfmrt.test.jvm.flags", "")));
+        flags.addAll(words(System.getProperty("rfmrt.test.child.jit", "")));
+        return flags;
+    }
+
+    private static List<String> command(final Path simRoot, final boolean childJit, final Class<?> main,
+        final String... args)
+    {
         final List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        command.addAll(Arrays.asList(System.getProperty("rfmrt.test.jvm.flags", "").trim().split("\\s+")));
+        command.addAll(childJit ? childJvmFlags() : words(System.getProperty("rfmrt.test.jvm.flags", "")));
         command.add("-Xmx256m");
         command.add("-D" + SimNetwork.ROOT_PROPERTY + "=" + simRoot);
         final String jnaPath = System.getProperty("jna.library.path");
@@ -93,6 +127,12 @@ public final class CliProcesses
         command.add(main.getName());
         command.addAll(Arrays.asList(args));
         return command;
+    }
+
+    private static List<String> words(final String text)
+    {
+        final String trimmed = text.trim();
+        return trimmed.isEmpty() ? List.of() : Arrays.asList(trimmed.split("\\s+"));
     }
 
     /**

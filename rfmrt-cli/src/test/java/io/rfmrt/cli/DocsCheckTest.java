@@ -430,10 +430,10 @@ class DocsCheckTest
     private static void writeLauncher(final Path file) throws IOException
     {
         final String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        final String flags = System.getProperty("rfmrt.test.jvm.flags", "").trim();
+        final String flags = String.join(" ", CliProcesses.childJvmFlags());
         final String classpath = System.getProperty("rfmrt.test.classpath", System.getProperty("java.class.path"));
         Files.writeString(file, "#!/usr/bin/env bash\nexec '" + java + "' " + flags +
-            " -Xmx256m -XX:TieredStopAtLevel=1 -cp '" + classpath + "' " + Main.class.getName() + " \"$@\"\n");
+            " -Xmx256m -cp '" + classpath + "' " + Main.class.getName() + " \"$@\"\n");
         Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rwxr-xr-x"));
     }
 

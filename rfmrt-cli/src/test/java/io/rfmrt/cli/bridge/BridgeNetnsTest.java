@@ -24,7 +24,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.UUID;
@@ -456,7 +455,7 @@ class BridgeNetnsTest
     {
         final List<String> command = new ArrayList<>(netns.exec(host));
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        command.addAll(Arrays.asList(System.getProperty("rfmrt.test.jvm.flags", "").trim().split("\\s+")));
+        command.addAll(CliProcesses.childJvmFlags());
         command.add("-Xmx256m");
         command.add("-D" + SimNetwork.ROOT_PROPERTY + "=" + roots.get(host));
         command.add("-cp");

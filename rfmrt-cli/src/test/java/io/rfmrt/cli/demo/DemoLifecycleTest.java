@@ -93,7 +93,9 @@ class DemoLifecycleTest
     @Test
     void shouldFailTheRunAtOnceNamingTheChildWhoseThreadFailed(@TempDir final Path out) throws Exception
     {
-        final Process demo = CliProcesses.start(simRoot, ProcessBuilder.Redirect.PIPE, "demo", "--seconds", "60",
+        // a release's JIT: the fault below must meet the compiled code a release runs
+        final Process demo = CliProcesses.startWithReleaseJit(simRoot, ProcessBuilder.Redirect.PIPE, "demo",
+            "--seconds", "60",
             "--out", out.toString());
         final StringBuilder err = new StringBuilder();
         final Thread errReader = new Thread(() ->

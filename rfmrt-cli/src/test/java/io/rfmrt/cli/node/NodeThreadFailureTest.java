@@ -75,8 +75,9 @@ class NodeThreadFailureTest
             final Path ring = simRoot.resolve("lab1").resolve("dma-002");
             assertThat(ring).exists();
 
-            final Process node = CliProcesses.start(simRoot, ProcessBuilder.Redirect.PIPE, "node", "--config",
-                dir.resolve("node-1.yaml").toString());
+            // a release's JIT: the fault below must meet the compiled code a release runs
+            final Process node = CliProcesses.startWithReleaseJit(simRoot, ProcessBuilder.Redirect.PIPE, "node",
+                "--config", dir.resolve("node-1.yaml").toString());
             final CompletableFuture<String> stderr = CompletableFuture.supplyAsync(() -> readAll(node));
             final BufferedReader lines = new BufferedReader(new InputStreamReader(node.getInputStream(),
                 StandardCharsets.UTF_8));
@@ -168,7 +169,8 @@ class NodeThreadFailureTest
         try
         {
             receiver.enableEvent(EventType.INTR1);
-            node = CliProcesses.start(simRoot, ProcessBuilder.Redirect.PIPE, "node", "--config",
+            // a release's JIT: the fault below must meet the compiled code a release runs
+            node = CliProcesses.startWithReleaseJit(simRoot, ProcessBuilder.Redirect.PIPE, "node", "--config",
                 dir.resolve("node-1.yaml").toString());
             final CompletableFuture<String> stderr = CompletableFuture.supplyAsync(() -> readAll(node));
             final BufferedReader lines = new BufferedReader(new InputStreamReader(node.getInputStream(),

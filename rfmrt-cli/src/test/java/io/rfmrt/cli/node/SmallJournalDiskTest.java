@@ -56,7 +56,7 @@ class SmallJournalDiskTest
         // another node's journal has taken all of the tmpfs already
         final String script = "set -u; mount -t tmpfs -o size=40m,mode=0770 rfmrt-journals " + journals +
             " || exit 99; dd if=/dev/zero of=" + journals + "/other bs=1M count=40 status=none 2>/dev/null; \"" + java +
-            "\" " + System.getProperty("rfmrt.test.jvm.flags", "").trim() + " -Xmx256m -Drfmrt.sim.root=" + simRoot +
+            "\" " + String.join(" ", CliProcesses.childJvmFlags()) + " -Xmx256m -Drfmrt.sim.root=" + simRoot +
             " -cp \"$(cat " + classpath + ")\" " + Main.class.getName() + " node --seconds 3 --config " +
             dir.resolve("node-1.yaml");
         final Process node = new ProcessBuilder("/usr/bin/unshare", "-m", "--propagation", "private", "sh", "-c",

@@ -321,7 +321,7 @@ public class DamagedJournalTest
             final List<String> command = new ArrayList<>(List.of("/usr/bin/setpriv", "--reuid=65534",
                 "--regid=65534", "--clear-groups"));
             command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-            command.addAll(List.of(System.getProperty("rfmrt.test.jvm.flags", "").trim().split("\\s+")));
+            command.addAll(CliProcesses.childJvmFlags());
             final Path tmp = Files.createDirectory(dir.resolve("tmp"));
             Files.setPosixFilePermissions(tmp, java.nio.file.attribute.PosixFilePermissions.fromString("rwxrwxrwx"));
             command.addAll(List.of("-Djava.io.tmpdir=" + tmp, "-cp", readableClasspath(dir.resolve("cp")),
