@@ -97,8 +97,11 @@ public final class BridgeWarmUp
     /** Times the receiving node stops taking frames, at 3/10, 5/10 and 7/10 of the frames asked for. */
     public static final int STALLS = 3;
 
-    /** Longest stop of the receiving node: shorter than its ring's wait, so nothing is dropped. */
-    public static final long STALL_MAX_NS = TimeUnit.MILLISECONDS.toNanos(300);
+    /**
+     * Longest stop of the receiving node: shorter than its ring's wait (nothing is dropped) and than half the peer
+     * time-out of the warm-up's bridges (the receiving one is held that long).
+     */
+    public static final long STALL_MAX_NS = TimeUnit.MILLISECONDS.toNanos(500);
     private static final long STEP_TIMEOUT_NS = TimeUnit.SECONDS.toNanos(10);
 
     private BridgeWarmUp()
