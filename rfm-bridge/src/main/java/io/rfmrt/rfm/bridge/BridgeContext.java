@@ -1,6 +1,7 @@
 package io.rfmrt.rfm.bridge;
 
 import io.aeron.ChannelUri;
+import io.aeron.driver.MediaDriver;
 import io.aeron.driver.ThreadingMode;
 import io.rfmrt.rfm.internal.bridge.BridgeFile;
 import io.rfmrt.rfm.internal.bridge.BridgeFileDescriptor;
@@ -21,6 +22,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 /**
@@ -93,6 +95,7 @@ public final class BridgeContext
     private long heartbeatNs = HEARTBEAT_DEFAULT_NS;
     private ThreadingMode threadingMode = ThreadingMode.INVOKER;
     private Supplier<IdleStrategy> driverIdle = BackoffIdleStrategy::new;
+    private Consumer<MediaDriver.Context> driverCustomiser;
     private Path aeronDir;
     private int termLength = TERM_LENGTH_DEFAULT;
     private BridgeListener listener = (kind, peer, name, value, value2) -> { };
@@ -405,6 +408,28 @@ public final class BridgeContext
     public Supplier<IdleStrategy> driverIdle()
     {
         return driverIdle;
+    }
+
+    /**
+     * Something done to the media driver's settings last, just before it starts: the bridge's warm-up gives its private
+     * drivers a receive endpoint that loses data on purpose and keeps their settings to read their counters. Not for
+     * a real bridge (null, the default: the driver as the bridge sets it up).
+     *
+     * @param driverCustomiser called once with the driver's context, or null.
+     * @return this.
+     */
+    public BridgeContext driverCustomiser(final Consumer<MediaDriver.Context> driverCustomiser)
+    {
+        this.driverCustomiser = driverCustomiser;
+        return this;
+    }
+
+    /**
+     * @return what is done to the media driver's settings before it starts, or null.
+     */
+    public Consumer<MediaDriver.Context> driverCustomiser()
+    {
+        return driverCustomiser;
     }
 
     /**

@@ -78,7 +78,12 @@ public enum BridgeCounter
      * Words of this host a peer gave back after this host's image started empty (its bridge file made new), taken
      * where nothing newer was written here since; each is then sent again to every peer.
      */
-    FORMER_WORDS_TAKEN_BACK(30, "former words taken back");
+    FORMER_WORDS_TAKEN_BACK(30, "former words taken back"),
+    /**
+     * Polls of the peers' messages cut short because deliveries had waited a quarter of the peer time-out (for nodes
+     * whose DMA rings ask to be waited for): the duty cycle ran its timers before applying the rest.
+     */
+    INBOUND_POLLS_CUT(31, "inbound polls cut short");
 
     /** Counter slots in the bridge file. */
     public static final int SLOT_COUNT = 64;

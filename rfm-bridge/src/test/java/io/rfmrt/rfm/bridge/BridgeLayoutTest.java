@@ -42,7 +42,8 @@ class BridgeLayoutTest
             Map.entry("STALE_EVENTS_DROPPED", 21), Map.entry("DUPLICATE_NODE_IDS", 22), Map.entry("BAD_MESSAGES", 23),
             Map.entry("LOG_UNBLOCKS", 24), Map.entry("PUBLICATION_ERRORS", 25), Map.entry("AERON_ERRORS", 26),
             Map.entry("RESYNCS_ASKED_AGAIN", 27), Map.entry("EVENTS_DROPPED_NODE_BEHIND", 28),
-            Map.entry("DMA_DROPPED_NODE_BEHIND", 29), Map.entry("FORMER_WORDS_TAKEN_BACK", 30));
+            Map.entry("DMA_DROPPED_NODE_BEHIND", 29), Map.entry("FORMER_WORDS_TAKEN_BACK", 30),
+            Map.entry("INBOUND_POLLS_CUT", 31));
         assertThat(ids(BridgeRecordKind.values(), BridgeRecordKind::id)).containsExactly(Map.entry("STARTED", 1),
             Map.entry("STOPPED", 2), Map.entry("PEER_LOST", 3), Map.entry("PEER_CONNECTED", 4),
             Map.entry("PEER_SYNCED", 5), Map.entry("DIVERGED", 6), Map.entry("CONVERGED", 7),
@@ -56,7 +57,7 @@ class BridgeLayoutTest
         {
             assertThat(BridgeCounter.fromId(counter.id())).isSameAs(counter);
         }
-        assertThat(BridgeCounter.fromId(31)).isNull();
+        assertThat(BridgeCounter.fromId(32)).isNull();
         assertThat(BridgeState.fromId(4)).isNull();
         assertThat(BridgeRecordKind.fromId(0)).isNull();
     }

@@ -47,6 +47,38 @@ class BridgeWarmUpTest
         assertThat(leftOver()).isEmpty();
     }
 
+    /**
+     * The paths of traffic that is not smooth run too (a JIT log of a real bridge showed them compiled late): data
+     * packets lost and sent again, a receiving node that stops until the sending bridge is back-pressured and the
+     * receiving bridge waits on its full ring. Every frame still arrives, whole and in order.
+     */
+    @Test
+    void shouldRunLossRecoveryAndBackPressureAndStillCarryEveryFrameWholeInOrder() throws Exception
+    {
+        final BridgeWarmUp.Result r = BridgeWarmUp.run(hosts.context(true).conclude(), b -> backoff(), () -> true,
+            5_000);
+        System.out.println("warmed up: " + r.summary() + "; " + r.dropped() + " dropped, " + r.naks() + " NAKs, " +
+            r.stalls() + " stalls back-pressured");
+
+        assertThat(r.problem()).isNull();
+        assertThat(r.sent()).isGreaterThanOrEqualTo(5_000);
+        assertThat(r.received()).isEqualTo(r.sent());
+        assertThat(r.bad()).as("frames refused or out of order").isZero();
+        // loss: dropped on purpose, asked for again, sent again
+        assertThat(r.dropped()).isPositive();
+        assertThat(r.naks()).isPositive();
+        assertThat(r.retransmits()).isPositive();
+        // back pressure: the node's stops filled its ring, the receiving bridge waited on it, the sending bridge's
+        // offers were refused while it did
+        assertThat(r.stalls()).isPositive();
+        assertThat(r.ringWaits()).isPositive();
+        assertThat(r.backPressured()).isPositive();
+        assertThat(r.summary()).matches("[0-9]+ frames through a private pair of bridges in [0-9.]+ s \\(0 refused " +
+            "by the receiving node's checks; [1-9][0-9]* retransmitted, [1-9][0-9]* back-pressured offers, " +
+            "[1-9][0-9]* ring waits\\)");
+        assertThat(leftOver()).isEmpty();
+    }
+
     @Test
     void shouldGoOnWhileTheCompilersAreBusy() throws Exception
     {

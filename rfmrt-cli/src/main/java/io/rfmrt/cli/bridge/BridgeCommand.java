@@ -553,8 +553,7 @@ public final class BridgeCommand implements Callable<Integer>
                 " frames, the bridge starts cold: " + r.problem());
             spec.commandLine().getErr().flush();
         }
-        out.printf(Locale.ROOT, "%s  warmed up: %d frames through a private pair of bridges in %.1f s (%d refused by the " +
-            "receiving node's checks)%s%n", TIME.format(Instant.now()), r.received(), r.elapsedNs() / 1e9, r.bad(),
+        out.printf(Locale.ROOT, "%s  warmed up: %s%s%n", TIME.format(Instant.now()), r.summary(),
             quiet ? "" : "; the JIT compilers were still busy 10 s after it");
         out.flush();
     }

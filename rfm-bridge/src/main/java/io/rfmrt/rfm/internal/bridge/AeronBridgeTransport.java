@@ -2,11 +2,12 @@ package io.rfmrt.rfm.internal.bridge;
 
 import io.aeron.Aeron;
 import io.aeron.ExclusivePublication;
-import io.aeron.FragmentAssembler;
+import io.aeron.ControlledFragmentAssembler;
 import io.aeron.Subscription;
 import io.aeron.driver.MediaDriver;
 import io.aeron.driver.ThreadingMode;
 import io.aeron.exceptions.AeronException;
+import io.aeron.logbuffer.ControlledFragmentHandler;
 import io.aeron.logbuffer.Header;
 import io.rfmrt.rfm.bridge.BridgeContext;
 import org.agrona.DirectBuffer;
@@ -34,7 +35,7 @@ public final class AeronBridgeTransport implements BridgeTransport
     private final Aeron aeron;
     private final AgentInvoker clientInvoker;
     private final Subscription subscription;
-    private final FragmentAssembler assembler;
+    private final ControlledFragmentAssembler assembler;
     private boolean closed;
 
     /**
@@ -85,6 +86,10 @@ public final class AeronBridgeTransport implements BridgeTransport
                     .receiverIdleStrategy(ctx.driverIdle().get())
                     .conductorIdleStrategy(ctx.driverIdle().get());
             }
+            if (ctx.driverCustomiser() != null)
+            {
+                ctx.driverCustomiser().accept(driverCtx);
+            }
             launched = MediaDriver.launch(driverCtx);
             final AgentInvoker invoker = launched.sharedAgentInvoker();
             client = Aeron.connect(new Aeron.Context()
@@ -97,7 +102,7 @@ public final class AeronBridgeTransport implements BridgeTransport
             driverInvoker = invoker;
             aeron = client;
             clientInvoker = client.conductorAgentInvoker();
-            assembler = new FragmentAssembler(this::onFragment);
+            assembler = new ControlledFragmentAssembler(this::onFragment);
             // a conductor callback: no client calls there, the receiver only marks the session
             subscription = client.addSubscription(ctx.channel(), STREAM_ID, image -> { },
                 image ->
@@ -129,9 +134,12 @@ public final class AeronBridgeTransport implements BridgeTransport
         return Math.min(termLength / 2, MAX_WINDOW);
     }
 
-    private void onFragment(final DirectBuffer buffer, final int offset, final int length, final Header header)
+    private ControlledFragmentHandler.Action onFragment(final DirectBuffer buffer, final int offset, final int length,
+        final Header header)
     {
-        receiver.onMessage(buffer, offset, length, header.sessionId());
+        // BREAK, not ABORT: the message was taken (what the receiver did not apply yet it keeps), only the poll ends
+        return receiver.onMessage(buffer, offset, length, header.sessionId()) ?
+            ControlledFragmentHandler.Action.CONTINUE : ControlledFragmentHandler.Action.BREAK;
     }
 
     @Override
@@ -148,7 +156,7 @@ public final class AeronBridgeTransport implements BridgeTransport
     @Override
     public int poll(final int limit)
     {
-        return subscription.poll(assembler, limit);
+        return subscription.controlledPoll(assembler, limit);
     }
 
     @Override

@@ -38,7 +38,8 @@ import static io.rfmrt.rfm.internal.bridge.BridgeMessages.TYPE_OFFSET;
 /**
  * The duty cycle of a host's bridge, composed of its parts:
  * <pre>
- *   doWork: transport ----&gt; peer states (sessions gone) ----&gt; transport poll, each message by its type:
+ *   doWork: transport ----&gt; peer states (sessions gone) ----&gt; the rest of a DATA message a poll cut short
+ *           ----&gt; transport poll (cut short after deliveries that waited long), each message by its type:
  *             HELLO, BYE, RESYNC_END      -&gt; {@link PeerStates} (a HELLO's content: {@link HelloExchange})
  *             DATA                        -&gt; {@link InboundApply}
  *             RESYNC_REQUEST, RESYNC_DATA -&gt; {@link ResyncWords}
@@ -142,10 +143,10 @@ public final class BridgeAgent
             opened = transports.open(ctx, new BridgeTransport.Receiver()
             {
                 @Override
-                public void onMessage(final DirectBuffer buffer, final int offset, final int length,
+                public boolean onMessage(final DirectBuffer buffer, final int offset, final int length,
                     final int sessionId)
                 {
-                    BridgeAgent.this.onMessage(buffer, offset, length, sessionId);
+                    return BridgeAgent.this.onMessage(buffer, offset, length, sessionId);
                 }
 
                 @Override
@@ -163,7 +164,8 @@ public final class BridgeAgent
                 ctx.peerTimeoutNs(), ctx.heartbeatNs());
             outbound = new OutboundDrain(peers, streams, states, file, log, image.memory(), cachedNanoClock,
                 recorder, hostId);
-            inbound = new InboundApply(image, file, delivery, recorder, cachedNanoClock);
+            inbound = new InboundApply(image, file, delivery, recorder, cachedNanoClock, nanoClock,
+                ctx.peerTimeoutNs());
             resync = new ResyncWords(peers, streams, file, outbound, image.memory(), cachedNanoClock, hostId);
             for (final PeerLink peer : peers)
             {
@@ -300,10 +302,25 @@ public final class BridgeAgent
         }
         int work = 0;
         work += transport.doWork();
-        final long nowNs = nanoClock.nanoTime();
+        long nowNs = nanoClock.nanoTime();
         cachedNanoClock.update(nowNs);
         work += states.handleGoneImages();
-        work += transport.poll(64);
+        inbound.startPoll(nowNs);
+        // what a poll cut short left is applied before anything newer: the peer's records stay in order
+        work += inbound.applyRest();
+        if (!inbound.pollCut())
+        {
+            work += transport.poll(64);
+        }
+        if (inbound.pollCut())
+        {
+            // deliveries waited for nodes' rings: the timers below see the time now, not the cycle's start, and
+            // that wait is not the peers' silence
+            final long afterNs = nanoClock.nanoTime();
+            states.excuseSilence(afterNs - nowNs);
+            nowNs = afterNs;
+            cachedNanoClock.update(nowNs);
+        }
         work += outbound.drainLog();
         work += resync.serveResyncs();
         if (nowNs - nextTimerNs >= 0)
@@ -370,39 +387,46 @@ public final class BridgeAgent
         }
     }
 
-    private void onMessage(final DirectBuffer buffer, final int offset, final int length, final int session)
+    /**
+     * @return false when applying a DATA message waited so long that the poll must end (see {@link InboundApply}).
+     */
+    private boolean onMessage(final DirectBuffer buffer, final int offset, final int length, final int session)
     {
         if (length < HEADER_LENGTH || buffer.getByte(offset + MESSAGE_VERSION_OFFSET) != MESSAGE_VERSION)
         {
             file.add(BridgeCounter.BAD_MESSAGES, 1);
-            return;
+            return true;
         }
         final int source = buffer.getShort(offset + SOURCE_OFFSET) & 0xFFFF;
         final PeerLink peer = source <= MAX_HOST_ID ? peerByHost[source] : null;
         if (peer == null)
         {
             file.add(BridgeCounter.BAD_MESSAGES, 1);
-            return;
+            return true;
         }
         final int target = buffer.getShort(offset + TARGET_OFFSET) & 0xFFFF;
         if (peer.refused || !states.onHeard(peer, buffer, offset, length, session))
         {
-            return;
+            return true;
         }
         if (target != 0 && target != hostId)
         {
-            return;
+            return true;
         }
         switch (buffer.getByte(offset + TYPE_OFFSET))
         {
             case HELLO -> states.onHello(peer, buffer, offset, length);
-            case DATA -> inbound.onData(peer, buffer, offset, length);
+            case DATA ->
+            {
+                return inbound.onData(peer, buffer, offset, length);
+            }
             case RESYNC_REQUEST -> resync.onRequest(peer, buffer, offset, length);
             case RESYNC_DATA -> resync.onData(peer, buffer, offset, length);
             case RESYNC_END -> states.onResyncEnd(peer, buffer, offset, length);
             case BYE -> states.onBye(peer);
             default -> file.add(BridgeCounter.BAD_MESSAGES, 1);
         }
+        return true;
     }
 
     /**

@@ -37,8 +37,10 @@ public interface BridgeTransport extends AutoCloseable
          * @param offset    where it starts.
          * @param length    its length.
          * @param sessionId the session of the stream it came on.
+         * @return true to go on; false to end the poll after this message (taken: it is not handed over again), so
+         *         that the duty cycle runs its timers before the next one.
          */
-        void onMessage(DirectBuffer buffer, int offset, int length, int sessionId);
+        boolean onMessage(DirectBuffer buffer, int offset, int length, int sessionId);
 
         /**
          * The image of a session ended (nothing heard from it for the liveness time-out, or its stream closed):
@@ -97,7 +99,7 @@ public interface BridgeTransport extends AutoCloseable
     int doWork();
 
     /**
-     * Hand at most {@code limit} arrived messages to the receiver.
+     * Hand at most {@code limit} arrived messages to the receiver, fewer when it asks to stop.
      *
      * @param limit most messages.
      * @return messages handed over.

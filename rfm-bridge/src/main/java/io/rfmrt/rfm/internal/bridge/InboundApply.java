@@ -8,8 +8,10 @@ import io.rfmrt.rfm.internal.sim.CardDelivery;
 import io.rfmrt.rfm.internal.sim.DmaRing;
 import io.rfmrt.rfm.internal.sim.NetworkImage;
 import org.agrona.BitUtil;
+import org.agrona.BufferUtil;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.CachedNanoClock;
+import org.agrona.concurrent.NanoClock;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.lang.invoke.VarHandle;
@@ -27,6 +29,7 @@ import static io.rfmrt.rfm.internal.bridge.BridgeFileDescriptor.WRITE_DATA_OFFSE
 import static io.rfmrt.rfm.internal.bridge.BridgeFileDescriptor.WRITE_LENGTH_OFFSET;
 import static io.rfmrt.rfm.internal.bridge.BridgeFileDescriptor.WRITE_OFFSET_OFFSET;
 import static io.rfmrt.rfm.internal.bridge.BridgeMessages.HEADER_LENGTH;
+import static io.rfmrt.rfm.internal.bridge.BridgeMessages.MAX_MESSAGE;
 import static io.rfmrt.rfm.internal.bridge.BridgeMessages.RECORD_HEADER_LENGTH;
 import static io.rfmrt.rfm.internal.bridge.BridgeMessages.RECORD_LENGTH_OFFSET;
 import static io.rfmrt.rfm.internal.bridge.BridgeMessages.RECORD_TYPE_OFFSET;
@@ -35,8 +38,14 @@ import static io.rfmrt.rfm.internal.bridge.BridgeMessages.writeInBounds;
 /**
  * Applies the DATA messages of the peers to this host: each write to the image (readers here see it after everything
  * stored before it), each event to the cards of this host's nodes after the writes before it. A node that does not
- * keep up loses the event or the frame at its card, counted and recorded; nothing here waits for it. The duty cycle's
- * thread only; allocation-free.
+ * keep up loses the event or the frame at its card, counted and recorded; only a node whose DMA ring asked to be
+ * waited for ({@code dmaPolicy=backpressure}) makes a delivery wait, up to its {@code dmaWait}.
+ * <p>
+ * Such waits add up: one poll can hand over many messages of many events each, and while it runs the duty cycle's
+ * timers (HELLOs, the peers' silence) do not. So a poll is cut short once it has run for {@link #pollBudgetNs()} (a
+ * quarter of the peer time-out) after the event it delivered last: the rest of that message is kept here and applied,
+ * in order, before anything else is polled, after the duty cycle has run its timers once. The duty cycle's thread
+ * only; allocation-free.
  */
 final class InboundApply
 {
@@ -52,16 +61,27 @@ final class InboundApply
     private final CachedNanoClock clock;
     private final long[] behindDrops = new long[NODE_COUNT];
     private final long[] behindRecordedNs = new long[NODE_COUNT];
+    private final NanoClock nanoClock;
+    private final long pollBudgetNs;
+    private final UnsafeBuffer rest = new UnsafeBuffer(BufferUtil.allocateDirectAligned(MAX_MESSAGE, 64));
+    private PeerLink restPeer;
+    private int restAt;
+    private int restEnd;
+    private long pollStartNs;
+    private boolean pollCut;
 
     /**
-     * @param image    the host's network.
-     * @param file     its bridge file (owner table, counters).
-     * @param delivery delivers events on this host's cards.
-     * @param recorder says when a node falls behind.
-     * @param clock    the duty cycle's time.
+     * @param image         the host's network.
+     * @param file          its bridge file (owner table, counters).
+     * @param delivery      delivers events on this host's cards.
+     * @param recorder      says when a node falls behind.
+     * @param clock         the duty cycle's time.
+     * @param nanoClock     the time now (a delivery may have waited since the duty cycle read it).
+     * @param peerTimeoutNs how long a peer may stay silent: a poll runs for a quarter of it at most (see above).
      */
     InboundApply(final NetworkImage image, final BridgeFile file, final CardDelivery delivery,
-        final BridgeRecorder recorder, final CachedNanoClock clock)
+        final BridgeRecorder recorder, final CachedNanoClock clock, final NanoClock nanoClock,
+        final long peerTimeoutNs)
     {
         this.image = image;
         this.memory = image.memory();
@@ -70,15 +90,86 @@ final class InboundApply
         this.delivery = delivery;
         this.recorder = recorder;
         this.clock = clock;
+        this.nanoClock = nanoClock;
+        this.pollBudgetNs = peerTimeoutNs / 4;
+    }
+
+    /**
+     * @return how long a poll may run, its last delivery included, before it is cut short: a quarter of the peer
+     *         time-out.
+     */
+    long pollBudgetNs()
+    {
+        return pollBudgetNs;
+    }
+
+    /**
+     * A duty cycle starts applying: first what a poll cut short left ({@link #applyRest()}), then a poll.
+     *
+     * @param nowNs the duty cycle's time.
+     */
+    void startPoll(final long nowNs)
+    {
+        pollStartNs = nowNs;
+        pollCut = false;
+    }
+
+    /**
+     * @return whether this duty cycle's applying was cut short (the rest waits for the next one).
+     */
+    boolean pollCut()
+    {
+        return pollCut;
+    }
+
+    /**
+     * Apply what the last cut poll left of its message, before anything else of any peer is polled.
+     *
+     * @return 1 when something was applied, else 0.
+     */
+    int applyRest()
+    {
+        if (restPeer == null)
+        {
+            return 0;
+        }
+        final PeerLink peer = restPeer;
+        restAt = applyRecords(peer, rest, restAt, restEnd);
+        if (restAt >= restEnd)
+        {
+            restPeer = null;
+        }
+        return 1;
     }
 
     /**
      * DATA: the peer's log records, in order; a write's words become the peer's.
+     *
+     * @return true to go on polling; false when the poll is cut short (the rest of the message is kept).
      */
-    void onData(final PeerLink peer, final DirectBuffer buffer, final int offset, final int length)
+    boolean onData(final PeerLink peer, final DirectBuffer buffer, final int offset, final int length)
     {
-        int at = offset + HEADER_LENGTH;
         final int end = offset + length;
+        final int at = applyRecords(peer, buffer, offset + HEADER_LENGTH, end);
+        if (at < end)
+        {
+            // a message holds at most MAX_MESSAGE bytes: the rest fits
+            rest.putBytes(0, buffer, at, end - at);
+            restPeer = peer;
+            restAt = 0;
+            restEnd = end - at;
+        }
+        return !pollCut;
+    }
+
+    /**
+     * Apply the records in [at, end) until the poll's time is up.
+     *
+     * @return where it stopped: end when every record was applied.
+     */
+    private int applyRecords(final PeerLink peer, final DirectBuffer buffer, final int from, final int end)
+    {
+        int at = from;
         long writes = 0;
         long events = 0;
         while (at + RECORD_HEADER_LENGTH <= end)
@@ -108,7 +199,15 @@ final class InboundApply
             }
             else if (type == LOG_EVENT && bodyLength >= EVENT_LENGTH)
             {
-                events += deliverEvent(buffer, body);
+                final int delivered = deliverEvent(buffer, body);
+                events += delivered;
+                // only a delivery can have waited (for a node's ring): the clock is read after those alone
+                if (delivered != 0 && nanoClock.nanoTime() - pollStartNs > pollBudgetNs)
+                {
+                    pollCut = true;
+                    at = body + BitUtil.align(bodyLength, 8);
+                    break;
+                }
             }
             else
             {
@@ -118,6 +217,12 @@ final class InboundApply
         }
         file.add(BridgeCounter.WRITES_APPLIED, writes);
         file.add(BridgeCounter.EVENTS_DELIVERED, events);
+        if (pollCut)
+        {
+            file.add(BridgeCounter.INBOUND_POLLS_CUT, 1);
+            return Math.min(at, end);
+        }
+        return end;
     }
 
     /**

@@ -127,6 +127,22 @@ final class PeerStates
         return work;
     }
 
+    /**
+     * The duty cycle did not listen for {@code ns}: deliveries waited for nodes' rings that ask to be waited for, and
+     * the poll was cut short. That time is this host's delay, not the peers' silence (their messages wait in the
+     * transport): it is added to when each was last heard.
+     *
+     * @param ns how long the cut poll ran.
+     */
+    void excuseSilence(final long ns)
+    {
+        for (final PeerLink peer : peers)
+        {
+            peer.lastHeardNs += ns;
+            peer.syncHeardNs += ns;
+        }
+    }
+
     private int checkPeer(final PeerLink peer)
     {
         final long nowNs = clock.nanoTime();

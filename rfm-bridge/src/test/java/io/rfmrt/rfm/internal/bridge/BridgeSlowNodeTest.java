@@ -24,6 +24,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -49,6 +50,10 @@ class BridgeSlowNodeTest
     private final BridgeAgent[] agents = new BridgeAgent[3];
     private final NetworkImage[] views = new NetworkImage[3];
     private final List<String> records = new ArrayList<>();
+    /** Simulated time the slow node spent on its frames, added to both hosts' clocks. */
+    private final AtomicLong nodeNs = new AtomicLong();
+    /** The longest duty cycle of host 2 in the node's time. */
+    private long longestCycle2Ns;
     private RfmDevice sender;
     private RfmDevice slow;
 
@@ -72,8 +77,8 @@ class BridgeSlowNodeTest
                 .logCapacity(64 * 1024)
                 .peerTimeoutNs(PEER_TIMEOUT_NS)
                 .heartbeatNs(50_000_000L)
-                .nanoClock(() -> links.nowNs)
-                .epochClock(() -> (links.nowNs - startNs) / 1_000_000)
+                .nanoClock(() -> links.nowNs + nodeNs.get())
+                .epochClock(() -> (links.nowNs + nodeNs.get() - startNs) / 1_000_000)
                 .listener((kind, peer, name, value, value2) ->
                     records.add(host + " " + kind + " " + value + " " + value2))
                 .errorHandler(ex ->
@@ -229,6 +234,84 @@ class BridgeSlowNodeTest
         assertThat(agents[2].linkUp()).isTrue();
     }
 
+    /**
+     * A node that asked to be waited for and is slow but alive: each frame takes it 2 ms of the hosts' time (it moves
+     * their clocks on as it takes one), so the 200 frames, all in one DATA message, take 400 ms, twice the peer
+     * time-out. The receiving bridge cuts its apply short each time its deliveries have run for a quarter of the
+     * time-out, runs its timers (its HELLOs go out, the wait is not counted as the peer's silence) and goes on where it
+     * stopped: the link stays up, and the node gets every frame, in order.
+     */
+    @Test
+    void shouldRunItsTimersBetweenWaitsForASlowButAliveNodeAndKeepTheLinkUp() throws Exception
+    {
+        start(DmaRingFullPolicy.BACKPRESSURE, TimeUnit.SECONDS.toNanos(5));
+        for (int a = 1; a <= 2; a++)
+        {
+            for (int b = 1; b <= 2; b++)
+            {
+                // a message is there the next step: the hosts' clocks move by the node's work, not by the steps
+                links.latencyNs[a][b] = 20_000L;
+            }
+        }
+        longestCycle2Ns = 0;
+        final long losses1 = BridgeFile.of(views[1].bridge()).counter(BridgeCounter.PEER_LOSSES);
+        final long losses2 = BridgeFile.of(views[2].bridge()).counter(BridgeCounter.PEER_LOSSES);
+        final List<Long> frames = new ArrayList<>();
+        final AtomicReference<Throwable> failure = new AtomicReference<>();
+        final Thread node = new Thread(() -> consume(frames, failure, TimeUnit.MILLISECONDS.toNanos(2)), "slow-node");
+        node.start();
+        sendFrames();
+        final BridgeFile file2 = BridgeFile.of(views[2].bridge());
+        stepUntil(() -> file2.counter(BridgeCounter.EVENTS_DELIVERED) == EVENTS, "every event handed to the card");
+        node.join(TimeUnit.SECONDS.toMillis(30));
+        assertThat(node.isAlive()).as("the node took every frame").isFalse();
+        assertThat(failure.get()).isNull();
+
+        assertThat(frames).hasSize(EVENTS);
+        for (int i = 0; i < EVENTS; i++)
+        {
+            assertThat(frames.get(i)).isEqualTo(i + 1L);
+        }
+        // 400 ms of waits cut into pieces of a quarter of the time-out (50 ms) and the frames the node took while
+        // the bridge read the clock (a few, the ring has 4 slots): host 2's timers ran at least every 50-60 ms
+        assertThat(longestCycle2Ns).isLessThanOrEqualTo(PEER_TIMEOUT_NS / 4 + (DMA_SLOTS + 2) * 2_000_000L);
+        assertThat(BridgeFile.of(views[1].bridge()).counter(BridgeCounter.PEER_LOSSES)).isEqualTo(losses1);
+        assertThat(file2.counter(BridgeCounter.PEER_LOSSES)).isEqualTo(losses2);
+        assertThat(agents[1].linkUp()).isTrue();
+        assertThat(agents[2].linkUp()).isTrue();
+        assertThat(file2.counter(BridgeCounter.DMA_DROPPED_NODE_BEHIND)).isZero();
+        assertThat(records).noneMatch(r -> r.contains(BridgeRecordKind.PEER_LOST.toString()));
+        assertThat(file2.counter(BridgeCounter.INBOUND_POLLS_CUT)).isBetween(4L, 8L);
+    }
+
+    /** Node 2's receiving thread: each frame takes it {@code workNs} of the hosts' time; it never sleeps. */
+    private void consume(final List<Long> frames, final AtomicReference<Throwable> failure, final long workNs)
+    {
+        try
+        {
+            final EventInfo info = new EventInfo();
+            final DmaCompletion done = new DmaCompletion();
+            final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (frames.size() < EVENTS && System.nanoTime() < deadline)
+            {
+                if (slow.dma().takeCompleted(done))
+                {
+                    frames.add(done.buffer().getLong(done.destOffset()));
+                    nodeNs.addAndGet(workNs);
+                    slow.dma().release(done);
+                }
+                while (slow.awaitEvent(EventType.INTR1, RfmDevice.NO_WAIT, info) == RfmStatus.SUCCESS)
+                {
+                    Thread.onSpinWait();
+                }
+            }
+        }
+        catch (final Throwable t)
+        {
+            failure.set(t);
+        }
+    }
+
     /** Node 1 writes frame i (its number) and sends node 2 an event with it, for i = 1..EVENTS. */
     private void sendFrames()
     {
@@ -282,7 +365,10 @@ class BridgeSlowNodeTest
                 return;
             }
             agents[1].doWork();
+            final long beforeNs = nodeNs.get();
             agents[2].doWork();
+            // how long host 2 went without its timers, had host 1 been running meanwhile (it is, across real hosts)
+            longestCycle2Ns = Math.max(longestCycle2Ns, nodeNs.get() - beforeNs);
             links.step();
             links.nowNs += STEP_NS;
         }

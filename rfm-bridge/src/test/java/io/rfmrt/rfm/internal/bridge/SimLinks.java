@@ -334,8 +334,11 @@ final class SimLinks
                     m.stream.outstanding -= m.bytes.length;
                 }
                 delivered.wrap(m.bytes);
-                receiver.onMessage(delivered, 0, m.bytes.length, m.stream.session);
                 n++;
+                if (!receiver.onMessage(delivered, 0, m.bytes.length, m.stream.session))
+                {
+                    break;
+                }
             }
             return n;
         }
