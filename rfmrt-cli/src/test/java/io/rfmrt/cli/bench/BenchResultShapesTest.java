@@ -75,6 +75,23 @@ class BenchResultShapesTest
     }
 
     @Test
+    void shouldSayARowsLossWithItsSkipsAndItsSendersHoldUpsUnderTheTable()
+    {
+        final java.io.StringWriter text = new java.io.StringWriter();
+        final java.io.PrintWriter out = new java.io.PrintWriter(text);
+        BenchCompare.lostLine(out, "interrupt", modeRun(null));
+        BenchCompare.senderLine(out, "interrupt", modeRun(null));
+        BenchCompare.lostLine(out, "interrupt", modeRun("the receive thread died"));
+        out.flush();
+        assertThat(text.toString().lines()).containsExactly(
+            "lost by interrupt: gaps 2, not counted 0 (not handled when the receiver stopped, 2 s after the last " +
+                "send); missing by number 0 in the warm-up, 2 after it, seen from 0.25 s to 0.25 s after the first " +
+                "frame",
+            "sender for interrupt: longest late 12.3 ms at 2.101 s, largest catch-up burst 2461 frames at 2.1 s " +
+                "after the first frame");
+    }
+
+    @Test
     void shouldReadTheReceiversSkipsBackIntoTheCountsAndLeaveThemOutWhenItGaveNone() throws Exception
     {
         final JsonNode written = tree(modeRun(null));
