@@ -286,7 +286,8 @@ final class BenchRun
      */
     record ModeRun(@JsonInclude(JsonInclude.Include.NON_NULL) String mode,
         @JsonProperty("wait") String waitStrategy, boolean journal, String sender, long sent, long sendRateHz,
-        @JsonUnwrapped SenderHoldUps.Figures holdUps, @JsonUnwrapped ReceiverFigures figures, @JsonUnwrapped Counts counts, String failure, boolean valid)
+        @JsonUnwrapped SenderHoldUps.Figures holdUps, @JsonUnwrapped ReceiverFigures figures,
+        @JsonUnwrapped Counts counts, String failure, boolean valid)
     {
         /**
          * @return this run as a bench peers row holds it: without the mode's name and the histogram.
@@ -380,8 +381,9 @@ final class BenchRun
                 r.get("fifo_overflows").asLong(), r.get("dma_dropped").asLong(), r.get("handoff_full").asLong(),
                 r.get("events").asLong(), r.get("empty_wakes").asLong(), r.get("bounded_drains").asLong(),
                 r.get("errors").asLong(), ChildResult.MAPPER.convertValue(r.get("stages_p50_us"), STAGES),
-                ChildResult.MAPPER.convertValue(r.get("threads"), THREADS), r.path("skips").isObject() ?
-                ChildResult.MAPPER.treeToValue(r.get("skips"), SequenceSkips.Figures.class) : null);
+                ChildResult.MAPPER.convertValue(r.get("threads"), THREADS),
+                r.path("skips").isObject() ?
+                    ChildResult.MAPPER.treeToValue(r.get("skips"), SequenceSkips.Figures.class) : null);
         }
 
         /**
