@@ -151,7 +151,8 @@ public final class BenchCompare implements Callable<Integer>
 
     /**
      * For a row that lost frames: its losses by cause ({@link BenchHosts#lossLine}) and the numbers the receiver saw
-     * skipped, and when; nothing for another row or a failed one.
+     * skipped, and when, or that it saw none skipped (every frame lost came after the last one it handled); nothing
+     * for another row or a failed one.
      *
      * @param out where to print.
      * @param row the row's name as the line says it.
@@ -163,9 +164,11 @@ public final class BenchCompare implements Callable<Integer>
         {
             return;
         }
-        final String skipped = m.counts().skips() == null ? "" : m.counts().skips().line();
+        final SequenceSkips.Figures skips = m.counts().skips();
+        final String skipped = skips == null ? "" : skips.line().isEmpty() ?
+            "; none missing by number: every frame lost came after the last one handled" : "; missing " + skips.line();
         out.printf("lost by %s: %s%s%n", row, BenchHosts.lossLine(m.figures().lost(), m.counts().lossCauses()),
-            skipped.isEmpty() ? "" : "; missing " + skipped);
+            skipped);
     }
 
     /**

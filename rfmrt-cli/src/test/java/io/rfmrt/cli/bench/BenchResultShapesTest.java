@@ -82,13 +82,21 @@ class BenchResultShapesTest
         BenchCompare.lostLine(out, "interrupt", modeRun(null));
         BenchCompare.senderLine(out, "interrupt", modeRun(null));
         BenchCompare.lostLine(out, "interrupt", modeRun("the receive thread died"));
+        final BenchRun.ModeRun m = modeRun(null);
+        final BenchRun.Counts c = m.counts();
+        final BenchRun.Counts atTheEnd = new BenchRun.Counts(0, 0, 0, 0, 0, 0, 2, 0, c.events(), 0, 0, 0,
+            c.stagesP50Us(), c.threads(), new SequenceSkips.Figures(0, 0, null, null));
+        BenchCompare.lostLine(out, "interrupt-inline", new BenchRun.ModeRun("interrupt-inline", m.waitStrategy(),
+            false, m.sender(), m.sent(), m.sendRateHz(), m.holdUps(), m.figures(), atTheEnd, null, true));
         out.flush();
         assertThat(text.toString().lines()).containsExactly(
             "lost by interrupt: gaps 2, not counted 0 (not handled when the receiver stopped, 2 s after the last " +
                 "send); missing by number 0 in the warm-up, 2 after it, seen from 0.25 s to 0.25 s after the first " +
                 "frame",
             "sender for interrupt: longest late 12.3 ms at 2.101 s, largest catch-up burst 2461 frames at 2.1 s " +
-                "after the first frame");
+                "after the first frame",
+            "lost by interrupt-inline: dma_dropped 2, not counted 2 (not handled when the receiver stopped, 2 s after " +
+                "the last send); none missing by number: every frame lost came after the last one handled");
     }
 
     @Test
