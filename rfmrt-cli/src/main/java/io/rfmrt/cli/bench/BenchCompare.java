@@ -141,7 +141,49 @@ public final class BenchCompare implements Callable<Integer>
             size, rate, sender, seconds, WARMUP_NOTE);
         table(out, modes, floors);
         out.println(CPU_NOTE);
+        for (final BenchRun.ModeRun m : modes)
+        {
+            lostLine(out, m.mode(), m);
+            senderLine(out, m.mode(), m);
+        }
         return exit;
+    }
+
+    /**
+     * For a row that lost frames: its losses by cause ({@link BenchHosts#lossLine}) and the numbers the receiver saw
+     * skipped, and when, or that it saw none skipped (every frame lost came after the last one it handled); nothing
+     * for another row or a failed one.
+     *
+     * @param out where to print.
+     * @param row the row's name as the line says it.
+     * @param m   its run.
+     */
+    static void lostLine(final PrintWriter out, final String row, final BenchRun.ModeRun m)
+    {
+        if (m.failure() != null || m.figures() == null || m.figures().lost() <= 0)
+        {
+            return;
+        }
+        final SequenceSkips.Figures skips = m.counts().skips();
+        final String skipped = skips == null ? "" : skips.line().isEmpty() ?
+            "; none missing by number: every frame lost came after the last one handled" : "; missing " + skips.line();
+        out.printf("lost by %s: %s%s%n", row, BenchHosts.lossLine(m.figures().lost(), m.counts().lossCauses()),
+            skipped);
+    }
+
+    /**
+     * For a row of a steady sender: how far the sender fell behind its send times ({@link SenderHoldUps}).
+     *
+     * @param out where to print.
+     * @param row the row's name as the line says it.
+     * @param m   its run.
+     */
+    static void senderLine(final PrintWriter out, final String row, final BenchRun.ModeRun m)
+    {
+        if (m.holdUps() != null)
+        {
+            out.printf("sender for %s: %s%n", row, m.holdUps().line());
+        }
     }
 
     /**
@@ -287,7 +329,17 @@ public final class BenchCompare implements Callable<Integer>
                 Journal journal = withJournal ? Journal.start(JournalConfig.of(journalDir, 2)) : null)
             {
                 final long[] sum = {0};
-                final FrameHandler handler = (frame, stamps) -> sum[0] += frame.buffer().getLong(frame.payloadOffset());
+                final SequenceSkips skips = new SequenceSkips(warmupFrames);
+                final FrameHandler handler = (frame, stamps) ->
+                {
+                    final long number = frame.buffer().getLong(frame.payloadOffset());
+                    sum[0] += number;
+                    // the warm-up's synthetic frames are numbered 0; the sender's from 1
+                    if (number > 0)
+                    {
+                        skips.onFrame(number, stamps.consumerStartNanos());
+                    }
+                };
                 final ReceivePath path = new ReceivePath(device, List.of(BenchRun.CHANNEL), EventType.INTR1, strategy,
                     handler,
                     journal == null ? null : journal.newWriter("isr"),
@@ -318,7 +370,7 @@ public final class BenchCompare implements Callable<Integer>
                     Runtime.getRuntime().halt(ExitCodes.ERROR);
                 }
                 path.latencies().sample();
-                final Result r = result(path, device, window, threads, end, journal);
+                final Result r = result(path, device, window, threads, end, journal, skips.figures());
                 final String failure = r.failure();
                 ChildResult.write(System.out, r);
                 if (failure != null)
@@ -362,12 +414,13 @@ public final class BenchCompare implements Callable<Integer>
          * @param stagesP50Us        each stage's median, µs, by its label.
          * @param threads            each receive thread's page faults and preemptions after the warm-up.
          * @param journalRecords     records journaled, or {@code null} without a journal (left out).
+         * @param skips              the frames missing by number, and when.
          */
         record Result(long frames, double meanUs, @JsonUnwrapped Histograms.Percentiles percentiles, String histogram,
             Double cpuPct, String failure, long gaps, long gapsInWarmup, long dmaDroppedInWarmup, long torn,
             long dmaMissing, long fifoOverflows, long dmaDropped, long handoffFull, long events, long emptyWakes,
             long boundedDrains, long errors, Map<String, Double> stagesP50Us, List<ThreadHygiene> threads,
-            @JsonInclude(JsonInclude.Include.NON_NULL) Long journalRecords)
+            @JsonInclude(JsonInclude.Include.NON_NULL) Long journalRecords, SequenceSkips.Figures skips)
         {
         }
 
@@ -453,7 +506,8 @@ public final class BenchCompare implements Callable<Integer>
         }
 
         private static Result result(final ReceivePath path, final RfmDevice device, final Window window,
-            final List<RtThread> threads, final List<ThreadStats> end, final Journal journal)
+            final List<RtThread> threads, final List<ThreadStats> end, final Journal journal,
+            final SequenceSkips.Figures skips)
         {
             final Histogram e2e = path.latencies().cumulative(Stage.END_TO_END);
             final String failure = path.failure();
@@ -486,7 +540,7 @@ public final class BenchCompare implements Callable<Integer>
                 device.counter(RfmCounter.DMA_DROPPED, null), path.counter(RuntimeCounter.HANDOFF_FULL),
                 path.counter(RuntimeCounter.EVENTS), path.counter(RuntimeCounter.EMPTY_WAKES),
                 path.counter(RuntimeCounter.DRAIN_BOUND), path.counter(RuntimeCounter.ERRORS), stages, hygiene,
-                journal == null ? null : journal.stats().recordsWritten());
+                journal == null ? null : journal.stats().recordsWritten(), skips);
         }
     }
 }

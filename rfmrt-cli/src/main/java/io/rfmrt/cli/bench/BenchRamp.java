@@ -224,6 +224,19 @@ final class BenchRamp implements Callable<Integer>
         out.println();
         for (final Ramp ramp : result.ramps())
         {
+            for (final RampStep step : ramp.steps())
+            {
+                // the sender's hold-ups beside a step's loss: most steps lose nothing, and say nothing here
+                if (step.run().failure() == null && step.run().figures().lost() > 0)
+                {
+                    final String row = ramp.mode() + " at " + step.rateHz() + " Hz";
+                    BenchCompare.lostLine(out, row, step.run());
+                    BenchCompare.senderLine(out, row, step.run());
+                }
+            }
+        }
+        for (final Ramp ramp : result.ramps())
+        {
             out.printf("%-18s highest rate with 0 lost and p99 within the bound: %s Hz (%s)%n", ramp.mode(),
                 ramp.highestRateHz(), ramp.stopped());
         }

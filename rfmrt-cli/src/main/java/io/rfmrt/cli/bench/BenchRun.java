@@ -3,6 +3,7 @@ package io.rfmrt.cli.bench;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonUnwrapped;
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.sun.management.OperatingSystemMXBean;
@@ -20,6 +21,8 @@ import io.rfmrt.runtime.NodeContext;
 import io.rfmrt.runtime.threads.RtEnvironment;
 import io.rfmrt.runtime.threads.RtSettings;
 import org.HdrHistogram.Histogram;
+import org.agrona.concurrent.NanoClock;
+import org.agrona.concurrent.SystemNanoClock;
 import org.agrona.concurrent.UnsafeBuffer;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -221,12 +224,14 @@ final class BenchRun
                 throw new IllegalStateException(mode[0] + ": the receiver process said '" + ready + "'");
             }
             final long[] sent = new long[2];
+            final SenderHoldUps holdUps = BURST.equals(traffic.sender()) ? null :
+                new SenderHoldUps((long)(1e9 / traffic.rate()));
             try (RfmDevice sender = RfmDevices.open("sim:" + network + "?node=1");
                 RtEnvironment env = RtEnvironment.prepare(new RtSettings(List.of(), false, false, false, Path.of("/")),
                     warning -> { }))
             {
                 // the sender stands for another machine: its own thread, SCHED_FIFO 60, on the housekeeping core
-                env.start(SENDER_THREAD, env.housekeepingCpu(), 60, () -> send(sender, traffic, sent)).join(
+                env.start(SENDER_THREAD, env.housekeepingCpu(), 60, () -> send(sender, traffic, sent, holdUps)).join(
                     TimeUnit.SECONDS.toMillis(traffic.seconds() + 600L));
             }
             final String line = lines.readLine();
@@ -238,10 +243,12 @@ final class BenchRun
             final long sendRate = sent[1] <= 0 ? 0 : Math.round(sent[0] * 1e9 / sent[1]);
             // the wait strategy as the node YAML and the command line spell it
             final String wait = NodeContext.canonicalSpelling(mode[1]);
+            // read once the sender's thread has been joined
+            final SenderHoldUps.Figures held = holdUps == null ? null : holdUps.figures();
             if (!ChildResult.is(line))
             {
-                return new ModeRun(mode[0], wait, "on".equals(mode[2]), traffic.sender(), sent[0], sendRate, null,
-                    null, "the receiver process ended without a result (exit " +
+                return new ModeRun(mode[0], wait, "on".equals(mode[2]), traffic.sender(), sent[0], sendRate, held,
+                    null, null, "the receiver process ended without a result (exit " +
                     (ended ? Integer.toString(receiver.exitValue()) : "none: killed") + ")", false);
             }
             final JsonNode r = ChildResult.tree(line);
@@ -251,8 +258,8 @@ final class BenchRun
             {
                 failure = "the receiver process exited " + receiver.exitValue();
             }
-            return new ModeRun(mode[0], wait, "on".equals(mode[2]), traffic.sender(), sent[0], sendRate, figures,
-                Counts.of(r), failure, failure == null && figures.cpuPct() != null);
+            return new ModeRun(mode[0], wait, "on".equals(mode[2]), traffic.sender(), sent[0], sendRate, held,
+                figures, Counts.of(r), failure, failure == null && figures.cpuPct() != null);
         }
         finally
         {
@@ -270,6 +277,8 @@ final class BenchRun
      * @param sender       the sender's pacing.
      * @param sent         frames sent.
      * @param sendRateHz   the rate they were sent at.
+     * @param holdUps      how far the sender fell behind its send times (steady senders), or null (a burst sender,
+     *                     left out).
      * @param figures      the receiver's figures, or null.
      * @param counts       its losses by cause, stages and threads, or null.
      * @param failure      why the run is invalid (a thread died, no result, a bad exit), or null.
@@ -277,14 +286,15 @@ final class BenchRun
      */
     record ModeRun(@JsonInclude(JsonInclude.Include.NON_NULL) String mode,
         @JsonProperty("wait") String waitStrategy, boolean journal, String sender, long sent, long sendRateHz,
-        @JsonUnwrapped ReceiverFigures figures, @JsonUnwrapped Counts counts, String failure, boolean valid)
+        @JsonUnwrapped SenderHoldUps.Figures holdUps, @JsonUnwrapped ReceiverFigures figures,
+        @JsonUnwrapped Counts counts, String failure, boolean valid)
     {
         /**
          * @return this run as a bench peers row holds it: without the mode's name and the histogram.
          */
         ModeRun forPeers()
         {
-            return new ModeRun(null, waitStrategy, journal, sender, sent, sendRateHz,
+            return new ModeRun(null, waitStrategy, journal, sender, sent, sendRateHz, holdUps,
                 figures == null ? null : figures.withoutHistogram(), counts, failure, valid);
         }
     }
@@ -356,23 +366,44 @@ final class BenchRun
      * @param errors             errors counted.
      * @param stagesP50Us        each stage's median, µs, by its label.
      * @param threads            each receive thread's page faults and preemptions after the warm-up.
+     * @param skips              the frames missing by number at the receiver, and when; null from a receiver that
+     *                           did not say (left out).
      */
     record Counts(long gaps, long gapsInWarmup, long dmaDroppedInWarmup, long torn, long dmaMissing,
         long fifoOverflows, long dmaDropped, long handoffFull, long events, long emptyWakes, long boundedDrains,
-        long errors, Map<String, Double> stagesP50Us, List<BenchCompare.Receiver.ThreadHygiene> threads)
+        long errors, Map<String, Double> stagesP50Us, List<BenchCompare.Receiver.ThreadHygiene> threads,
+        @JsonInclude(JsonInclude.Include.NON_NULL) SequenceSkips.Figures skips)
     {
-        static Counts of(final JsonNode r)
+        static Counts of(final JsonNode r) throws JsonProcessingException
         {
             return new Counts(r.get("gaps").asLong(), r.get("gaps_in_warmup").asLong(),
                 r.get("dma_dropped_in_warmup").asLong(), r.get("torn").asLong(), r.get("dma_missing").asLong(),
                 r.get("fifo_overflows").asLong(), r.get("dma_dropped").asLong(), r.get("handoff_full").asLong(),
                 r.get("events").asLong(), r.get("empty_wakes").asLong(), r.get("bounded_drains").asLong(),
                 r.get("errors").asLong(), ChildResult.MAPPER.convertValue(r.get("stages_p50_us"), STAGES),
-                ChildResult.MAPPER.convertValue(r.get("threads"), THREADS));
+                ChildResult.MAPPER.convertValue(r.get("threads"), THREADS),
+                r.path("skips").isObject() ?
+                    ChildResult.MAPPER.treeToValue(r.get("skips"), SequenceSkips.Figures.class) : null);
+        }
+
+        /**
+         * @return the losses by cause, by their JSON names, for {@link BenchHosts#lossLine}.
+         */
+        Map<String, Long> lossCauses()
+        {
+            final Map<String, Long> causes = new LinkedHashMap<>();
+            causes.put("gaps", gaps);
+            causes.put("torn", torn);
+            causes.put("dma_missing", dmaMissing);
+            causes.put("handoff_full", handoffFull);
+            causes.put("dma_dropped", dmaDropped);
+            causes.put("fifo_overflows", fifoOverflows);
+            return causes;
         }
     }
 
-    private static void send(final RfmDevice device, final Traffic traffic, final long[] sent)
+    private static void send(final RfmDevice device, final Traffic traffic, final long[] sent,
+        final SenderHoldUps holdUps)
     {
         final FramePublisher publisher = new FramePublisher(device, CHANNEL);
         final UnsafeBuffer payload = new UnsafeBuffer(new byte[traffic.size()]);
@@ -394,7 +425,7 @@ final class BenchRun
         }
         else
         {
-            pace(traffic, begin, i ->
+            pace(traffic, begin, SystemNanoClock.INSTANCE, holdUps, i ->
             {
                 payload.putLong(0, i);
                 publisher.publish(payload, 0, traffic.size(), 0);
@@ -428,6 +459,23 @@ final class BenchRun
      */
     static void pace(final Traffic traffic, final long begin, final Send send)
     {
+        pace(traffic, begin, SystemNanoClock.INSTANCE, new SenderHoldUps((long)(1e9 / traffic.rate())), send);
+    }
+
+    /**
+     * {@link #pace(Traffic, long, Send)} on a given clock, telling {@code holdUps} how late each send was. A send
+     * that fell due while the sender was held up (parked too long, descheduled) goes at once: after a hold-up, every
+     * frame that fell due in it is sent back to back.
+     *
+     * @param traffic a steady traffic shape.
+     * @param begin   {@code clock.nanoTime()} of the start; the first send is one period later.
+     * @param clock   the sender's clock.
+     * @param holdUps told each send's time and when it went, on the sender's thread.
+     * @param send    called at each send time.
+     */
+    static void pace(final Traffic traffic, final long begin, final NanoClock clock, final SenderHoldUps holdUps,
+        final Send send)
+    {
         final long total = traffic.total();
         final boolean jitter = UNIFORM_JITTER.equals(traffic.sender());
         final double period = 1e9 / traffic.rate();
@@ -437,15 +485,19 @@ final class BenchRun
         for (long i = 1; i <= total; i++)
         {
             final long due = base + (long)((i - 1) * period + (jitter ? (random.nextDouble() - 0.5) * period : 0));
-            final long park = due - System.nanoTime() - 60_000;
+            long now = clock.nanoTime();
+            final long park = due - now - 60_000;
             if (park > 0)
             {
                 LockSupport.parkNanos(park);
+                now = clock.nanoTime();
             }
-            while (System.nanoTime() < due)
+            while (now < due)
             {
                 Thread.onSpinWait();
+                now = clock.nanoTime();
             }
+            holdUps.onSend(due, now);
             send.send(i);
         }
     }

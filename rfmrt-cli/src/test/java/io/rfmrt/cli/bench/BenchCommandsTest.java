@@ -71,6 +71,12 @@ class BenchCommandsTest
             assertReceived(mode, name);
             assertThat(mode.get("stages_p50_us").has("transfer")).isTrue();
             assertThat(mode.get("threads").size()).as(name + " RT threads").isPositive();
+            // the numbers skipped are frames lost; the sender was late by something, in a burst of 0 or more
+            final JsonNode skips = mode.get("skips");
+            assertThat(skips.get("in_warmup").asLong() + skips.get("after_warmup").asLong()).as(name + " skips")
+                .isLessThanOrEqualTo(mode.get("lost").asLong());
+            assertThat(mode.get("sender_late_max_ns").asLong()).as(name + " sender late").isNotNegative();
+            assertThat(mode.get("sender_burst_max").asLong()).as(name + " sender burst").isNotNegative();
         }
         assertThat(modes).containsExactly("interrupt", "interrupt-inline", "poll-1khz");
         assertFloors(result.get("floors"));
@@ -115,6 +121,9 @@ class BenchCommandsTest
         assertThat(mode.get("sent").asLong()).isEqualTo(1_500);
         assertThat(mode.get("frames").asLong() + mode.get("lost").asLong()).isEqualTo(1_500);
         assertThat(mode.get("frames").asLong()).isPositive();
+        // a burst sender sends back to back on purpose: no hold-ups to tell
+        assertThat(mode.has("sender_late_max_ns")).isFalse();
+        assertThat(mode.get("skips").isObject()).isTrue();
     }
 
     private static void assertReceived(final JsonNode mode, final String name)

@@ -36,25 +36,89 @@ class BenchResultShapesTest
     {
         final JsonNode run = tree(modeRun(null));
         assertThat(run.fieldNames()).toIterable().containsExactly("mode", "wait", "journal", "sender", "sent",
-            "send_rate_hz", "frames", "lost", "mean_us", "p50_us", "p90_us", "p99_us", "p999_us", "max_us", "cpu_pct",
+            "send_rate_hz", "sender_late_max_ns", "sender_late_at_s", "sender_burst_max", "sender_burst_at_s",
+            "frames", "lost", "mean_us", "p50_us", "p90_us", "p99_us", "p999_us", "max_us", "cpu_pct",
             "histogram", "gaps", "gaps_in_warmup", "dma_dropped_in_warmup", "torn", "dma_missing", "fifo_overflows",
             "dma_dropped", "handoff_full", "events", "empty_wakes", "bounded_drains", "errors", "stages_p50_us",
-            "threads", "failure", "valid");
+            "threads", "skips", "failure", "valid");
         assertThat(run.get("stages_p50_us").fieldNames()).toIterable().containsExactly("transfer", "isr");
         assertThat(run.get("threads").get(0).fieldNames()).toIterable()
             .containsExactly("thread", "minor_faults", "involuntary_switches");
         assertThat(run.get("lost").asLong()).isEqualTo(2);
         assertThat(run.get("failure").isNull()).isTrue();
         assertThat(run.get("cpu_pct").asDouble()).isEqualTo(12.5);
+        assertThat(run.get("sender_late_max_ns").asLong()).isEqualTo(12_300_000);
+        assertThat(run.get("sender_late_at_s").asDouble()).isEqualTo(2.101);
+        assertThat(run.get("sender_burst_max").asLong()).isEqualTo(2_461);
+        assertThat(run.get("sender_burst_at_s").asDouble()).isEqualTo(2.1);
+        // the skips as bench hosts writes them
+        assertThat(run.get("skips").fieldNames()).toIterable().containsExactly("in_warmup", "after_warmup", "first_s",
+            "last_s");
+        assertThat(run.get("skips").get("after_warmup").asLong()).isEqualTo(2);
+    }
+
+    @Test
+    void shouldLeaveTheSendersHoldUpsOutOfABurstRunAndWriteNullsForASenderNeverLate()
+    {
+        final BenchRun.ModeRun m = modeRun(null);
+        final BenchRun.ModeRun burst = new BenchRun.ModeRun(m.mode(), m.waitStrategy(), m.journal(), "burst",
+            m.sent(), m.sendRateHz(), null, m.figures(), m.counts(), null, true);
+        assertThat(names(tree(burst))).doesNotContain("sender_late_max_ns", "sender_late_at_s", "sender_burst_max",
+            "sender_burst_at_s").contains("skips");
+        final BenchRun.ModeRun onTime = new BenchRun.ModeRun(m.mode(), m.waitStrategy(), m.journal(), m.sender(),
+            m.sent(), m.sendRateHz(), new SenderHoldUps.Figures(0, null, 0, null), m.figures(), m.counts(), null, true);
+        final JsonNode run = tree(onTime);
+        assertThat(run.get("sender_late_max_ns").asLong()).isZero();
+        assertThat(run.get("sender_late_at_s").isNull()).isTrue();
+        assertThat(run.get("sender_burst_max").asLong()).isZero();
+        assertThat(run.get("sender_burst_at_s").isNull()).isTrue();
+    }
+
+    @Test
+    void shouldSayARowsLossWithItsSkipsAndItsSendersHoldUpsUnderTheTable()
+    {
+        final java.io.StringWriter text = new java.io.StringWriter();
+        final java.io.PrintWriter out = new java.io.PrintWriter(text);
+        BenchCompare.lostLine(out, "interrupt", modeRun(null));
+        BenchCompare.senderLine(out, "interrupt", modeRun(null));
+        BenchCompare.lostLine(out, "interrupt", modeRun("the receive thread died"));
+        final BenchRun.ModeRun m = modeRun(null);
+        final BenchRun.Counts c = m.counts();
+        final BenchRun.Counts atTheEnd = new BenchRun.Counts(0, 0, 0, 0, 0, 0, 2, 0, c.events(), 0, 0, 0,
+            c.stagesP50Us(), c.threads(), new SequenceSkips.Figures(0, 0, null, null));
+        BenchCompare.lostLine(out, "interrupt-inline", new BenchRun.ModeRun("interrupt-inline", m.waitStrategy(),
+            false, m.sender(), m.sent(), m.sendRateHz(), m.holdUps(), m.figures(), atTheEnd, null, true));
+        out.flush();
+        assertThat(text.toString().lines()).containsExactly(
+            "lost by interrupt: gaps 2, not counted 0 (not handled when the receiver stopped, 2 s after the last " +
+                "send); missing by number 0 in the warm-up, 2 after it, seen from 0.25 s to 0.25 s after the first " +
+                "frame",
+            "sender for interrupt: longest late 12.3 ms at 2.101 s, largest catch-up burst 2461 frames at 2.1 s " +
+                "after the first frame",
+            "lost by interrupt-inline: dma_dropped 2, not counted 2 (not handled when the receiver stopped, 2 s after " +
+                "the last send); none missing by number: every frame lost came after the last one handled");
+    }
+
+    @Test
+    void shouldReadTheReceiversSkipsBackIntoTheCountsAndLeaveThemOutWhenItGaveNone() throws Exception
+    {
+        final JsonNode written = tree(modeRun(null));
+        assertThat(BenchRun.Counts.of(written).skips()).isEqualTo(modeRun(null).counts().skips());
+        final com.fasterxml.jackson.databind.node.ObjectNode without = written.deepCopy();
+        without.remove("skips");
+        assertThat(BenchRun.Counts.of(without).skips()).isNull();
+        assertThat(names(tree(BenchRun.Counts.of(without)))).doesNotContain("skips");
     }
 
     @Test
     void shouldLeaveTheFiguresOutOfARunWhoseReceiverGaveNoResult()
     {
         final BenchRun.ModeRun failed = new BenchRun.ModeRun("interrupt", "BLOCKING", false, "uniform-jitter", 100, 99,
-            null, null, "the receiver process ended without a result (exit 1)", false);
+            new SenderHoldUps.Figures(1_000, 0.5, 0, null), null, null,
+            "the receiver process ended without a result (exit 1)", false);
         assertThat(tree(failed).fieldNames()).toIterable().containsExactly("mode", "wait", "journal", "sender",
-            "sent", "send_rate_hz", "failure", "valid");
+            "sent", "send_rate_hz", "sender_late_max_ns", "sender_late_at_s", "sender_burst_max", "sender_burst_at_s",
+            "failure", "valid");
     }
 
     @Test
@@ -154,10 +218,11 @@ class BenchResultShapesTest
         final JsonNode row = tree(new PeersRow("rfmrt-inline", "rfmrt interrupt path", 1_000, null,
             new PeersRow.RfmrtSide(modeRun(null).forPeers(), null), null));
         assertThat(row.fieldNames()).toIterable().containsExactly("transport", "what", "rate_hz", "wait", "journal",
-            "sender", "sent", "send_rate_hz", "frames", "lost", "mean_us", "p50_us", "p90_us", "p99_us", "p999_us",
+            "sender", "sent", "send_rate_hz", "sender_late_max_ns", "sender_late_at_s", "sender_burst_max",
+            "sender_burst_at_s", "frames", "lost", "mean_us", "p50_us", "p90_us", "p99_us", "p999_us",
             "max_us", "cpu_pct", "gaps", "gaps_in_warmup", "dma_dropped_in_warmup", "torn", "dma_missing",
             "fifo_overflows", "dma_dropped", "handoff_full", "events", "empty_wakes", "bounded_drains", "errors",
-            "stages_p50_us", "threads", "failure", "valid", "bench_side_cpu_pct");
+            "stages_p50_us", "threads", "skips", "failure", "valid", "bench_side_cpu_pct");
         assertThat(row.get("bench_side_cpu_pct").isNull()).isTrue();
     }
 
@@ -217,9 +282,11 @@ class BenchResultShapesTest
         stages.put("transfer", 1.5);
         stages.put("isr", 2.5);
         return new BenchRun.ModeRun("interrupt", "BLOCKING", false, "uniform-jitter", 1_000, 1_000,
+            new SenderHoldUps.Figures(12_300_000, 2.101, 2_461, 2.1),
             new BenchRun.ReceiverFigures(998, 2, 10.0, 9.0, 11.0, 20.0, 30.0, 40.0, 12.5, "HISTOGRAM"),
             new BenchRun.Counts(2, 0, 0, 0, 0, 0, 0, 0, 998, 0, 0, 0, stages,
-                List.of(new BenchCompare.Receiver.ThreadHygiene("rfmrt-isr", 0, 1))), failure, failure == null);
+                List.of(new BenchCompare.Receiver.ThreadHygiene("rfmrt-isr", 0, 1)),
+                new SequenceSkips.Figures(0, 2, 0.25, 0.25)), failure, failure == null);
     }
 
     private static JsonNode tree(final Object record)
