@@ -89,7 +89,8 @@ public final class BridgeWarmUp
     private static final int IN_FLIGHT = 256;
     private static final int STALL_IN_FLIGHT = 2048;
     private static final int RING_SLOTS = 256;
-    private static final long RING_WAIT_NS = TimeUnit.SECONDS.toNanos(2);
+    // longer than a stop of the receiving node, shorter than the warm-up bridges' peer time-out (1 s)
+    private static final long RING_WAIT_NS = TimeUnit.MILLISECONDS.toNanos(800);
 
     /** One data packet in this many is dropped by the warm-up's receivers while frames are sent. */
     public static final int DROP_EVERY = 500;

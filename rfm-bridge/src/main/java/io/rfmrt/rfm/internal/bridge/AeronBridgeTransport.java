@@ -137,6 +137,12 @@ public final class AeronBridgeTransport implements BridgeTransport
     private ControlledFragmentHandler.Action onFragment(final DirectBuffer buffer, final int offset, final int length,
         final Header header)
     {
+        if (receiver.pollEnded())
+        {
+            // a message before this one was cut short: BREAK ends only that image's poll, and the subscription goes
+            // on to the others; this one stays in its image (ABORT: not taken) until the kept rest is applied
+            return ControlledFragmentHandler.Action.ABORT;
+        }
         // BREAK, not ABORT: the message was taken (what the receiver did not apply yet it keeps), only the poll ends
         return receiver.onMessage(buffer, offset, length, header.sessionId()) ?
             ControlledFragmentHandler.Action.CONTINUE : ControlledFragmentHandler.Action.BREAK;

@@ -33,6 +33,7 @@ import static io.rfmrt.rfm.internal.bridge.BridgeMessages.RESYNC_END;
 import static io.rfmrt.rfm.internal.bridge.BridgeMessages.RESYNC_REQUEST;
 import static io.rfmrt.rfm.internal.bridge.BridgeMessages.SOURCE_OFFSET;
 import static io.rfmrt.rfm.internal.bridge.BridgeMessages.TARGET_OFFSET;
+import static io.rfmrt.rfm.internal.bridge.BridgeMessages.MAX_MESSAGE;
 import static io.rfmrt.rfm.internal.bridge.BridgeMessages.TYPE_OFFSET;
 
 /**
@@ -147,6 +148,12 @@ public final class BridgeAgent
                     final int sessionId)
                 {
                     return BridgeAgent.this.onMessage(buffer, offset, length, sessionId);
+                }
+
+                @Override
+                public boolean pollEnded()
+                {
+                    return inbound.pollCut();
                 }
 
                 @Override
@@ -418,6 +425,12 @@ public final class BridgeAgent
             case HELLO -> states.onHello(peer, buffer, offset, length);
             case DATA ->
             {
+                if (length > MAX_MESSAGE)
+                {
+                    // no bridge sends one; a cut one would not fit what is kept of it
+                    file.add(BridgeCounter.BAD_MESSAGES, 1);
+                    return true;
+                }
                 return inbound.onData(peer, buffer, offset, length);
             }
             case RESYNC_REQUEST -> resync.onRequest(peer, buffer, offset, length);

@@ -43,6 +43,12 @@ public interface BridgeTransport extends AutoCloseable
         boolean onMessage(DirectBuffer buffer, int offset, int length, int sessionId);
 
         /**
+         * @return true once a message of this poll was cut short: every message after it, on any stream, is left in
+         *         the transport (not taken) for the next poll, so that the kept rest is applied first.
+         */
+        boolean pollEnded();
+
+        /**
          * The image of a session ended (nothing heard from it for the liveness time-out, or its stream closed):
          * whatever it had not delivered is lost.
          *

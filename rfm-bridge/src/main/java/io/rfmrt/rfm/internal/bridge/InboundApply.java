@@ -65,6 +65,7 @@ final class InboundApply
     private final long pollBudgetNs;
     private final UnsafeBuffer rest = new UnsafeBuffer(BufferUtil.allocateDirectAligned(MAX_MESSAGE, 64));
     private PeerLink restPeer;
+    private int restSession;
     private int restAt;
     private int restEnd;
     private long pollStartNs;
@@ -134,6 +135,13 @@ final class InboundApply
             return 0;
         }
         final PeerLink peer = restPeer;
+        if (!peer.hasSession || peer.session != restSession)
+        {
+            // the stream it came on ended since (its image went, or the peer opened a new one): what that stream
+            // had not delivered is lost, as for any message still in it; the resynchronisation brings the words back
+            restPeer = null;
+            return 0;
+        }
         restAt = applyRecords(peer, rest, restAt, restEnd);
         if (restAt >= restEnd)
         {
@@ -156,6 +164,7 @@ final class InboundApply
             // a message holds at most MAX_MESSAGE bytes: the rest fits
             rest.putBytes(0, buffer, at, end - at);
             restPeer = peer;
+            restSession = peer.session;
             restAt = 0;
             restEnd = end - at;
         }

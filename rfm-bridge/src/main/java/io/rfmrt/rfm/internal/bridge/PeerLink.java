@@ -34,6 +34,8 @@ final class PeerLink
     byte[] nameBytes = new byte[0];
     boolean refused;
     long lastHeardNs;
+    /** Of the time since it was last heard, how much was excused: this host's own cut polls (PeerStates). */
+    long excusedNs;
     long messages;
     long bytes;
     boolean silent;

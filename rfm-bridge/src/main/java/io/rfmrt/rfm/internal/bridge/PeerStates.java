@@ -130,7 +130,8 @@ final class PeerStates
     /**
      * The duty cycle did not listen for {@code ns}: deliveries waited for nodes' rings that ask to be waited for, and
      * the poll was cut short. That time is this host's delay, not the peers' silence (their messages wait in the
-     * transport): it is added to when each was last heard.
+     * transport): it is added to when each was last heard, up to one peer time-out in all between two messages
+     * heard from a peer, so that a peer that died meanwhile is found silent at most one time-out late.
      *
      * @param ns how long the cut poll ran.
      */
@@ -138,8 +139,13 @@ final class PeerStates
     {
         for (final PeerLink peer : peers)
         {
-            peer.lastHeardNs += ns;
-            peer.syncHeardNs += ns;
+            final long excuse = Math.min(ns, peerTimeoutNs - peer.excusedNs);
+            if (excuse > 0)
+            {
+                peer.lastHeardNs += excuse;
+                peer.syncHeardNs += excuse;
+                peer.excusedNs += excuse;
+            }
         }
     }
 
@@ -431,6 +437,7 @@ final class PeerStates
             peerTable.peerLong(peer.index, PEER_INCARNATION_OFFSET, peer.incarnation);
         }
         peer.lastHeardNs = clock.nanoTime();
+        peer.excusedNs = 0;
         if (peer.silent)
         {
             // the same stream speaks again: Aeron delivered what it held, nothing is missing

@@ -328,6 +328,12 @@ final class SimLinks
             int n = 0;
             while (n < limit && !inbox.isEmpty() && inbox.peekFirst().bytes != null)
             {
+                // as Aeron's controlled poll: a cut message ends only its own stream's poll, the subscription goes on
+                // to the others, and the receiver leaves their messages untaken (ABORT) once its poll has ended
+                if (receiver.pollEnded())
+                {
+                    break;
+                }
                 final SimMessage m = inbox.pollFirst();
                 if (m.generation == m.stream.imageGeneration)
                 {
@@ -335,10 +341,7 @@ final class SimLinks
                 }
                 delivered.wrap(m.bytes);
                 n++;
-                if (!receiver.onMessage(delivered, 0, m.bytes.length, m.stream.session))
-                {
-                    break;
-                }
+                receiver.onMessage(delivered, 0, m.bytes.length, m.stream.session);
             }
             return n;
         }
