@@ -56,6 +56,9 @@ class BridgeSlowNodeTest
     private long longestCycle2Ns;
     private RfmDevice sender;
     private RfmDevice slow;
+    private Thread node;
+    /** Set before the devices close: the node's thread must not touch a ring that is unmapped. */
+    private volatile boolean stop;
 
     @BeforeEach
     void setUp() throws Exception
@@ -103,8 +106,13 @@ class BridgeSlowNodeTest
     }
 
     @AfterEach
-    void tearDown()
+    void tearDown() throws InterruptedException
     {
+        stop = true;
+        if (node != null)
+        {
+            node.join(TimeUnit.SECONDS.toMillis(10));
+        }
         if (sender != null)
         {
             sender.close();
@@ -187,7 +195,7 @@ class BridgeSlowNodeTest
         start(DmaRingFullPolicy.BACKPRESSURE, TimeUnit.SECONDS.toNanos(5));
         final List<Long> frames = new ArrayList<>();
         final AtomicReference<Throwable> failure = new AtomicReference<>();
-        final Thread node = new Thread(() -> consumeSlowly(frames, failure), "slow-node");
+        node = new Thread(() -> consumeSlowly(frames, failure), "slow-node");
         node.start();
         sendFrames();
         final BridgeFile file2 = BridgeFile.of(views[2].bridge());
@@ -258,7 +266,8 @@ class BridgeSlowNodeTest
         final long losses2 = BridgeFile.of(views[2].bridge()).counter(BridgeCounter.PEER_LOSSES);
         final List<Long> frames = new ArrayList<>();
         final AtomicReference<Throwable> failure = new AtomicReference<>();
-        final Thread node = new Thread(() -> consume(frames, failure, TimeUnit.MILLISECONDS.toNanos(2)), "slow-node");
+        node = new Thread(() -> SlowNode.consume(slow, frames, failure, EVENTS, TimeUnit.MILLISECONDS.toNanos(2),
+            nodeNs, () -> stop), "slow-node");
         node.start();
         sendFrames();
         final BridgeFile file2 = BridgeFile.of(views[2].bridge());
@@ -284,34 +293,6 @@ class BridgeSlowNodeTest
         assertThat(file2.counter(BridgeCounter.INBOUND_POLLS_CUT)).isBetween(4L, 8L);
     }
 
-    /** Node 2's receiving thread: each frame takes it {@code workNs} of the hosts' time; it never sleeps. */
-    private void consume(final List<Long> frames, final AtomicReference<Throwable> failure, final long workNs)
-    {
-        try
-        {
-            final EventInfo info = new EventInfo();
-            final DmaCompletion done = new DmaCompletion();
-            final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-            while (frames.size() < EVENTS && System.nanoTime() < deadline)
-            {
-                if (slow.dma().takeCompleted(done))
-                {
-                    frames.add(done.buffer().getLong(done.destOffset()));
-                    nodeNs.addAndGet(workNs);
-                    slow.dma().release(done);
-                }
-                while (slow.awaitEvent(EventType.INTR1, RfmDevice.NO_WAIT, info) == RfmStatus.SUCCESS)
-                {
-                    Thread.onSpinWait();
-                }
-            }
-        }
-        catch (final Throwable t)
-        {
-            failure.set(t);
-        }
-    }
-
     /** Node 1 writes frame i (its number) and sends node 2 an event with it, for i = 1..EVENTS. */
     private void sendFrames()
     {
@@ -331,7 +312,7 @@ class BridgeSlowNodeTest
             final EventInfo info = new EventInfo();
             final DmaCompletion done = new DmaCompletion();
             final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-            while (frames.size() < EVENTS && System.nanoTime() < deadline)
+            while (frames.size() < EVENTS && System.nanoTime() < deadline && !stop)
             {
                 if (slow.awaitEvent(EventType.INTR1, TimeUnit.MILLISECONDS.toNanos(10), info) != RfmStatus.SUCCESS)
                 {

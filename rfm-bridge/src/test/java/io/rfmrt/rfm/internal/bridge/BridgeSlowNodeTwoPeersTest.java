@@ -1,9 +1,7 @@
 package io.rfmrt.rfm.internal.bridge;
 
-import io.rfmrt.rfm.DmaCompletion;
 import io.rfmrt.rfm.DmaMode;
 import io.rfmrt.rfm.DmaRingFullPolicy;
-import io.rfmrt.rfm.EventInfo;
 import io.rfmrt.rfm.EventType;
 import io.rfmrt.rfm.RfmDevice;
 import io.rfmrt.rfm.RfmStatus;
@@ -153,7 +151,8 @@ class BridgeSlowNodeTwoPeersTest
         final List<Long> frames = new ArrayList<>();
         final AtomicReference<Throwable> failure = new AtomicReference<>();
         final int total = EVENTS_EACH * SENDERS.length;
-        node = new Thread(() -> consume(frames, failure, total), "slow-node");
+        node = new Thread(() -> SlowNode.consume(slow, frames, failure, total, TimeUnit.MILLISECONDS.toNanos(2), nodeNs,
+            () -> stop), "slow-node");
         node.start();
         // both senders' frames in flight at once: each peer's DATA messages reach host 2 in the same polls
         for (int i = 1; i <= EVENTS_EACH; i++)
@@ -191,34 +190,6 @@ class BridgeSlowNodeTwoPeersTest
         for (int id = 1; id <= 3; id++)
         {
             assertThat(agents[id].linkUp()).as("host " + id + "'s link").isTrue();
-        }
-    }
-
-    /** Node 2's receiving thread: each frame takes it 2 ms of the hosts' time; it never sleeps. */
-    private void consume(final List<Long> frames, final AtomicReference<Throwable> failure, final int total)
-    {
-        try
-        {
-            final EventInfo info = new EventInfo();
-            final DmaCompletion done = new DmaCompletion();
-            final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-            while (frames.size() < total && System.nanoTime() < deadline && !stop)
-            {
-                if (slow.dma().takeCompleted(done))
-                {
-                    frames.add(done.buffer().getLong(done.destOffset()));
-                    nodeNs.addAndGet(TimeUnit.MILLISECONDS.toNanos(2));
-                    slow.dma().release(done);
-                }
-                while (slow.awaitEvent(EventType.INTR1, RfmDevice.NO_WAIT, info) == RfmStatus.SUCCESS)
-                {
-                    Thread.onSpinWait();
-                }
-            }
-        }
-        catch (final Throwable t)
-        {
-            failure.set(t);
         }
     }
 
