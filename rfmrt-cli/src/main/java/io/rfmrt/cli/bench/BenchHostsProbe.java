@@ -1,0 +1,147 @@
+package io.rfmrt.cli.bench;
+
+import io.aeron.CncFileDescriptor;
+import io.rfmrt.cli.common.ChildJvm;
+import io.rfmrt.cli.common.ExitCodes;
+import io.rfmrt.rfm.EventType;
+import io.rfmrt.rfm.RfmCounter;
+import io.rfmrt.rfm.bridge.BridgeCounter;
+import io.rfmrt.rfm.bridge.BridgeStatus;
+import io.rfmrt.rfm.sim.HostBridge;
+import io.rfmrt.rfm.sim.SimNetwork;
+import org.agrona.IoUtil;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.agrona.concurrent.status.CountersReader;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Parameters;
+
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.MappedByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.Callable;
+
+/**
+ * The counter timeline of one emulated host of {@code rfmrt bench hosts --keep}: every {@code period} ms, the counters
+ * of each card of the host's copy of the network, its bridge's counters and outbound log, and every counter of the
+ * bridge's media driver (Aeron's positions, back pressure, NAKs, retransmits), each line the values that changed since
+ * the line before. Runs in the host's namespace with the host's emulator root, at an ordinary priority, until its
+ * parent goes away or stops it. Lines:
+ * <pre>
+ *   # aeron ID TYPE LABEL          once, when an Aeron counter is first seen
+ *   T NAME=VALUE NAME=VALUE ...    T: System.nanoTime() (CLOCK_MONOTONIC, the sender's stamps' clock)
+ * </pre>
+ * Names: {@code nN.COUNTER[.TYPE]} a card's counter, {@code b.COUNTER} the bridge's, {@code b.log_queued} bytes in its
+ * outbound log, {@code aID} an Aeron counter.
+ */
+@Command(name = "bench-hosts-probe", hidden = true,
+    exitCodeListHeading = ExitCodes.HEADING,
+    exitCodeList = {ExitCodes.LIST_OK, ExitCodes.LIST_ERROR, ExitCodes.LIST_USAGE})
+public final class BenchHostsProbe implements Callable<Integer>
+{
+    private static final EventType[] TYPES = {EventType.INTR1};
+    private static final RfmCounter[] CARD_COUNTERS = {RfmCounter.EVENTS_SENT, RfmCounter.EVENTS_RECEIVED,
+        RfmCounter.FIFO_OVERFLOWS, RfmCounter.SENDS_REFUSED, RfmCounter.DMA_COMPLETED, RfmCounter.DMA_DROPPED,
+        RfmCounter.DMA_BACKPRESSURE_STALLS, RfmCounter.SYNC_LOSSES};
+
+    @Parameters(index = "0", paramLabel = "NETWORK")
+    String network;
+
+    @Parameters(index = "1", paramLabel = "FILE")
+    Path out;
+
+    @Parameters(index = "2", paramLabel = "PERIOD_MS")
+    long periodMs;
+
+    private volatile boolean running = true;
+    private final Map<String, Long> last = new HashMap<>();
+
+    @Override
+    public Integer call() throws Exception
+    {
+        ChildJvm.onParentGoneOrSignal(() -> running = false);
+        try (SimNetwork net = SimNetwork.attach(network);
+            PrintWriter w = new PrintWriter(new BufferedWriter(Files.newBufferedWriter(out, StandardCharsets.UTF_8))))
+        {
+            final Path cnc = SimNetwork.dir(network).resolve(HostBridge.AERON_DIR).resolve(
+                CncFileDescriptor.CNC_FILE);
+            final MappedByteBuffer cncBuffer = IoUtil.mapExistingFile(cnc.toFile(), "cnc");
+            try
+            {
+                final UnsafeBuffer meta = CncFileDescriptor.createMetaDataBuffer(cncBuffer);
+                final CountersReader aeron = new CountersReader(
+                    CncFileDescriptor.createCountersMetaDataBuffer(cncBuffer, meta),
+                    CncFileDescriptor.createCountersValuesBuffer(cncBuffer, meta));
+                final Map<Integer, String> seen = new HashMap<>();
+                final StringBuilder line = new StringBuilder();
+                while (running)
+                {
+                    line.setLength(0);
+                    line.append(System.nanoTime());
+                    for (final SimNetwork.CardStatus card : net.cards())
+                    {
+                        for (final RfmCounter counter : CARD_COUNTERS)
+                        {
+                            if (counter.perType())
+                            {
+                                for (final EventType type : TYPES)
+                                {
+                                    put(line, "n" + card.node() + "." + counter + "." + type,
+                                        card.counter(counter, type));
+                                }
+                            }
+                            else
+                            {
+                                put(line, "n" + card.node() + "." + counter, card.counter(counter, null));
+                            }
+                        }
+                    }
+                    final BridgeStatus bridge = BridgeStatus.of(net);
+                    if (bridge != null)
+                    {
+                        for (final BridgeCounter counter : BridgeCounter.values())
+                        {
+                            put(line, "b." + counter, bridge.counter(counter));
+                        }
+                        put(line, "b.log_queued", bridge.logQueued());
+                    }
+                    aeron.forEach((id, type, key, label) ->
+                    {
+                        if (!label.equals(seen.get(id)))
+                        {
+                            seen.put(id, label);
+                            w.println("# aeron " + id + " " + type + " " + label);
+                        }
+                        put(line, "a" + id, aeron.getCounterValue(id));
+                    });
+                    w.println(line);
+                    Thread.sleep(periodMs);
+                }
+            }
+            finally
+            {
+                IoUtil.unmap(cncBuffer);
+            }
+        }
+        catch (final IOException | RuntimeException ex)
+        {
+            System.err.println("bench-hosts-probe: " + ex);
+            return ExitCodes.ERROR;
+        }
+        return ExitCodes.OK;
+    }
+
+    private void put(final StringBuilder line, final String name, final long value)
+    {
+        final Long before = last.put(name, value);
+        if (before == null || before != value)
+        {
+            line.append(' ').append(name).append('=').append(value);
+        }
+    }
+}
