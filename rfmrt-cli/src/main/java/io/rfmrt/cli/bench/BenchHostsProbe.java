@@ -7,8 +7,13 @@ import io.rfmrt.rfm.EventType;
 import io.rfmrt.rfm.RfmCounter;
 import io.rfmrt.rfm.bridge.BridgeCounter;
 import io.rfmrt.rfm.bridge.BridgeStatus;
+import io.rfmrt.rfm.internal.sim.ControlBlockDescriptor;
+import io.rfmrt.rfm.internal.sim.DmaRing;
+import io.rfmrt.rfm.internal.sim.NetworkImage;
 import io.rfmrt.rfm.sim.HostBridge;
 import io.rfmrt.rfm.sim.SimNetwork;
+import io.rfmrt.runtime.threads.RtEnvironment;
+import io.rfmrt.runtime.threads.RtSettings;
 import org.agrona.IoUtil;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.status.CountersReader;
@@ -16,7 +21,6 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 
 import java.io.BufferedWriter;
-import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.MappedByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -24,19 +28,24 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * The counter timeline of one emulated host of {@code rfmrt bench hosts --keep}: every {@code period} ms, the counters
  * of each card of the host's copy of the network, its bridge's counters and outbound log, and every counter of the
  * bridge's media driver (Aeron's positions, back pressure, NAKs, retransmits), each line the values that changed since
- * the line before. Runs in the host's namespace with the host's emulator root, at an ordinary priority, until its
- * parent goes away or stops it. Lines:
+ * the line before. Runs in the host's namespace with the host's emulator root until its parent goes away or stops it;
+ * its sampling thread runs {@code SCHED_FIFO} {@value #PRIORITY}, above every thread of the bench (an ordinary thread
+ * went unsampled for up to 0.6 s beside them on two cpus), and sleeps between samples. Lines:
  * <pre>
+ *   # clock NANOS ns is MILLIS ms epoch   once, first: the timeline's clock against the wall clock
  *   # aeron ID TYPE LABEL          once, when an Aeron counter is first seen
  *   T NAME=VALUE NAME=VALUE ...    T: System.nanoTime() (CLOCK_MONOTONIC, the sender's stamps' clock)
  * </pre>
- * Names: {@code nN.COUNTER[.TYPE]} a card's counter, {@code b.COUNTER} the bridge's, {@code b.log_queued} bytes in its
+ * Names: {@code nN.COUNTER[.TYPE]} a card's counter, {@code nN.ring_filled/taken/released} the indexes of a local
+ * node's DMA ring (transfers the card completed, the node took, the node gave back), {@code b.COUNTER} the bridge's, {@code b.log_queued} bytes in its
  * outbound log, {@code aID} an Aeron counter.
  */
 @Command(name = "bench-hosts-probe", hidden = true,
@@ -58,6 +67,9 @@ public final class BenchHostsProbe implements Callable<Integer>
     @Parameters(index = "2", paramLabel = "PERIOD_MS")
     long periodMs;
 
+    /** The sampling thread's {@code SCHED_FIFO} priority. */
+    static final int PRIORITY = 90;
+
     private volatile boolean running = true;
     private final Map<String, Long> last = new HashMap<>();
 
@@ -65,7 +77,35 @@ public final class BenchHostsProbe implements Callable<Integer>
     public Integer call() throws Exception
     {
         ChildJvm.onParentGoneOrSignal(() -> running = false);
+        final AtomicReference<Exception> failure = new AtomicReference<>();
+        try (RtEnvironment env = RtEnvironment.prepare(new RtSettings(List.of(), false, true, false, Path.of("/")),
+            warning -> { }))
+        {
+            env.start("rfmrt-probe", -1, PRIORITY, () ->
+            {
+                try
+                {
+                    sample();
+                }
+                catch (final Exception ex)
+                {
+                    failure.set(ex);
+                }
+            }).join(Long.MAX_VALUE);
+        }
+        if (failure.get() != null)
+        {
+            System.err.println("bench-hosts-probe: " + failure.get());
+            return ExitCodes.ERROR;
+        }
+        return ExitCodes.OK;
+    }
+
+    private void sample() throws Exception
+    {
+        final DmaRing[] rings = new DmaRing[ControlBlockDescriptor.CARD_COUNT];
         try (SimNetwork net = SimNetwork.attach(network);
+            NetworkImage image = NetworkImage.attach(SimNetwork.dir(network), network);
             PrintWriter w = new PrintWriter(new BufferedWriter(Files.newBufferedWriter(out, StandardCharsets.UTF_8))))
         {
             final Path cnc = SimNetwork.dir(network).resolve(HostBridge.AERON_DIR).resolve(
@@ -79,12 +119,25 @@ public final class BenchHostsProbe implements Callable<Integer>
                     CncFileDescriptor.createCountersValuesBuffer(cncBuffer, meta));
                 final Map<Integer, String> seen = new HashMap<>();
                 final StringBuilder line = new StringBuilder();
+                w.println("# clock " + System.nanoTime() + " ns is " + System.currentTimeMillis() + " ms epoch");
                 while (running)
                 {
                     line.setLength(0);
                     line.append(System.nanoTime());
                     for (final SimNetwork.CardStatus card : net.cards())
                     {
+                        if (rings[card.node()] == null && card.hasDmaRing() && !card.remote())
+                        {
+                            rings[card.node()] = DmaRing.attach(image, card.node());
+                        }
+                        final DmaRing ring = rings[card.node()];
+                        if (ring != null)
+                        {
+                            // filled by the card, taken by the node's thread, released by it
+                            put(line, "n" + card.node() + ".ring_filled", ring.hardwareIndex());
+                            put(line, "n" + card.node() + ".ring_taken", ring.completedIndex());
+                            put(line, "n" + card.node() + ".ring_released", ring.freeIndex());
+                        }
                         for (final RfmCounter counter : CARD_COUNTERS)
                         {
                             if (counter.perType())
@@ -126,14 +179,15 @@ public final class BenchHostsProbe implements Callable<Integer>
             finally
             {
                 IoUtil.unmap(cncBuffer);
+                for (final DmaRing ring : rings)
+                {
+                    if (ring != null)
+                    {
+                        ring.close();
+                    }
+                }
             }
         }
-        catch (final IOException | RuntimeException ex)
-        {
-            System.err.println("bench-hosts-probe: " + ex);
-            return ExitCodes.ERROR;
-        }
-        return ExitCodes.OK;
     }
 
     private void put(final StringBuilder line, final String name, final long value)
