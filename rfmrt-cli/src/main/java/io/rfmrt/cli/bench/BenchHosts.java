@@ -485,9 +485,14 @@ public final class BenchHosts implements Callable<Integer>
                 {
                     for (int host = 0; host < 2; host++)
                     {
-                        probes.add(start(netns, host, roots[host], keepDir.resolve("probe-host" + host + ".err"),
-                            ChildJvm.INTERNAL, "bench-hosts-probe", NETWORK,
-                            keepDir.resolve("probe-host" + host + ".txt").toString(), Integer.toString(KEEP_PERIOD_MS)));
+                        final ProcessBuilder probe = ChildJvm.builderOn(netns, host, roots[host], ChildJvm.INTERNAL,
+                            "bench-hosts-probe", NETWORK, keepDir.resolve("probe-host" + host + ".txt").toString(),
+                            Integer.toString(KEEP_PERIOD_MS));
+                        // every thread of the probe's JVM SCHED_FIFO, its GC and VM threads too: with only its
+                        // sampling thread so, its allocations stopped it for up to 2.8 s while the bench's RT threads
+                        // and other work held both cpus (its GC threads waited for a cpu)
+                        probe.command().addAll(0, List.of("chrt", "-f", Integer.toString(BenchHostsProbe.PRIORITY)));
+                        probes.add(probe.redirectError(keepDir.resolve("probe-host" + host + ".err").toFile()).start());
                     }
                 }
             }

@@ -38,7 +38,8 @@ import java.util.concurrent.atomic.AtomicReference;
  * bridge's media driver (Aeron's positions, back pressure, NAKs, retransmits), each line the values that changed since
  * the line before. Runs in the host's namespace with the host's emulator root until its parent goes away or stops it;
  * its sampling thread runs {@code SCHED_FIFO} {@value #PRIORITY}, above every thread of the bench (an ordinary thread
- * went unsampled for up to 0.6 s beside them on two cpus), and sleeps between samples. Lines:
+ * went unsampled for up to 0.6 s beside them on two cpus), and sleeps between samples; the bench starts the whole JVM
+ * at that priority (its GC and VM threads too). Lines:
  * <pre>
  *   # clock NANOS ns is MILLIS ms epoch   once, first: the timeline's clock against the wall clock
  *   # aeron ID TYPE LABEL          once, when an Aeron counter is first seen
@@ -68,7 +69,7 @@ public final class BenchHostsProbe implements Callable<Integer>
     long periodMs;
 
     /** The sampling thread's {@code SCHED_FIFO} priority. */
-    static final int PRIORITY = 90;
+    public static final int PRIORITY = 90;
 
     private volatile boolean running = true;
     private final Map<String, Long> last = new HashMap<>();
