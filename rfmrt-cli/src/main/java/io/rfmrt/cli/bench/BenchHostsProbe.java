@@ -21,6 +21,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 
 import java.io.BufferedWriter;
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.MappedByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -47,7 +48,9 @@ import java.util.concurrent.atomic.AtomicReference;
  * </pre>
  * Names: {@code nN.COUNTER[.TYPE]} a card's counter, {@code nN.ring_filled/taken/released} the indexes of a local
  * node's DMA ring (transfers the card completed, the node took, the node gave back), {@code b.COUNTER} the bridge's, {@code b.log_queued} bytes in its
- * outbound log, {@code aID} an Aeron counter.
+ * outbound log, {@code aID} an Aeron counter, {@code nN.queued.TYPE} events in a card's FIFO, {@code t.NAME.run/wait/state}
+ * the {@code rfmrt-*} threads of each card's holder and of the bridge ({@code /proc/PID/task/TID/schedstat}: ns run,
+ * ns waited runnable; state 1 runnable, 2 asleep, 3 uninterruptible, 9 other).
  */
 @Command(name = "bench-hosts-probe", hidden = true,
     exitCodeListHeading = ExitCodes.HEADING,
@@ -125,19 +128,31 @@ public final class BenchHostsProbe implements Callable<Integer>
                 {
                     line.setLength(0);
                     line.append(System.nanoTime());
-                    for (final SimNetwork.CardStatus card : net.cards())
+                    // every card of the image, read in place (SimNetwork.cards() copies all 256 each call)
+                    for (int node = 0; node < ControlBlockDescriptor.CARD_COUNT; node++)
                     {
-                        if (rings[card.node()] == null && card.hasDmaRing() && !card.remote())
+                        final long pid = image.card(node).ownerPid();
+                        if (pid == 0 && !image.isPresent(node))
                         {
-                            rings[card.node()] = DmaRing.attach(image, card.node());
+                            continue;
                         }
-                        final DmaRing ring = rings[card.node()];
+                        final String n = "n" + node;
+                        if (rings[node] == null && pid != 0 && pid != bridgePid(net) &&
+                            Files.exists(DmaRing.file(image, node)))
+                        {
+                            rings[node] = DmaRing.attach(image, node);
+                        }
+                        final DmaRing ring = rings[node];
                         if (ring != null)
                         {
                             // filled by the card, taken by the node's thread, released by it
-                            put(line, "n" + card.node() + ".ring_filled", ring.hardwareIndex());
-                            put(line, "n" + card.node() + ".ring_taken", ring.completedIndex());
-                            put(line, "n" + card.node() + ".ring_released", ring.freeIndex());
+                            put(line, n + ".ring_filled", ring.hardwareIndex());
+                            put(line, n + ".ring_taken", ring.completedIndex());
+                            put(line, n + ".ring_released", ring.freeIndex());
+                        }
+                        for (final EventType type : TYPES)
+                        {
+                            put(line, n + ".queued." + type, image.fifo(node, type).size());
                         }
                         for (final RfmCounter counter : CARD_COUNTERS)
                         {
@@ -145,14 +160,18 @@ public final class BenchHostsProbe implements Callable<Integer>
                             {
                                 for (final EventType type : TYPES)
                                 {
-                                    put(line, "n" + card.node() + "." + counter + "." + type,
-                                        card.counter(counter, type));
+                                    put(line, n + "." + counter + "." + type,
+                                        image.card(node).counter(counter.slot(type)));
                                 }
                             }
                             else
                             {
-                                put(line, "n" + card.node() + "." + counter, card.counter(counter, null));
+                                put(line, n + "." + counter, image.card(node).counter(counter.slot(null)));
                             }
+                        }
+                        if (pid != 0)
+                        {
+                            threads(line, pid);
                         }
                     }
                     final BridgeStatus bridge = BridgeStatus.of(net);
@@ -163,6 +182,7 @@ public final class BenchHostsProbe implements Callable<Integer>
                             put(line, "b." + counter, bridge.counter(counter));
                         }
                         put(line, "b.log_queued", bridge.logQueued());
+                        threads(line, bridge.pid());
                     }
                     aeron.forEach((id, type, key, label) ->
                     {
@@ -188,6 +208,72 @@ public final class BenchHostsProbe implements Callable<Integer>
                     }
                 }
             }
+        }
+    }
+
+    private long bridgePid = -1;
+    private final Map<Long, List<Path>> rtThreads = new HashMap<>();
+
+    private long bridgePid(final SimNetwork net)
+    {
+        if (bridgePid < 0)
+        {
+            final BridgeStatus bridge = BridgeStatus.of(net);
+            bridgePid = bridge == null ? 0 : bridge.pid();
+        }
+        return bridgePid;
+    }
+
+    /**
+     * The named threads ({@code rfmrt-*}) of a process: cpu time run and time waited runnable ({@code schedstat},
+     * ns), and state (1 running or runnable, 2 asleep, 3 uninterruptible, 9 other).
+     */
+    private void threads(final StringBuilder line, final long pid)
+    {
+        final List<Path> tasks = rtThreads.computeIfAbsent(pid, p ->
+        {
+            try (var all = Files.list(Path.of("/proc", Long.toString(p), "task")))
+            {
+                return all.filter(t -> comm(t).startsWith("rfmrt-")).toList();
+            }
+            catch (final IOException | RuntimeException ex)
+            {
+                return List.of();
+            }
+        });
+        if (tasks.isEmpty())
+        {
+            // not started yet: looked for again next time
+            rtThreads.remove(pid);
+        }
+        for (final Path task : tasks)
+        {
+            try
+            {
+                final String name = "t." + comm(task);
+                final String[] sched = Files.readString(task.resolve("schedstat")).trim().split(" ");
+                put(line, name + ".run", Long.parseLong(sched[0]));
+                put(line, name + ".wait", Long.parseLong(sched[1]));
+                final String stat = Files.readString(task.resolve("stat"));
+                final char state = stat.charAt(stat.lastIndexOf(')') + 2);
+                put(line, name + ".state", state == 'R' ? 1 : state == 'S' ? 2 : state == 'D' ? 3 : 9);
+            }
+            catch (final IOException | RuntimeException ex)
+            {
+                // the thread ended
+            }
+        }
+    }
+
+    private static String comm(final Path task)
+    {
+        try
+        {
+            return Files.readString(task.resolve("comm")).trim();
+        }
+        catch (final IOException ex)
+        {
+            return "";
         }
     }
 
