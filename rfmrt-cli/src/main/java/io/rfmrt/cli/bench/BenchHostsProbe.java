@@ -50,7 +50,8 @@ import java.util.concurrent.atomic.AtomicReference;
  * node's DMA ring (transfers the card completed, the node took, the node gave back), {@code b.COUNTER} the bridge's, {@code b.log_queued} bytes in its
  * outbound log, {@code aID} an Aeron counter, {@code nN.queued.TYPE} events in a card's FIFO, {@code t.NAME.run/wait/state}
  * the {@code rfmrt-*} threads of each card's holder and of the bridge ({@code /proc/PID/task/TID/schedstat}: ns run,
- * ns waited runnable; state 1 runnable, 2 asleep, 3 uninterruptible, 9 other).
+ * ns waited runnable; state 1 runnable, 2 asleep, 3 uninterruptible, 9 other; {@code .sys} and {@code .arg0}, from
+ * {@code /proc/PID/task/TID/syscall}, the system call it is blocked in and its first argument).
  */
 @Command(name = "bench-hosts-probe", hidden = true,
     exitCodeListHeading = ExitCodes.HEADING,
@@ -257,6 +258,13 @@ public final class BenchHostsProbe implements Callable<Integer>
                 final String stat = Files.readString(task.resolve("stat"));
                 final char state = stat.charAt(stat.lastIndexOf(')') + 2);
                 put(line, name + ".state", state == 'R' ? 1 : state == 'S' ? 2 : state == 'D' ? 3 : 9);
+                // where it sleeps: the system call it is in and its first argument (a futex: the word's address)
+                final String[] syscall = Files.readString(task.resolve("syscall")).trim().split(" ");
+                if (syscall.length > 1 && !"running".equals(syscall[0]))
+                {
+                    put(line, name + ".sys", Long.parseLong(syscall[0]));
+                    put(line, name + ".arg0", Long.parseUnsignedLong(syscall[1].substring(2), 16));
+                }
             }
             catch (final IOException | RuntimeException ex)
             {
