@@ -110,6 +110,12 @@ public final class BenchHosts implements Callable<Integer>
             "bridges start cold; default ${DEFAULT-VALUE}).")
     int warmUpFrames;
 
+    @Option(names = "--receiver-warm-up-frames", defaultValue = "" + BridgePeer.WARM_UP_FRAMES, paramLabel = "N",
+        description = "Frames the receiving node's loop is warmed up with, on a private network of host B, before " +
+            "it opens (bridge rows; then on until its JVM's JIT is idle, at most 20 s; 0: it starts cold, as before " +
+            "2026-12-07; default ${DEFAULT-VALUE}).")
+    int receiverWarmUpFrames;
+
     @Option(names = "--ring-full", defaultValue = "backpressure", paramLabel = "POLICY",
         description = "What the receiving node's DMA ring does when it is full (dmaPolicy of its device URI): " +
             "backpressure (the bridge waits for a free slot, up to --ring-wait, and Aeron's flow control holds the " +
@@ -140,6 +146,11 @@ public final class BenchHosts implements Callable<Integer>
     public Integer call() throws Exception
     {
         pace.check();
+        if (receiverWarmUpFrames < 0)
+        {
+            throw new UsageException("--receiver-warm-up-frames " + receiverWarmUpFrames + " is negative (0: the " +
+                "receiver starts cold)");
+        }
         if (warmUpFrames < 0)
         {
             throw new UsageException("--warm-up-frames " + warmUpFrames + " is negative (0: the bridges start cold)");
@@ -298,7 +309,7 @@ public final class BenchHosts implements Callable<Integer>
                     try
                     {
                         all.add(run(netns, tag, row, BenchRun.Traffic.steady(BenchRun.UNIFORM_JITTER, rate,
-                            pace.seconds, PeerTransport.FRAME_BYTES), warmUpFrames, ring,
+                            pace.seconds, PeerTransport.FRAME_BYTES), warmUpFrames, receiverWarmUpFrames, ring,
                             keep == null ? null : keep.resolve(rate + "-" + row.name())));
                     }
                     catch (final IOException | RuntimeException ex)
@@ -446,8 +457,8 @@ public final class BenchHosts implements Callable<Integer>
     }
 
     private static HostsRow run(final Netns netns, final String tag, final Row row,
-        final BenchRun.Traffic traffic, final int warmUpFrames, final String ring, final Path keepDir)
-        throws Exception
+        final BenchRun.Traffic traffic, final int warmUpFrames, final int receiverWarmUpFrames, final String ring,
+        final Path keepDir) throws Exception
     {
         final Path dir = Path.of("/dev/shm", tag + "-bench-" + row.name());
         final Path[] roots = {Path.of("/dev/shm", tag + "-host0"), Path.of("/dev/shm", tag + "-host1")};
@@ -504,7 +515,8 @@ public final class BenchHosts implements Callable<Integer>
             try
             {
                 final Process receiver = start(netns, 1, roots[1], dir.resolve("receiver.err"), ChildJvm.INTERNAL,
-                    "bench-peer-receiver", row.kind(), variant, dir.toString(), Long.toString(traffic.warmupFrames()));
+                    "bench-peer-receiver", row.kind(), variant, dir.toString(), Long.toString(traffic.warmupFrames()),
+                    Integer.toString(receiverWarmUpFrames));
                 processes.add(receiver);
                 final BufferedReader rx = lines(receiver);
                 if (BenchPeers.protocolLine(rx, "ready", receiver) == null)
