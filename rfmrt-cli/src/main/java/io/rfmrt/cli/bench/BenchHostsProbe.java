@@ -129,6 +129,7 @@ public final class BenchHostsProbe implements Callable<Integer>
                 {
                     line.setLength(0);
                     line.append(System.nanoTime());
+                    samples++;
                     // every card of the image, read in place (SimNetwork.cards() copies all 256 each call)
                     for (int node = 0; node < ControlBlockDescriptor.CARD_COUNT; node++)
                     {
@@ -212,6 +213,10 @@ public final class BenchHostsProbe implements Callable<Integer>
         }
     }
 
+    /** Samples between two looks for a process's {@code rfmrt-*} threads. */
+    private static final int THREADS_REFRESH_SAMPLES = 200;
+
+    private long samples;
     private long bridgePid = -1;
     private final Map<Long, List<Path>> rtThreads = new HashMap<>();
 
@@ -242,9 +247,9 @@ public final class BenchHostsProbe implements Callable<Integer>
                 return List.of();
             }
         });
-        if (tasks.isEmpty())
+        if (tasks.isEmpty() || samples % THREADS_REFRESH_SAMPLES == 0)
         {
-            // not started yet: looked for again next time
+            // not started yet, or more started since (the parent-watch thread comes first): looked for again
             rtThreads.remove(pid);
         }
         for (final Path task : tasks)
