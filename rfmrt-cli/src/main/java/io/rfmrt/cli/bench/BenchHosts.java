@@ -110,6 +110,12 @@ public final class BenchHosts implements Callable<Integer>
             "bridges start cold; default ${DEFAULT-VALUE}).")
     int warmUpFrames;
 
+    @Option(names = "--receiver-warm-up-frames", defaultValue = "" + BridgePeer.WARM_UP_FRAMES, paramLabel = "N",
+        description = "Frames the receiving node's loop is warmed up with, on a private network of host B, before " +
+            "it opens (bridge rows; then on until its JVM's JIT is idle, at most 20 s; 0: it starts cold, as before " +
+            "2026-12-07; default ${DEFAULT-VALUE}).")
+    int receiverWarmUpFrames;
+
     @Option(names = "--ring-full", defaultValue = "backpressure", paramLabel = "POLICY",
         description = "What the receiving node's DMA ring does when it is full (dmaPolicy of its device URI): " +
             "backpressure (the bridge waits for a free slot, up to --ring-wait, and Aeron's flow control holds the " +
@@ -123,13 +129,28 @@ public final class BenchHosts implements Callable<Integer>
             "(dmaWait; default ${DEFAULT-VALUE}).")
     long ringWaitNanos;
 
+    @Option(names = "--keep", paramLabel = "DIR",
+        description = "Keep what each row's processes said and counted in DIR/RATE-ROW/: the bridges' and the " +
+            "sender's and receiver's output, `rfm status` of both hosts after the row, and a timeline of every " +
+            "counter of both hosts (cards, bridges, their media drivers), sampled every " + KEEP_PERIOD_MS +
+            " ms by one ordinary-priority process per host (probe-hostN.txt). Off by default: the probes cost cpu.")
+    Path keep;
+
     @Option(names = "--json", description = "Print one JSON object instead of the table.")
     boolean json;
+
+    /** The period of the counter timeline of {@code --keep}. */
+    static final int KEEP_PERIOD_MS = 5;
 
     @Override
     public Integer call() throws Exception
     {
         pace.check();
+        if (receiverWarmUpFrames < 0)
+        {
+            throw new UsageException("--receiver-warm-up-frames " + receiverWarmUpFrames + " is negative (0: the " +
+                "receiver starts cold)");
+        }
         if (warmUpFrames < 0)
         {
             throw new UsageException("--warm-up-frames " + warmUpFrames + " is negative (0: the bridges start cold)");
@@ -288,7 +309,8 @@ public final class BenchHosts implements Callable<Integer>
                     try
                     {
                         all.add(run(netns, tag, row, BenchRun.Traffic.steady(BenchRun.UNIFORM_JITTER, rate,
-                            pace.seconds, PeerTransport.FRAME_BYTES), warmUpFrames, ring));
+                            pace.seconds, PeerTransport.FRAME_BYTES), warmUpFrames, receiverWarmUpFrames, ring,
+                            keep == null ? null : keep.resolve(rate + "-" + row.name())));
                     }
                     catch (final IOException | RuntimeException ex)
                     {
@@ -435,7 +457,8 @@ public final class BenchHosts implements Callable<Integer>
     }
 
     private static HostsRow run(final Netns netns, final String tag, final Row row,
-        final BenchRun.Traffic traffic, final int warmUpFrames, final String ring) throws Exception
+        final BenchRun.Traffic traffic, final int warmUpFrames, final int receiverWarmUpFrames, final String ring,
+        final Path keepDir) throws Exception
     {
         final Path dir = Path.of("/dev/shm", tag + "-bench-" + row.name());
         final Path[] roots = {Path.of("/dev/shm", tag + "-host0"), Path.of("/dev/shm", tag + "-host1")};
@@ -446,7 +469,13 @@ public final class BenchHosts implements Callable<Integer>
         }
         SharedMemoryFile.createFolders(dir);
         final List<Process> processes = new ArrayList<>();
+        final List<Process> probes = new ArrayList<>();
         final int rate = traffic.rate();
+        if (keepDir != null)
+        {
+            Folders.deleteTree(keepDir);
+            Files.createDirectories(keepDir);
+        }
         try
         {
             final String variant;
@@ -463,6 +492,20 @@ public final class BenchHosts implements Callable<Integer>
                     awaitConverged(dir.resolve("bridge" + host + ".out"), bridges[host]);
                 }
                 variant = BridgePeer.variant(NETWORK, ring);
+                if (keepDir != null)
+                {
+                    for (int host = 0; host < 2; host++)
+                    {
+                        final ProcessBuilder probe = ChildJvm.builderOn(netns, host, roots[host], ChildJvm.INTERNAL,
+                            "bench-hosts-probe", NETWORK, keepDir.resolve("probe-host" + host + ".txt").toString(),
+                            Integer.toString(KEEP_PERIOD_MS));
+                        // every thread of the probe's JVM SCHED_FIFO, its GC and VM threads too: with only its
+                        // sampling thread so, its allocations stopped it for up to 2.8 s while the bench's RT threads
+                        // and other work held both cpus (its GC threads waited for a cpu)
+                        probe.command().addAll(0, List.of("chrt", "-f", Integer.toString(BenchHostsProbe.PRIORITY)));
+                        probes.add(probe.redirectError(keepDir.resolve("probe-host" + host + ".err").toFile()).start());
+                    }
+                }
             }
             else
             {
@@ -472,7 +515,8 @@ public final class BenchHosts implements Callable<Integer>
             try
             {
                 final Process receiver = start(netns, 1, roots[1], dir.resolve("receiver.err"), ChildJvm.INTERNAL,
-                    "bench-peer-receiver", row.kind(), variant, dir.toString(), Long.toString(traffic.warmupFrames()));
+                    "bench-peer-receiver", row.kind(), variant, dir.toString(), Long.toString(traffic.warmupFrames()),
+                    Integer.toString(receiverWarmUpFrames));
                 processes.add(receiver);
                 final BufferedReader rx = lines(receiver);
                 if (BenchPeers.protocolLine(rx, "ready", receiver) == null)
@@ -495,6 +539,10 @@ public final class BenchHosts implements Callable<Integer>
                 {
                     return HostsRow.of(row, rate, null, (sent == null ? "the sender" : "the receiver") +
                         " gave no result: " + errors(dir.resolve(sent == null ? "sender.err" : "receiver.err")));
+                }
+                if (keepDir != null)
+                {
+                    keepRow(netns, roots, bridges, probes, keepDir, wall0, sent, received);
                 }
                 final BenchRows.SendFigures s = ChildResult.read(sent, BenchRows.SendFigures.class);
                 final JsonNode r = ChildResult.tree(received);
@@ -521,6 +569,7 @@ public final class BenchHosts implements Callable<Integer>
         }
         finally
         {
+            processes.addAll(0, probes);
             for (final Process p : processes)
             {
                 p.destroy();
@@ -532,11 +581,53 @@ public final class BenchHosts implements Callable<Integer>
                     p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
                 }
             }
+            if (keepDir != null)
+            {
+                try (var files = Files.list(dir))
+                {
+                    for (final Path f : files.filter(f -> f.toString().endsWith(".out") ||
+                        f.toString().endsWith(".err")).toList())
+                    {
+                        Files.copy(f, keepDir.resolve(f.getFileName()));
+                    }
+                }
+            }
             Folders.deleteTree(dir);
             for (final Path root : roots)
             {
                 Folders.deleteTree(root);
             }
+        }
+    }
+
+    /**
+     * {@code --keep}: after a row's traffic, while its bridges still run, each host's {@code rfm status}, the
+     * sender's and receiver's result lines and when the sender was started ({@code System.nanoTime()}, the clock of
+     * the probes' timelines); then the probes are stopped so that their files are complete.
+     */
+    private static void keepRow(final Netns netns, final Path[] roots, final Process[] bridges,
+        final List<Process> probes, final Path keepDir, final long senderStartedNanos, final String sent,
+        final String received) throws Exception
+    {
+        Files.writeString(keepDir.resolve("row.txt"), "sender started at " + senderStartedNanos + " ns\n" +
+            "sender: " + sent + "\nreceiver: " + received + "\n");
+        for (int host = 0; host < 2 && bridges[0] != null; host++)
+        {
+            final Process status = ChildJvm.builderOn(netns, host, roots[host], "rfm", "status", "--network", NETWORK)
+                .redirectErrorStream(true).redirectOutput(keepDir.resolve("status-host" + host + ".txt").toFile())
+                .start();
+            if (!status.waitFor(60, TimeUnit.SECONDS))
+            {
+                status.destroyForcibly();
+            }
+        }
+        for (final Process p : probes)
+        {
+            p.destroy();
+        }
+        for (final Process p : probes)
+        {
+            p.waitFor(10, TimeUnit.SECONDS);
         }
     }
 

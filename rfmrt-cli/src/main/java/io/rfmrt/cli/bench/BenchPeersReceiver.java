@@ -1,6 +1,7 @@
 package io.rfmrt.cli.bench;
 
 import com.fasterxml.jackson.annotation.JsonUnwrapped;
+import io.rfmrt.cli.bench.peer.BridgePeer;
 import io.rfmrt.cli.bench.peer.PeerTransport;
 import io.rfmrt.cli.common.ChildResult;
 import io.rfmrt.cli.common.ExitCodes;
@@ -37,6 +38,10 @@ public final class BenchPeersReceiver implements Callable<Integer>
     @Parameters(index = "3")
     long warmupFrames;
 
+    /** Frames the receive loop is warmed up with before it opens ({@link BridgePeer#warmUp}); 0: none. */
+    @Parameters(index = "4", arity = "0..1", defaultValue = "0")
+    int loopWarmUpFrames;
+
     @Override
     public Integer call() throws Exception
     {
@@ -53,17 +58,14 @@ public final class BenchPeersReceiver implements Callable<Integer>
             final AtomicReference<String> failure = new AtomicReference<>();
             final long warmup = warmupFrames;
             final SequenceSkips skips = new SequenceSkips(warmup);
-            final PeerTransport.Handler handler = (buffer, offset) ->
+            if (transport instanceof BridgePeer && loopWarmUpFrames > 0)
             {
-                final long now = System.nanoTime();
-                final long sequence = buffer.getLong(offset + PeerTransport.SEQ_OFFSET);
-                skips.onFrame(sequence, now);
-                if (sequence > warmup)
-                {
-                    Histograms.record(histogram, now - buffer.getLong(offset + PeerTransport.STAMP_OFFSET));
-                }
-                frames.lazySet(frames.get() + 1);
-            };
+                // the receive loop's code optimised before the traffic, not while it runs (BridgePeer.warmUp)
+                final String warm = BridgePeer.warmUp(row.variant, handler(new SequenceSkips(0), Histograms.create(),
+                    new AtomicLong(), 0), loopWarmUpFrames);
+                System.err.println("bench-peer-receiver: warmed up with " + warm);
+            }
+            final PeerTransport.Handler handler = handler(skips, histogram, frames, warmup);
             final int cpu = env.rtCpus().isEmpty() ? -1 : env.rtCpus().get(0);
             final RtThread thread = env.start("rfmrt-peer-rx", cpu, BenchPeers.RECEIVER_PRIORITY, () ->
             {
@@ -95,6 +97,25 @@ public final class BenchPeersReceiver implements Callable<Integer>
             map.close();
         }
         return ExitCodes.OK;
+    }
+
+    /**
+     * The handler every frame runs: its latency (after the warm-up frames), its number's skips, the count.
+     */
+    private static PeerTransport.Handler handler(final SequenceSkips skips, final Histogram histogram,
+        final AtomicLong frames, final long warmup)
+    {
+        return (buffer, offset) ->
+        {
+            final long now = System.nanoTime();
+            final long sequence = buffer.getLong(offset + PeerTransport.SEQ_OFFSET);
+            skips.onFrame(sequence, now);
+            if (sequence > warmup)
+            {
+                Histograms.record(histogram, now - buffer.getLong(offset + PeerTransport.STAMP_OFFSET));
+            }
+            frames.lazySet(frames.get() + 1);
+        };
     }
 
     /**
