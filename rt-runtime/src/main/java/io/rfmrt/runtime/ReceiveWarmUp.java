@@ -42,6 +42,12 @@ public final class ReceiveWarmUp
     /** Frames per channel between two numbers a publisher skips, in auto DMA mode (a power of two). */
     public static final int SKIP_EVERY_FRAMES = 2048;
 
+    /**
+     * Frames per channel between two overruns (a power of two): one comes after the optimising compiler has compiled
+     * the path, so a branch it still left to a trap traps in the warm-up, and is compiled again with it.
+     */
+    public static final int OVERRUN_EVERY_FRAMES = 4096;
+
     /** Frames beyond the DMA ring's size an overrun publishes at once: the card drops them (auto mode). */
     private static final int OVERRUN_SPILL_FRAMES = 64;
 
@@ -104,8 +110,8 @@ public final class ReceiveWarmUp
      * Besides the steady traffic (at most half the rings in flight), the warm-up makes the path take what a run only
      * does under overload or loss, so that the optimising compiler compiles those branches instead of leaving them
      * to an uncommon trap, which would throw the RT thread's code away mid-run: in auto DMA mode, a publisher skips a
-     * number every {@link #SKIP_EVERY_FRAMES} frames (a gap); in interrupt modes, twice, with the path's threads
-     * stopped, more frames than the DMA ring holds are published at once and the path's agents are driven on this
+     * number every {@link #SKIP_EVERY_FRAMES} frames (a gap); in interrupt modes, every {@link #OVERRUN_EVERY_FRAMES}
+     * frames, with the path's threads stopped, more frames than the DMA ring holds are published at once and the path's agents are driven on this
      * thread until the ring is empty (a drain that ends on its bound, the backlog poll after it, a full event FIFO,
      * and in auto mode frames the card drops and the gap they leave). {@link Result} counts them.
      *
@@ -169,7 +175,7 @@ public final class ReceiveWarmUp
                         publishers.set(c, new FramePublisher(senders.get(c), channels.get(c)));
                     }
                 }
-                if ((i == frames / 4 || i == frames * 5 / 8) && wait.mode().interrupts())
+                if ((i & (OVERRUN_EVERY_FRAMES - 1)) == OVERRUN_EVERY_FRAMES / 2 && wait.mode().interrupts())
                 {
                     frame = paths.overrun(publishers, buffer, payload, frame, deadline);
                 }

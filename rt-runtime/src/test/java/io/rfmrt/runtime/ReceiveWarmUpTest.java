@@ -22,7 +22,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class ReceiveWarmUpTest
 {
     private static final ChannelSpec SENSOR = new ChannelSpec("sensor", 1, 0x10000, 1024, 128, EventType.INTR1, 2);
-    private static final int FRAMES = 4096;
+    private static final int FRAMES = 2 * ReceiveWarmUp.OVERRUN_EVERY_FRAMES;
 
     private Path root;
 
