@@ -374,16 +374,14 @@ public final class ReceiveWarmUp
             final IsrWakeAgent isr = path.isrAgent();
             final ConsumerAgent consumer = path.consumerAgent();
             long frame = firstFrame;
-            final int share = (isr.drainLimit() + OVERRUN_SPILL_FRAMES + publishers.size() - 1) / publishers.size();
-            for (int c = 0; c < publishers.size(); c++)
+            frame = burst(publishers, buffer, payload, frame, isr.drainLimit());
+            // the ISR side alone: handing off, its descriptors stay out until the consumer runs
+            isr.doWork(RfmDevice.NO_WAIT);
+            if (!auto)
             {
-                // frames found by number stay in the channel's ring: a lapped reader would only see the newest
-                final int burst = auto ? share : Math.min(share, channels.get(c).slots() - 1);
-                for (int n = 0; n < burst; n++)
-                {
-                    final int length = payload.write(buffer, c, frame++);
-                    publishers.get(c).publish(buffer, 0, Math.min(length, channels.get(c).maxPayload()), 0);
-                }
+                // frames found by number: the rings again, the DMA ring's descriptors run out under the drain
+                frame = burst(publishers, buffer, payload, frame, isr.drainLimit());
+                isr.doWork(RfmDevice.NO_WAIT);
             }
             drive(isr, consumer, deadline);
             // one more frame per channel: the numbers the card dropped show as a gap
@@ -396,6 +394,28 @@ public final class ReceiveWarmUp
             // what the driven agents took is counted by this path: the threads go on from here
             sent = path.counter(RuntimeCounter.FRAMES_HANDLED) + path.counter(FrameCounter.GAPS);
             path.start(env, -1, 0, -1, 0);
+            return frame;
+        }
+
+        /**
+         * Publish {@code frames} at once, spread over the channels: in auto mode that many and
+         * {@link #OVERRUN_SPILL_FRAMES} more, which the card drops; found by number, at most each channel's ring less
+         * one (a lapped reader would only see the newest).
+         */
+        private long burst(final List<FramePublisher> publishers, final UnsafeBuffer buffer, final Payload payload,
+            final long firstFrame, final int frames)
+        {
+            long frame = firstFrame;
+            final int share = (frames + OVERRUN_SPILL_FRAMES + publishers.size() - 1) / publishers.size();
+            for (int c = 0; c < publishers.size(); c++)
+            {
+                final int count = auto ? share : Math.min(share, channels.get(c).slots() - 1);
+                for (int n = 0; n < count; n++)
+                {
+                    final int length = payload.write(buffer, c, frame++);
+                    publishers.get(c).publish(buffer, 0, Math.min(length, channels.get(c).maxPayload()), 0);
+                }
+            }
             return frame;
         }
 
