@@ -79,11 +79,12 @@ final class BenchRun
     /** Sender whose send times are each moved by a uniform random offset of up to half a period either way. */
     static final String UNIFORM_JITTER = "uniform-jitter";
     /**
-     * Seconds a step takes beyond its measured ones, about: the warm-up second and a receiver JVM started and stopped
-     * (a 2-s step of bench ramp took 10-11 s on the 2-CPU machine of docs/cli.md). Only the first progress line uses
-     * it; later ones take the steps' mean.
+     * Seconds a step takes beyond its measured ones, about: the sender's two warm-up seconds ({@link #warmUpSender}),
+     * the warm-up second and a receiver JVM started and stopped (a 2-s step of bench ramp took 10-11 s on the 2-CPU
+     * machine of docs/cli.md before the sender's warm-up). Only the first progress line uses it; later ones take the
+     * steps' mean.
      */
-    static final int STEP_OVERHEAD_SECONDS = 8;
+    static final int STEP_OVERHEAD_SECONDS = 10;
     /** Sender that sends at exact multiples of the period (phase-locked to a poller of a related period). */
     static final String FIXED_PERIOD = "fixed-period";
     /** Sender of bursts: frames back to back, then silence. */
