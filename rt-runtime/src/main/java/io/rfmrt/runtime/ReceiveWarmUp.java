@@ -108,12 +108,13 @@ public final class ReceiveWarmUp
      * the warm-up then profiles the branches the real frames take.
      * <p>
      * Besides the steady traffic (at most half the rings in flight), the warm-up makes the path take what a run only
-     * does under overload or loss, so that the optimising compiler compiles those branches instead of leaving them
-     * to an uncommon trap, which would throw the RT thread's code away mid-run: in auto DMA mode, a publisher skips a
+     * does under overload or loss, so that the optimising compiler compiles those branches instead of leaving them to
+     * an uncommon trap, which would throw the RT thread's code away mid-run: in auto DMA mode, a publisher skips a
      * number every {@link #SKIP_EVERY_FRAMES} frames (a gap); in interrupt modes, every {@link #OVERRUN_EVERY_FRAMES}
-     * frames, with the path's threads stopped, more frames than the DMA ring holds are published at once and the path's agents are driven on this
-     * thread until the ring is empty (a drain that ends on its bound, the backlog poll after it, a full event FIFO,
-     * and in auto mode frames the card drops and the gap they leave). {@link Result} counts them.
+     * frames, with the path's threads stopped, more frames than the DMA ring holds are published at once and the path's
+     * agents are driven on this thread until the ring is empty (a drain that ends on its bound, the backlog poll after
+     * it, a full event FIFO, and in auto mode frames the card drops and the gap they leave). {@link Result} counts
+     * them.
      *
      * @param device   the real card, whose shape is copied.
      * @param channels the input channels.

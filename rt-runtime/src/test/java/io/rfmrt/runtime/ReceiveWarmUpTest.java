@@ -46,7 +46,8 @@ class ReceiveWarmUpTest
         assertOverrunTaken(result);
         assertThat(result.dmaDropped()).as("frames the card dropped, its DMA ring full").isPositive();
         // the numbers skipped by the publishers (one per 2,048 frames) and the frames the card dropped
-        assertThat(result.gaps()).isGreaterThanOrEqualTo(result.dmaDropped() + FRAMES / ReceiveWarmUp.SKIP_EVERY_FRAMES);
+        assertThat(result.gaps())
+            .isGreaterThanOrEqualTo(result.dmaDropped() + FRAMES / ReceiveWarmUp.SKIP_EVERY_FRAMES);
     }
 
     @Test

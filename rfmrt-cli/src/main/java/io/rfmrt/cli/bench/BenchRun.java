@@ -65,6 +65,9 @@ final class BenchRun
     static final int START_OFFSET = 0x100;
     static final int TOTAL_OFFSET = 0x108;
 
+    /** System property that turns the sender's warm-up ({@link #warmUpSender}) on, e.g.
+     * {@code -Drfmrt.bench.senderWarmUp=true}. */
+    static final String SENDER_WARMUP_PROPERTY = "rfmrt.bench.senderWarmUp";
     /** DMA slots of the receiving card the sender's warm-up sends to: a ring its pauses fill at 200 kHz. */
     static final int SENDER_WARMUP_SLOTS = 256;
     /** How long the sender's warm-up's drainer stops, in ms. */
@@ -79,12 +82,11 @@ final class BenchRun
     /** Sender whose send times are each moved by a uniform random offset of up to half a period either way. */
     static final String UNIFORM_JITTER = "uniform-jitter";
     /**
-     * Seconds a step takes beyond its measured ones, about: the sender's two warm-up seconds ({@link #warmUpSender}),
-     * the warm-up second and a receiver JVM started and stopped (a 2-s step of bench ramp took 10-11 s on the 2-CPU
-     * machine of docs/cli.md before the sender's warm-up). Only the first progress line uses it; later ones take the
-     * steps' mean.
+     * Seconds a step takes beyond its measured ones, about: the warm-up second and a receiver JVM started and stopped
+     * (a 2-s step of bench ramp took 10-11 s on the 2-CPU machine of docs/cli.md). Only the first progress line uses
+     * it; later ones take the steps' mean.
      */
-    static final int STEP_OVERHEAD_SECONDS = 10;
+    static final int STEP_OVERHEAD_SECONDS = 8;
     /** Sender that sends at exact multiples of the period (phase-locked to a poller of a related period). */
     static final String FIXED_PERIOD = "fixed-period";
     /** Sender of bursts: frames back to back, then silence. */
@@ -224,7 +226,12 @@ final class BenchRun
      */
     static ModeRun run(final String[] mode, final Traffic traffic) throws Exception
     {
-        warmUpSender(traffic);
+        if (Boolean.getBoolean(SENDER_WARMUP_PROPERTY))
+        {
+            // off by default: at 100 kHz (interrupt row) runs with it lost frames where runs without it did not
+            // (docs/benchmarks.md, "the warm-ups take the rare branches")
+            warmUpSender(traffic);
+        }
         final String network = "bench-" + ProcessHandle.current().pid() + "-" + mode[0];
         SimNetwork.create(network, NETWORK_BYTES).close();
         try

@@ -7,8 +7,8 @@ package io.rfmrt.cli.bench;
  * frame handled: a loss at start-up (a cold process) and one spread over a run look the same in a total, not here.
  * <p>
  * Written by the receive thread alone ({@link #onFrame}, {@link #reset}, no allocation), or by another thread while
- * no receive thread runs; read by another thread once the receive thread has stopped ({@link #figures()}). Frames handled out of order count as nothing (a transport that reorders
- * is not one these benches run).
+ * no receive thread runs; read by another thread once the receive thread has stopped ({@link #figures()}). Frames
+ * handled out of order count as nothing (a transport that reorders is not one these benches run).
  */
 public final class SequenceSkips
 {
