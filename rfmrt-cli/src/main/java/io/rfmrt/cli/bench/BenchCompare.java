@@ -334,10 +334,14 @@ public final class BenchCompare implements Callable<Integer>
                 {
                     final long number = frame.buffer().getLong(frame.payloadOffset());
                     sum[0] += number;
-                    // the warm-up's synthetic frames are numbered 0; the sender's from 1
+                    // the sender's frames are numbered from 1; the warm-up's are runs of numbers, each after a restart
                     if (number > 0)
                     {
                         skips.onFrame(number, stamps.consumerStartNanos());
+                    }
+                    else if (number == SequenceSkips.RESTART)
+                    {
+                        skips.reset();
                     }
                 };
                 final ReceivePath path = new ReceivePath(device, List.of(BenchRun.CHANNEL), EventType.INTR1, strategy,
@@ -349,7 +353,13 @@ public final class BenchCompare implements Callable<Integer>
                 this.device = device;
                 final int cpu = env.rtCpus().isEmpty() ? -1 : env.rtCpus().get(0);
                 ReceiveWarmUp.warmUp(device, List.of(BenchRun.CHANNEL), EventType.INTR1, strategy,
-                    ReceiveWarmUp.WARMUP_FRAMES_DEFAULT, handler);
+                    ReceiveWarmUp.WARMUP_FRAMES_DEFAULT, handler, (buffer, channel, frame) ->
+                    {
+                        buffer.putLong(0, SequenceSkips.warmUpNumber(frame, warmupFrames));
+                        return buffer.capacity();
+                    });
+                // the warm-up's threads have ended: the run's first frame is the first again
+                skips.reset();
                 path.start(env, cpu, 80, cpu, consumerPriority);
                 System.out.println("ready");
                 System.out.flush();

@@ -11,9 +11,13 @@ import io.rfmrt.cli.common.ChildJvm;
 import io.rfmrt.cli.common.ChildResult;
 import io.rfmrt.cli.common.Renamed;
 import io.rfmrt.cli.common.UsageException;
+import io.rfmrt.rfm.DmaCompletion;
+import io.rfmrt.rfm.DmaEngine;
+import io.rfmrt.rfm.EventInfo;
 import io.rfmrt.rfm.EventType;
 import io.rfmrt.rfm.RfmDevice;
 import io.rfmrt.rfm.RfmDevices;
+import io.rfmrt.rfm.RfmStatus;
 import io.rfmrt.rfm.channel.ChannelSpec;
 import io.rfmrt.rfm.channel.FramePublisher;
 import io.rfmrt.rfm.sim.SimNetwork;
@@ -37,6 +41,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -59,6 +64,18 @@ final class BenchRun
     static final int NETWORK_BYTES = 8 << 20;
     static final int START_OFFSET = 0x100;
     static final int TOTAL_OFFSET = 0x108;
+
+    /** System property that turns the sender's warm-up ({@link #warmUpSender}) on, e.g.
+     * {@code -Drfmrt.bench.senderWarmUp=true}. */
+    static final String SENDER_WARMUP_PROPERTY = "rfmrt.bench.senderWarmUp";
+    /** DMA slots of the receiving card the sender's warm-up sends to: a ring its pauses fill at 200 kHz. */
+    static final int SENDER_WARMUP_SLOTS = 256;
+    /** How long the sender's warm-up's drainer stops, in ms. */
+    static final int SENDER_WARMUP_PAUSE_MS = 2;
+    /** How often it stops, in ms. */
+    static final int SENDER_WARMUP_PAUSE_EVERY_MS = 20;
+    /** Its longest wait for an interrupt, in ns. */
+    static final long SENDER_WARMUP_WAIT_NS = 1_000_000;
 
     /** The sender thread's name. */
     static final String SENDER_THREAD = "rfmrt-bench-sender";
@@ -209,6 +226,12 @@ final class BenchRun
      */
     static ModeRun run(final String[] mode, final Traffic traffic) throws Exception
     {
+        if (Boolean.getBoolean(SENDER_WARMUP_PROPERTY))
+        {
+            // off by default: at 100 kHz (interrupt row) runs with it lost frames where runs without it did not
+            // (docs/benchmarks.md, "the warm-ups take the rare branches")
+            warmUpSender(traffic);
+        }
         final String network = "bench-" + ProcessHandle.current().pid() + "-" + mode[0];
         SimNetwork.create(network, NETWORK_BYTES).close();
         try
@@ -399,6 +422,83 @@ final class BenchRun
             causes.put("dma_dropped", dmaDropped);
             causes.put("fifo_overflows", fifoOverflows);
             return causes;
+        }
+    }
+
+    /**
+     * Warm the sender's code up before the receiver starts, as the receiver's own warm-up does its: two seconds of the
+     * steady traffic at its rate through the same code ({@link #send}) on a private network, each second from a sending
+     * card of its own (a card's first send maps the receiver's ring: the real run's first frame is one too), the
+     * receiving card drained by a thread that waits on its interrupt and stops for {@value #SENDER_WARMUP_PAUSE_MS} ms
+     * every {@value #SENDER_WARMUP_PAUSE_EVERY_MS} ms, so that a waiter to wake, a full event FIFO and a full DMA ring
+     * are in the profile too (at 200 kHz, uncommon traps in the sender's first frames sent it back to the interpreter,
+     * 0.6 s behind its send times after the first second). A burst sender is not warmed.
+     *
+     * @param traffic the traffic about to be sent.
+     */
+    static void warmUpSender(final Traffic traffic) throws Exception
+    {
+        if (BURST.equals(traffic.sender()))
+        {
+            return;
+        }
+        final String network = "bench-" + ProcessHandle.current().pid() + "-sender-warmup";
+        SimNetwork.create(network, NETWORK_BYTES).close();
+        try (RfmDevice receiving = RfmDevices.open("sim:" + network + "?node=2&dmaSlots=" + SENDER_WARMUP_SLOTS +
+            "&dmaSlotSize=256&dma=auto"))
+        {
+            receiving.enableEvent(CHANNEL.event());
+            final AtomicBoolean done = new AtomicBoolean();
+            final Thread drainer = new Thread(() -> drainWithPauses(receiving, done), SENDER_THREAD + "-warmup");
+            drainer.setDaemon(true);
+            drainer.start();
+            try
+            {
+                final Traffic second = Traffic.steady(traffic.sender(), traffic.rate(), 0, traffic.size());
+                for (int card = 0; card < 2; card++)
+                {
+                    try (RfmDevice sending = RfmDevices.open("sim:" + network + "?node=1"))
+                    {
+                        send(sending, second, new long[2], new SenderHoldUps((long)(1e9 / traffic.rate())));
+                    }
+                }
+            }
+            finally
+            {
+                done.set(true);
+                drainer.join();
+            }
+        }
+        finally
+        {
+            SimNetwork.destroy(network, true);
+        }
+    }
+
+    private static void drainWithPauses(final RfmDevice device, final AtomicBoolean done)
+    {
+        final EventInfo info = new EventInfo();
+        final DmaCompletion completion = new DmaCompletion();
+        final DmaEngine dma = device.dma();
+        long pauseAt = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(SENDER_WARMUP_PAUSE_EVERY_MS);
+        while (!done.get())
+        {
+            if (device.awaitEvent(CHANNEL.event(), SENDER_WARMUP_WAIT_NS, info) == RfmStatus.SUCCESS)
+            {
+                while (device.pollEvent(CHANNEL.event(), info) == RfmStatus.SUCCESS)
+                {
+                    Thread.onSpinWait();
+                }
+            }
+            while (dma.takeCompleted(completion))
+            {
+                dma.release(completion);
+            }
+            if (System.nanoTime() - pauseAt >= 0)
+            {
+                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(SENDER_WARMUP_PAUSE_MS));
+                pauseAt = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(SENDER_WARMUP_PAUSE_EVERY_MS);
+            }
         }
     }
 

@@ -47,4 +47,43 @@ class SequenceSkipsTest
         skips.onFrame(5, 20);
         assertThat(skips.figures()).isEqualTo(new SequenceSkips.Figures(2, 1, 0.0, 0.0));
     }
+
+    @Test
+    void shouldForgetEveryFrameOnReset()
+    {
+        final SequenceSkips skips = new SequenceSkips(100);
+        skips.onFrame(1, 1_000);
+        skips.onFrame(50, 2_000);
+        skips.reset();
+        skips.onFrame(1, 10_000_000_000L);
+        skips.onFrame(3, 10_500_000_000L);
+        assertThat(skips.figures()).isEqualTo(new SequenceSkips.Figures(1, 0, 0.5, 0.5));
+    }
+
+    @Test
+    void shouldNumberTheWarmUpsFramesInRunsThatSkipInAcrossAndAfterTheWarmUp()
+    {
+        final long warmup = 200_000;
+        final SequenceSkips skips = new SequenceSkips(warmup);
+        int restarts = 0;
+        for (long frame = 0; frame < 2L * SequenceSkips.WARMUP_RUN; frame++)
+        {
+            final long number = SequenceSkips.warmUpNumber(frame, warmup);
+            if (number == SequenceSkips.RESTART)
+            {
+                restarts++;
+                skips.reset();
+            }
+            else
+            {
+                assertThat(number).isPositive();
+                skips.onFrame(number, 1_000_000_000L + frame);
+            }
+        }
+        assertThat(restarts).isEqualTo(2);
+        // the last run: 199 -> W-200 (all in the warm-up), W-51 -> W+10 (51 in it, 9 after), W+109 -> W+120 (10 after)
+        final SequenceSkips.Figures f = skips.figures();
+        assertThat(f.inWarmup()).isEqualTo(warmup - 200 - 200 + 51);
+        assertThat(f.afterWarmup()).isEqualTo(9 + 10);
+    }
 }
