@@ -27,8 +27,10 @@ class ChildJvmTest
     {
         final picocli.CommandLine cli = new picocli.CommandLine(Main.class);
         assertThat(cli.getSubcommands().get(ChildJvm.INTERNAL).getSubcommands().keySet())
-            .containsExactlyInAnyOrder("bench-peer", "bench-receiver", "bench-peer-receiver", "bench-hosts-sender");
+            .containsExactlyInAnyOrder("bench-peer", "bench-receiver", "bench-peer-receiver", "bench-hosts-sender",
+                "bench-hosts-probe");
         assertThat(cli.getSubcommands().keySet()).as("no child command at the top level")
-            .doesNotContain("bench-peer", "bench-receiver", "bench-peer-receiver", "bench-hosts-sender");
+            .doesNotContain("bench-peer", "bench-receiver", "bench-peer-receiver", "bench-hosts-sender",
+                "bench-hosts-probe");
     }
 }

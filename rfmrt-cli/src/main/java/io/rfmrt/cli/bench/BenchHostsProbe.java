@@ -7,11 +7,9 @@ import io.rfmrt.rfm.EventType;
 import io.rfmrt.rfm.RfmCounter;
 import io.rfmrt.rfm.bridge.BridgeCounter;
 import io.rfmrt.rfm.bridge.BridgeStatus;
-import io.rfmrt.rfm.internal.sim.ControlBlockDescriptor;
-import io.rfmrt.rfm.internal.sim.DmaRing;
-import io.rfmrt.rfm.internal.sim.NetworkImage;
 import io.rfmrt.rfm.sim.HostBridge;
 import io.rfmrt.rfm.sim.SimNetwork;
+import io.rfmrt.rfm.sim.SimProbe;
 import io.rfmrt.runtime.threads.RtEnvironment;
 import io.rfmrt.runtime.threads.RtSettings;
 import org.agrona.IoUtil;
@@ -47,9 +45,9 @@ import java.util.concurrent.atomic.AtomicReference;
  *   T NAME=VALUE NAME=VALUE ...    T: System.nanoTime() (CLOCK_MONOTONIC, the sender's stamps' clock)
  * </pre>
  * Names: {@code nN.COUNTER[.TYPE]} a card's counter, {@code nN.ring_filled/taken/released} the indexes of a local
- * node's DMA ring (transfers the card completed, the node took, the node gave back), {@code b.COUNTER} the bridge's, {@code b.log_queued} bytes in its
- * outbound log, {@code aID} an Aeron counter, {@code nN.queued.TYPE} events in a card's FIFO, {@code t.NAME.run/wait/state}
- * the {@code rfmrt-*} threads of each card's holder and of the bridge ({@code /proc/PID/task/TID/schedstat}: ns run,
+ * node's DMA ring (transfers the card completed, the node took, the node gave back), {@code b.COUNTER} the
+ * bridge's, {@code b.log_queued} bytes in its outbound log, {@code aID} an Aeron counter, {@code nN.queued.TYPE}
+ * events in a card's FIFO, {@code t.NAME.run/wait/state} the {@code rfmrt-*} threads of each card's holder and of the bridge ({@code /proc/PID/task/TID/schedstat}: ns run,
  * ns waited runnable; state 1 runnable, 2 asleep, 3 uninterruptible, 9 other; {@code .sys} and {@code .arg0}, from
  * {@code /proc/PID/task/TID/syscall}, the system call it is blocked in and its first argument).
  */
@@ -108,9 +106,8 @@ public final class BenchHostsProbe implements Callable<Integer>
 
     private void sample() throws Exception
     {
-        final DmaRing[] rings = new DmaRing[ControlBlockDescriptor.CARD_COUNT];
         try (SimNetwork net = SimNetwork.attach(network);
-            NetworkImage image = NetworkImage.attach(SimNetwork.dir(network), network);
+            SimProbe image = SimProbe.attach(network);
             PrintWriter w = new PrintWriter(new BufferedWriter(Files.newBufferedWriter(out, StandardCharsets.UTF_8))))
         {
             final Path cnc = SimNetwork.dir(network).resolve(HostBridge.AERON_DIR).resolve(
@@ -131,30 +128,24 @@ public final class BenchHostsProbe implements Callable<Integer>
                     line.append(System.nanoTime());
                     samples++;
                     // every card of the image, read in place (SimNetwork.cards() copies all 256 each call)
-                    for (int node = 0; node < ControlBlockDescriptor.CARD_COUNT; node++)
+                    for (int node = 0; node < SimProbe.CARD_COUNT; node++)
                     {
-                        final long pid = image.card(node).ownerPid();
+                        final long pid = image.ownerPid(node);
                         if (pid == 0 && !image.isPresent(node))
                         {
                             continue;
                         }
                         final String n = "n" + node;
-                        if (rings[node] == null && pid != 0 && pid != bridgePid(net) &&
-                            Files.exists(DmaRing.file(image, node)))
-                        {
-                            rings[node] = DmaRing.attach(image, node);
-                        }
-                        final DmaRing ring = rings[node];
-                        if (ring != null)
+                        if (pid != 0 && pid != bridgePid(net) && image.attachRing(node))
                         {
                             // filled by the card, taken by the node's thread, released by it
-                            put(line, n + ".ring_filled", ring.hardwareIndex());
-                            put(line, n + ".ring_taken", ring.completedIndex());
-                            put(line, n + ".ring_released", ring.freeIndex());
+                            put(line, n + ".ring_filled", image.ringFilled(node));
+                            put(line, n + ".ring_taken", image.ringTaken(node));
+                            put(line, n + ".ring_released", image.ringReleased(node));
                         }
                         for (final EventType type : TYPES)
                         {
-                            put(line, n + ".queued." + type, image.fifo(node, type).size());
+                            put(line, n + ".queued." + type, image.queued(node, type));
                         }
                         for (final RfmCounter counter : CARD_COUNTERS)
                         {
@@ -162,13 +153,12 @@ public final class BenchHostsProbe implements Callable<Integer>
                             {
                                 for (final EventType type : TYPES)
                                 {
-                                    put(line, n + "." + counter + "." + type,
-                                        image.card(node).counter(counter.slot(type)));
+                                    put(line, n + "." + counter + "." + type, image.counter(node, counter, type));
                                 }
                             }
                             else
                             {
-                                put(line, n + "." + counter, image.card(node).counter(counter.slot(null)));
+                                put(line, n + "." + counter, image.counter(node, counter, null));
                             }
                         }
                         if (pid != 0)
@@ -202,13 +192,6 @@ public final class BenchHostsProbe implements Callable<Integer>
             finally
             {
                 IoUtil.unmap(cncBuffer);
-                for (final DmaRing ring : rings)
-                {
-                    if (ring != null)
-                    {
-                        ring.close();
-                    }
-                }
             }
         }
     }
