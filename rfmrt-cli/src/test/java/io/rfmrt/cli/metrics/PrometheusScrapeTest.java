@@ -181,7 +181,9 @@ class PrometheusScrapeTest
         {
             try
             {
-                return query(prometheusPort, promql);
+                // 503 while Prometheus replays its write-ahead log and opens its storage: not ready yet
+                return get("http://127.0.0.1:" + prometheusPort + "/-/ready").startsWith("200 ") ?
+                    query(prometheusPort, promql) : null;
             }
             catch (final IOException ex)
             {
