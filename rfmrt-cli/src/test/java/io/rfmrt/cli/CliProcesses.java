@@ -99,12 +99,14 @@ public final class CliProcesses
     /**
      * @return the JVM flags of a test's child: this build's ({@code rfmrt.test.jvm.flags}), then the JIT the tests
      * choose for their children ({@code rfmrt.test.child.jit}: the client compiler alone unless the build says
-     * otherwise; docs/testing.md, "Child JVMs"). A child's own children inherit them.
+     * otherwise) and their nodes' warm-up ({@code rfmrt.test.child.warmup}: 5,000 frames a channel; docs/testing.md,
+     * "Child JVMs"). A child's own children inherit them.
      */
     public static List<String> childJvmFlags()
     {
         final List<String> flags = new ArrayList<>(words(System.getProperty("rfmrt.test.jvm.flags", "")));
         flags.addAll(words(System.getProperty("rfmrt.test.child.jit", "")));
+        flags.addAll(words(System.getProperty("rfmrt.test.child.warmup", "")));
         return flags;
     }
 
