@@ -9,6 +9,7 @@ import io.rfmrt.control.RealisticAxisPlant;
 import io.rfmrt.control.excite.ExcitationRecording;
 import io.rfmrt.control.excite.ExcitationSpec;
 import io.rfmrt.control.law.CascadedPidLaw;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.nio.file.Path;
@@ -28,7 +29,10 @@ import static org.assertj.core.data.Offset.offset;
  * Hann, 4096 points, 50 % overlap, from the injection: the plant P = H(d→ω)/H(d→u), the open loop
  * L = −H(d→c)/H(d→u)). The measurement is checked against {@link AxisModel}, built from the plant's parameters and
  * the gains only.
+ * <p>
+ * Tagged {@code acceptance}: minutes of simulated loop on two cpus, left out of {@code ./run-tests --quick}.
  */
+@Tag("acceptance")
 class LoopTuningAcceptanceTest
 {
     private static final double PERIOD = 250e-6;
