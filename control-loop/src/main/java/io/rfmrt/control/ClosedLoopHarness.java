@@ -8,7 +8,10 @@ import io.rfmrt.control.excite.Excitation;
  * its drive measures), the setpoint is taken at t, the law computes a command (the first cycle, and each
  * {@link #activate}, calls {@link ControlLaw#activate} first), and the axis is advanced over [t, t + period] under the
  * command of {@code delayCycles} cycles before (0: this cycle's, as when the controller answers well inside the
- * period). Tracking (RMS and largest |setpoint − position| at the samples) and the largest torque are kept.
+ * period). The delay may change between runs ({@link #delayCycles(int)}, up to the capacity given): the axis keeps the
+ * command it holds until a newer one is due, as a drive does, so a longer delay holds the command for the extra
+ * cycles and never goes back to an older one. Tracking (RMS and largest |setpoint − position| at the samples) and the
+ * largest torque are kept.
  * <pre>
  * ClosedLoopHarness loop = new ClosedLoopHarness(new AxisPlant(AxisParameters.standard()), law, 1e-3, 0);
  * loop.run(DemoProfile.standard()::setpoint, 3000);
@@ -54,6 +57,10 @@ public final class ClosedLoopHarness
     private final SensorSample sample = new SensorSample();
     private final Setpoint setpoint = new Setpoint();
     private final ControlCommand command = new ControlCommand();
+    private int delayCycles;
+    /** The cycle of the command the axis holds (−1: none yet, it is driven with no torque), and its torque. */
+    private long heldCycle = -1;
+    private double heldTorque;
     private boolean active;
     private Excitation excitation;
     private long cycle;
@@ -71,16 +78,31 @@ public final class ClosedLoopHarness
     public ClosedLoopHarness(final SimulatedAxis axis, final ControlLaw law, final double periodSeconds,
         final int delayCycles)
     {
-        if (!(periodSeconds > 0) || delayCycles < 0 || delayCycles > 1000)
+        this(axis, law, periodSeconds, delayCycles, delayCycles);
+    }
+
+    /**
+     * @param axis           the simulated axis, where it should start (see {@link SimulatedAxis#reset}).
+     * @param law            the law, configured for {@code periodSeconds}.
+     * @param periodSeconds  the loop period, s.
+     * @param delayCycles    whole periods between a command and the axis applying it, at the start (0..maxDelayCycles).
+     * @param maxDelayCycles the longest delay {@link #delayCycles(int)} may set later, the delay line's capacity
+     *                       (delayCycles..1000).
+     */
+    public ClosedLoopHarness(final SimulatedAxis axis, final ControlLaw law, final double periodSeconds,
+        final int delayCycles, final int maxDelayCycles)
+    {
+        if (!(periodSeconds > 0) || delayCycles < 0 || maxDelayCycles < delayCycles || maxDelayCycles > 1000)
         {
-            throw new IllegalArgumentException("periodSeconds " + periodSeconds + " must be > 0 and delayCycles " +
-                delayCycles + " 0..1000");
+            throw new IllegalArgumentException("periodSeconds " + periodSeconds + " must be > 0, delayCycles " +
+                delayCycles + " 0..1000 and maxDelayCycles " + maxDelayCycles + " delayCycles..1000");
         }
         this.axis = axis;
         this.law = law;
         this.periodSeconds = periodSeconds;
         this.periodNanos = Math.round(periodSeconds * 1e9);
-        this.delayLine = new double[delayCycles + 1];
+        this.delayLine = new double[maxDelayCycles + 1];
+        this.delayCycles = delayCycles;
     }
 
     /**
@@ -136,10 +158,46 @@ public final class ClosedLoopHarness
             tracked++;
             final int slots = delayLine.length;
             delayLine[(int)(cycle % slots)] = command.torqueNm();
-            axis.step(slots == 1 ? command.torqueNm() : delayLine[(int)((cycle + 1) % slots)], periodSeconds);
+            // the newest command due (delayCycles before this one), held until a newer one is due: after a longer
+            // delay is set the axis keeps the command it has for the extra cycles, never an older one
+            final long due = cycle - delayCycles;
+            if (due > heldCycle)
+            {
+                heldCycle = due;
+                heldTorque = delayLine[(int)(due % slots)];
+            }
+            axis.step(heldTorque, periodSeconds);
             cycle++;
         }
         return this;
+    }
+
+    /**
+     * Change the delay from the next cycle on, as a transport delay that grows or shrinks mid-run. Each cycle the axis
+     * applies the newest command at least {@code delayCycles} cycles old and holds it until a newer one is that old:
+     * from a delay of d to d + n it holds the command it has for n more cycles; from d + n to d it moves on to the
+     * newer one at once. Allocates nothing.
+     *
+     * @param delayCycles whole periods between a command and the axis applying it (0 to the capacity given to the
+     *                    constructor).
+     * @return this.
+     */
+    public ClosedLoopHarness delayCycles(final int delayCycles)
+    {
+        if (delayCycles < 0 || delayCycles > delayLine.length - 1)
+        {
+            throw new IllegalArgumentException("delayCycles " + delayCycles + " is not 0.." + (delayLine.length - 1));
+        }
+        this.delayCycles = delayCycles;
+        return this;
+    }
+
+    /**
+     * @return whole periods between a command and the axis applying it, now.
+     */
+    public int delayCycles()
+    {
+        return delayCycles;
     }
 
     /**

@@ -236,6 +236,18 @@ public final class ControllerApp implements NodeApp
         }
 
         /**
+         * @return the following-error limits these settings give: at rest and at the profile's top speed, the filter
+         * in cycles at the rate (at least one).
+         */
+        public FollowingError.Limits followingErrorLimits()
+        {
+            final double dt = 1.0 / rateHz;
+            final int filterCycles = Math.max(1, (int)Math.round(followingErrorFilterMs * 1e-3 / dt));
+            return new FollowingError.Limits(followingErrorRad, followingErrorAtSpeedRad,
+                DemoProfile.named(profile).vMaxRadPerS(), filterCycles);
+        }
+
+        /**
          * @return the excitation limits these settings give.
          */
         public ExcitationLimits excitationLimits()
@@ -402,10 +414,8 @@ public final class ControllerApp implements NodeApp
         }));
         drive = new DriveHandshake(Math.max(1, Math.round(settings.brakeReleaseTimeoutMs() * 1e-3 / dt)),
             timer::requestDriveTrip);
-        supervision = new Supervision(new DeadlineMonitor(periodNanos), new FollowingError(new FollowingError.Limits(
-            settings.followingErrorRad(), settings.followingErrorAtSpeedRad(), profile.vMaxRadPerS(),
-            Math.max(1, (int)Math.round(settings.followingErrorFilterMs() * 1e-3 / dt)))), MISSES_KEPT,
-            timer::requestFault);
+        supervision = new Supervision(new DeadlineMonitor(periodNanos),
+            new FollowingError(settings.followingErrorLimits()), MISSES_KEPT, timer::requestFault);
         cardWarm = NodeResults.cardCounters(node.device(), SENSOR.event());
         // this side's rate, before its first command, for the plant to check against its own
         node.device().window().putLongRelease(CONTROLLER_RATE_OFFSET, settings.rateHz());

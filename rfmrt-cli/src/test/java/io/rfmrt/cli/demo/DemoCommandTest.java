@@ -592,15 +592,21 @@ class DemoCommandTest
     }
 
     @Test
-    void shouldFaultWithinTwoHundredMillisecondsOnThreeMillisecondsOfLatencyOnTheRealisticPlant(
+    void shouldFaultOnceOnTheFollowingErrorAfterThreeMillisecondsOfLatencyOnTheRealisticPlant(
         @TempDir final Path out) throws Exception
     {
-        // the drive's one period and 3 ms more: four periods of delay in the loop, which the tune cannot hold
+        // the drive's one period and 3 ms more: four periods of delay in the loop, which the tune cannot hold. The
+        // plant adopts the newest command that has arrived, so on a loaded machine late arrivals change the loop and
+        // how soon it faults; that bound (within 200 cycles of the injection) is held deterministically, with no
+        // process and no clock, by control-loop's RealisticLatencyFaultTest. Here only what holds under load: one
+        // fault, not before the latency, journaled at its cycle
         final JsonNode s = demo(1, out, "--plant", "realistic", "--fault", "latency:3ms");
-        assertThat(s.get("following_error_faults").asLong()).isEqualTo(1);
-        final long injected = s.get("plant").get("cycles").asLong() * 40 / 100;
-        assertThat(s.get("fault_cycle").asLong() - injected).as("cycles from the injection to the fault")
-            .isBetween(0L, 200L);
+        // the planned cycles (3 s at 1 kHz), not the plant's: a tick missed at the end can carry those past 3000
+        final long injected = DemoFault.parse("latency:3ms", 3 * 1000).latencyFrom();
+        final long faultCycle = s.get("fault_cycle").asLong();
+        assertThat(s.get("following_error_faults").asLong()).as("one following-error fault: %s", s).isEqualTo(1);
+        assertThat(faultCycle).as("the fault at or after the injection at cycle %d: %s", injected, s)
+            .isGreaterThanOrEqualTo(injected);
         boolean journaled = false;
         try (JournalReader reader = JournalReader.open(out.resolve("journal/controller")))
         {
@@ -608,10 +614,10 @@ class DemoCommandTest
             while (reader.next(r))
             {
                 journaled |= r.kind() == RecordKind.FAULT && r.code() == ControlFrames.FAULT_FOLLOWING_ERROR &&
-                    r.seq() == s.get("fault_cycle").asLong();
+                    r.seq() == faultCycle;
             }
         }
-        assertThat(journaled).as("FOLLOWING_ERROR journaled at the fault cycle").isTrue();
+        assertThat(journaled).as("FOLLOWING_ERROR journaled at the fault cycle %d: %s", faultCycle, s).isTrue();
     }
 
     @Test
