@@ -9,6 +9,7 @@ import io.rfmrt.control.node.ControlFrames;
 import io.rfmrt.runtime.journal.JournalReader;
 import io.rfmrt.runtime.journal.JournalRecord;
 import io.rfmrt.runtime.journal.RecordKind;
+import io.rfmrt.runtime.replay.TimeBound;
 import net.openhft.chronicle.queue.ExcerptAppender;
 import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
 import net.openhft.chronicle.queue.impl.single.SingleChronicleQueueBuilder;
@@ -274,8 +275,10 @@ class ReplayPlayTest
         assertThat(summary.exit()).as(summary.err()).isZero();
         final long inWindow = new ObjectMapper().readTree(summary.out()).get("journals").get(0).get("sources")
             .get(0).get("frames").asLong();
-        assertThat(inWindow).isPositive();
-        assertThat(inWindow).isBetween(900L, 1001L);
+        // the recording's own send times say how many of its frames lie in the second, bounds included (a stall
+        // of this machine while the demo recorded leaves fewer than the 1,000 of a 1 kHz plant)
+        assertThat(inWindow).isPositive().isLessThanOrEqualTo(1001L)
+            .isEqualTo(framesSentBetween(recording.resolve("journal/controller"), from, to));
         final JsonNode cut = playIntoNode("i17-cut", temp.resolve("cut"), inWindow, "--from", from, "--to", to,
             "--speed", "max");
         assertThat(cut.get("frames").asLong()).isEqualTo(inWindow);
@@ -457,6 +460,28 @@ class ReplayPlayTest
             }
         }
         throw new AssertionError("no frame in " + journal);
+    }
+
+    /** The plant's frames whose send time lies between two bounds from the journal's start, both included. */
+    private static long framesSentBetween(final Path journal, final String from, final String to)
+    {
+        long frames = 0;
+        try (JournalReader reader = JournalReader.open(journal))
+        {
+            final JournalRecord record = new JournalRecord();
+            while (reader.next(record))
+            {
+                if (record.kind() == RecordKind.FRAME && record.source() == ControlFrames.PLANT_NODE)
+                {
+                    final long sinceStart = record.sendNanos() - reader.header().nanos();
+                    if (sinceStart >= TimeBound.parse(from).nanos() && sinceStart <= TimeBound.parse(to).nanos())
+                    {
+                        frames++;
+                    }
+                }
+            }
+        }
+        return frames;
     }
 
     private static List<Long> sensorSeqs(final Path journal)
