@@ -1,6 +1,7 @@
 package io.rfmrt.runtime.journal;
 
 import io.rfmrt.runtime.journal.internal.FileHoles;
+import org.agrona.concurrent.NanoClock;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -8,6 +9,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 
 import static io.rfmrt.runtime.journal.internal.JournalRecordDescriptor.COUNTERS_COUNT_OFFSET;
 import static io.rfmrt.runtime.journal.internal.JournalRecordDescriptor.COUNTERS_FIXED_LENGTH;
@@ -71,9 +73,20 @@ final class FramingWalk
     private static final int MAX_PADDING = 4096;
     private static final int WINDOW = 1 << 20;
 
+    /**
+     * How long, live, an unfinished header with records after it stands before it is damage: the journal's one
+     * writer finishes a record in microseconds, so one that stays unfinished while later bytes hold records has no
+     * writer any more (or is a damaged header).
+     */
+    static final long UNFINISHED_STALL_NANOS = TimeUnit.SECONDS.toNanos(1);
+
     private final FollowedFiles files;
     private final RecordDecoder decoder;
+    private final NanoClock clock;
     private final boolean live;
+    private long unfinishedAt = -1;
+    private int unfinishedFile = -1;
+    private long unfinishedSince;
     private final ByteBuffer window = ByteBuffer.allocate(WINDOW).order(ByteOrder.LITTLE_ENDIAN);
     private final List<String> damage = new ArrayList<>();
     private long damageCount;
@@ -92,11 +105,13 @@ final class FramingWalk
     /**
      * @param files   the files to walk.
      * @param decoder whose id checks judge where a record starts.
+     * @param clock   times an unfinished header live ({@link #UNFINISHED_STALL_NANOS}).
      */
-    FramingWalk(final FollowedFiles files, final RecordDecoder decoder)
+    FramingWalk(final FollowedFiles files, final RecordDecoder decoder, final NanoClock clock)
     {
         this.files = files;
         this.decoder = decoder;
+        this.clock = clock;
         this.live = files.live();
     }
 
@@ -261,14 +276,17 @@ final class FramingWalk
                     continue;
                 }
                 // the writer at work shows a header of unknown length (0): live, that is the end of what is written
-                // so far; a length, or offline a record anywhere after it, makes it damage
+                // so far until it has stood for UNFINISHED_STALL_NANOS (a journal's one writer finishes a record in
+                // microseconds), then a record anywhere after it makes it damage, as offline; a length makes it
+                // damage at once
                 if (live && length > 0)
                 {
                     damaged(p, "a document of " + length + " bytes marked unfinished, with a length");
                     resync(p);
                     continue;
                 }
-                final long after = live || endVerifiedAt == p ? -1 : findRecord(p + 1);
+                final long after = live ? (stalled(p) ? findRecord(p + 1) : -1) :
+                    endVerifiedAt == p ? -1 : findRecord(p + 1);
                 final boolean fits = length <= fileSize - p - Integer.BYTES;
                 if (after >= 0 || !fits && !live || files.laterFileExists())
                 {
@@ -329,6 +347,28 @@ final class FramingWalk
             read(p + Integer.BYTES, array, length);
             return true;
         }
+    }
+
+    /**
+     * Live: whether the unfinished header at {@code p} has stood for {@link #UNFINISHED_STALL_NANOS} since it was
+     * first met, or since the last look after it found nothing; the look is made at most once per such period.
+     */
+    private boolean stalled(final long p)
+    {
+        final long now = clock.nanoTime();
+        if (unfinishedAt != p || unfinishedFile != files.index())
+        {
+            unfinishedAt = p;
+            unfinishedFile = files.index();
+            unfinishedSince = now;
+            return false;
+        }
+        if (now - unfinishedSince < UNFINISHED_STALL_NANOS)
+        {
+            return false;
+        }
+        unfinishedSince = now;
+        return true;
     }
 
     /** Offline: whether everything from {@code p} to the end of the file is zero (checked once per position). */

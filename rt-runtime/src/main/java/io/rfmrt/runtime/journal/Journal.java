@@ -7,6 +7,8 @@ import io.rfmrt.runtime.journal.internal.JournalFolderLock;
 import io.rfmrt.runtime.journal.internal.JournalRecordDescriptor;
 import org.agrona.BufferUtil;
 import org.agrona.concurrent.AgentRunner;
+import org.agrona.concurrent.EpochClock;
+import org.agrona.concurrent.NanoClock;
 import org.agrona.concurrent.SleepingIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.SystemEpochClock;
@@ -171,6 +173,23 @@ public final class Journal implements AutoCloseable
     static Journal start(final JournalConfig config, final long minFreeBytes, final long blockBytes,
         final ThreadFactory threads)
     {
+        return start(config, minFreeBytes, blockBytes, threads, SystemNanoClock.INSTANCE, SystemEpochClock.INSTANCE);
+    }
+
+    /**
+     * As {@link #start(JournalConfig)}, every time the journal writes (its records' {@code journalNanos}, its
+     * headers' clock pairing) read from the clocks given: a journal written with fixed clocks is the same bytes on
+     * every run.
+     */
+    static Journal start(final JournalConfig config, final NanoClock nanoClock, final EpochClock epochClock)
+    {
+        return start(config, Long.getLong(MIN_FREE_BYTES_PROP_NAME, MIN_FREE_BYTES_DEFAULT), blockBytes(),
+            DAEMON_THREADS, nanoClock, epochClock);
+    }
+
+    private static Journal start(final JournalConfig config, final long minFreeBytes, final long blockBytes,
+        final ThreadFactory threads, final NanoClock nanoClock, final EpochClock epochClock)
+    {
         config.validate();
         final Path dir = config.dir();
         final String problem = folderProblem(dir);
@@ -195,8 +214,8 @@ public final class Journal implements AutoCloseable
                 config.cpu(),
                 minFreeBytes,
                 blockBytes,
-                SystemNanoClock.INSTANCE,
-                SystemEpochClock.INSTANCE,
+                nanoClock,
+                epochClock,
                 config.layoutBytes());
         }
         catch (final RuntimeException | Error ex)

@@ -1,5 +1,8 @@
 package io.rfmrt.runtime.journal;
 
+import org.agrona.concurrent.NanoClock;
+import org.agrona.concurrent.SystemNanoClock;
+
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -40,9 +43,12 @@ import static io.rfmrt.runtime.journal.internal.JournalRecordDescriptor.VERSION_
  * allows: Chronicle keeps no checksum, so a flipped byte inside a record whose framing stays intact is read as it is.
  * <p>
  * A record whose writer has not finished it (not-complete bit set) is the end of what is written so far, except when
- * well-formed documents follow it in the same file: then its writer died and it is reported and skipped. Reading a
- * journal that is still being written works the same way: {@link #next} returns {@code false} at the end of what is
- * written and may be called again later ({@link #open(Path, boolean)} with {@code live}).
+ * well-formed documents follow it in the same file: then its writer died (or its header is damaged) and it is
+ * reported and skipped. Reading a journal that is still being written works the same way: {@link #next} returns
+ * {@code false} at the end of what is written and may be called again later ({@link #open(Path, boolean)} with
+ * {@code live}); there an unfinished record is the end until it has stood unfinished for a second
+ * ({@code FramingWalk.UNFINISHED_STALL_NANOS}: the journal's one writer finishes a record in microseconds), and only
+ * then do records after it make it damage.
  * <p>
  * The folder must be a folder holding a {@code .cq4} file, and its first readable data record must be a journal
  * header (within the first {@value #PROBE_RECORDS} data documents when the first ones are damaged); otherwise
@@ -82,11 +88,11 @@ public final class JournalReader implements AutoCloseable
     private long documents;
     private boolean closed;
 
-    private JournalReader(final Path dir, final boolean live)
+    private JournalReader(final Path dir, final boolean live, final NanoClock clock)
     {
         this.dir = dir;
         this.files = new FollowedFiles(dir, live);
-        this.walk = new FramingWalk(files, decoder);
+        this.walk = new FramingWalk(files, decoder, clock);
     }
 
     /**
@@ -111,6 +117,14 @@ public final class JournalReader implements AutoCloseable
      */
     public static JournalReader open(final Path dir, final boolean live)
     {
+        return open(dir, live, SystemNanoClock.INSTANCE);
+    }
+
+    /**
+     * As {@link #open(Path, boolean)}, an unfinished record timed by {@code clock}.
+     */
+    static JournalReader open(final Path dir, final boolean live, final NanoClock clock)
+    {
         if (dir == null)
         {
             throw new JournalException("journal dir must be given (was null)");
@@ -123,7 +137,7 @@ public final class JournalReader implements AutoCloseable
         {
             throw new JournalException("journal dir " + dir + " is not a folder");
         }
-        final JournalReader reader = new JournalReader(dir, live);
+        final JournalReader reader = new JournalReader(dir, live, clock);
         reader.files.list();
         if (reader.files.isEmpty())
         {

@@ -148,6 +148,90 @@ class JournalReaderTest
     }
 
     @Test
+    void shouldReadLivePastAnUnfinishedRecordWithRecordsAfterItOnceItHasStoodASecond() throws IOException
+    {
+        // the second of three records marked unfinished (length 0), as a writer that died on it or a damaged header
+        // leaves it, with the third record after it
+        final Path dir = journalOfThreeStates(temp.resolve("stuck"));
+        markUnfinished(dir, 1);
+        final long[] now = {1_000_000_000L};
+        final JournalRecord record = new JournalRecord();
+        try (JournalReader reader = JournalReader.open(dir, true, () -> now[0]))
+        {
+            assertThat(reader.next(record)).isTrue();
+            assertThat(record.from()).isEqualTo(0);
+            // live, it may be the record being written: the end for now
+            assertThat(reader.next(record)).isFalse();
+            now[0] += FramingWalk.UNFINISHED_STALL_NANOS - 1;
+            assertThat(reader.next(record)).isFalse();
+            assertThat(reader.damage()).isEmpty();
+            // unfinished for a second with a record after it: no writer is at work on it
+            now[0] += 1;
+            assertThat(reader.next(record)).isTrue();
+            assertThat(record.from()).isEqualTo(2);
+            assertThat(reader.damage()).singleElement().asString()
+                .contains("a document of 0 bytes that its writer never completed; reading resumed at byte");
+            assertThat(reader.next(record)).isFalse();
+        }
+        // offline the same at once
+        try (JournalReader reader = JournalReader.open(dir))
+        {
+            assertThat(reader.next(record)).isTrue();
+            assertThat(reader.next(record)).isTrue();
+            assertThat(record.from()).isEqualTo(2);
+            assertThat(reader.damageCount()).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void shouldWaitLiveAtAnUnfinishedLastRecordHoweverLongItStands() throws IOException
+    {
+        final Path dir = journalOfThreeStates(temp.resolve("tail"));
+        markUnfinished(dir, 2);
+        final long[] now = {1_000_000_000L};
+        final JournalRecord record = new JournalRecord();
+        try (JournalReader reader = JournalReader.open(dir, true, () -> now[0]))
+        {
+            assertThat(reader.next(record)).isTrue();
+            assertThat(reader.next(record)).isTrue();
+            for (int i = 0; i < 5; i++)
+            {
+                assertThat(reader.next(record)).isFalse();
+                now[0] += FramingWalk.UNFINISHED_STALL_NANOS;
+            }
+            assertThat(reader.damage()).isEmpty();
+            assertThat(record.from()).isEqualTo(1);
+        }
+    }
+
+    /** Set the not-complete bit, length 0, in the Chronicle header of the record of index {@code k}. */
+    private static void markUnfinished(final Path dir, final int k) throws IOException
+    {
+        long position = -1;
+        try (JournalReader reader = JournalReader.open(dir))
+        {
+            final JournalRecord record = new JournalRecord();
+            for (int i = 0; i <= k; i++)
+            {
+                assertThat(reader.next(record)).isTrue();
+            }
+            position = reader.position();
+        }
+        final Path file;
+        try (var files = Files.list(dir))
+        {
+            file = files.filter(f -> f.toString().endsWith(".cq4")).findFirst().orElseThrow();
+        }
+        try (java.nio.channels.FileChannel channel = java.nio.channels.FileChannel.open(file,
+            java.nio.file.StandardOpenOption.WRITE))
+        {
+            final java.nio.ByteBuffer header = java.nio.ByteBuffer.allocate(Integer.BYTES)
+                .order(java.nio.ByteOrder.LITTLE_ENDIAN).putInt(0, 0x8000_0000);
+            assertThat(channel.write(header, position)).isEqualTo(Integer.BYTES);
+        }
+    }
+
+    @Test
     void shouldRefuseAJournalOfTheOldNumberingNamingTheFileAndBothVersions() throws IOException
     {
         final Path dir = temp.resolve("old");
