@@ -223,7 +223,7 @@ public final class ReceiveWarmUp
                     overflows += receiver.counter(RfmCounter.FIFO_OVERFLOWS, type);
                 }
                 result = new Result(paths.handled, paths.gaps, paths.boundedDrains,
-                    receiver.counter(RfmCounter.DMA_DROPPED, null), overflows);
+                    receiver.counter(RfmCounter.DMA_DROPPED, null), overflows, paths.dmaMissing);
             }
             JitWatch.awaitIdle(TimeUnit.SECONDS.toNanos(10));
             if (leftRunning == null)
@@ -277,8 +277,11 @@ public final class ReceiveWarmUp
      * @param boundedDrains drains that ended on their bound (a DMA ring's worth of frames in one wake).
      * @param dmaDropped    frames the card did not move, its DMA ring full.
      * @param fifoOverflows events the card's FIFO had no room for.
+     * @param dmaMissing    frames found by number whose on-demand transfer found the DMA ring out of descriptors
+     *                      (looked at again once the consumer gave some back).
      */
-    public record Result(long framesHandled, long gaps, long boundedDrains, long dmaDropped, long fifoOverflows)
+    public record Result(long framesHandled, long gaps, long boundedDrains, long dmaDropped, long fifoOverflows,
+        long dmaMissing)
     {
     }
 
@@ -302,6 +305,7 @@ public final class ReceiveWarmUp
         private long handled;
         private long gaps;
         private long boundedDrains;
+        private long dmaMissing;
 
         Paths(final RfmDevice receiver, final List<ChannelSpec> channels, final EventType event,
             final WaitStrategy wait, final FrameHandler handler, final RtEnvironment env, final boolean auto)
@@ -356,6 +360,7 @@ public final class ReceiveWarmUp
                 handled += path.counter(RuntimeCounter.FRAMES_HANDLED);
                 gaps += path.counter(FrameCounter.GAPS);
                 boundedDrains += path.counter(RuntimeCounter.DRAIN_BOUND);
+                dmaMissing += path.counter(FrameCounter.DMA_MISSING);
                 sent = 0;
             }
         }
