@@ -465,6 +465,8 @@ class ReplayPlayTest
     /** The plant's frames whose send time lies between two bounds from the journal's start, both included. */
     private static long framesSentBetween(final Path journal, final String from, final String to)
     {
+        final long earliest = TimeBound.parse(from).nanos();
+        final long latest = TimeBound.parse(to).nanos();
         long frames = 0;
         try (JournalReader reader = JournalReader.open(journal))
         {
@@ -474,7 +476,7 @@ class ReplayPlayTest
                 if (record.kind() == RecordKind.FRAME && record.source() == ControlFrames.PLANT_NODE)
                 {
                     final long sinceStart = record.sendNanos() - reader.header().nanos();
-                    if (sinceStart >= TimeBound.parse(from).nanos() && sinceStart <= TimeBound.parse(to).nanos())
+                    if (sinceStart >= earliest && sinceStart <= latest)
                     {
                         frames++;
                     }
