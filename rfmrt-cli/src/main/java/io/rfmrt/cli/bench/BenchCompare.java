@@ -245,9 +245,16 @@ public final class BenchCompare implements Callable<Integer>
             final BenchRun.ReceiverFigures f = m.figures();
             final Map<String, Double> stages = m.counts().stagesP50Us();
             out.printf("%-18s %8s %6s %8s %8s %8s %8s %8s %9s %6s %6.2f   %s %s %s %s%n", m.mode(), f.frames(),
-                f.lost(), f.meanUs(), f.p50Us(), f.p90Us(), f.p99Us(), f.p999Us(), f.maxUs(), f.cpuPct(),
-                f.p50Us() / Math.max(0.1, wakeP50), stages.get("transfer"), stages.get("isr"), stages.get("handoff"),
-                stages.get("handler"));
+                f.lost(), f.meanUs(), f.p50Us(), f.p90Us(), f.p99Us(), f.p999Us(), f.maxUs(),
+                f.cpuPct() == null ? "-" : f.cpuPct(), f.p50Us() / Math.max(0.1, wakeP50), stages.get("transfer"),
+                stages.get("isr"), stages.get("handoff"), stages.get("handler"));
+        }
+        for (final BenchRun.ModeRun m : modes)
+        {
+            if (m.cpuUntimed() != null)
+            {
+                out.printf("no cpu%% for %s: %s%n", m.mode(), m.cpuUntimed());
+            }
         }
         floorRow(out, "floor: timer", floors.timer());
         floorRow(out, "floor: futex wake", floors.wake());
@@ -302,6 +309,8 @@ public final class BenchCompare implements Callable<Integer>
         static final int NODE = 2;
 
         /** Taken once: {@code values()} copies its array at every call, 100 times a second here. */
+        /** The shortest window of the sending a CPU figure is taken over. */
+        static final long MIN_CPU_WINDOW_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
         private static final RfmCounter[] CARD_COUNTERS = RfmCounter.values();
         private static final EventType[] EVENT_TYPES = EventType.values();
 
@@ -408,6 +417,8 @@ public final class BenchCompare implements Callable<Integer>
          * @param histogram          the end-to-end histogram ({@link Histograms#encode}).
          * @param cpuPct             the process's CPU while the sender sent, % of one core; {@code null} for a dead
          *                           receiver or a window too short to time.
+         * @param cpuUntimed         why there is no CPU figure for a receiver that did not fail, or {@code null}
+         *                           (left out).
          * @param failure            why the receive path failed, or {@code null}.
          * @param gaps               frames lost to gaps.
          * @param gapsInWarmup       of them, in the warm-up.
@@ -427,7 +438,7 @@ public final class BenchCompare implements Callable<Integer>
          * @param skips              the frames missing by number, and when.
          */
         record Result(long frames, double meanUs, @JsonUnwrapped Histograms.Percentiles percentiles, String histogram,
-            Double cpuPct, String failure, long gaps, long gapsInWarmup, long dmaDroppedInWarmup, long torn,
+            Double cpuPct, @JsonInclude(JsonInclude.Include.NON_NULL) String cpuUntimed, String failure, long gaps, long gapsInWarmup, long dmaDroppedInWarmup, long torn,
             long dmaMissing, long fifoOverflows, long dmaDropped, long handoffFull, long events, long emptyWakes,
             long boundedDrains, long errors, Map<String, Double> stagesP50Us, List<ThreadHygiene> threads,
             @JsonInclude(JsonInclude.Include.NON_NULL) Long journalRecords, SequenceSkips.Figures skips)
@@ -523,8 +534,12 @@ public final class BenchCompare implements Callable<Integer>
             final String failure = path.failure();
             // a dead receiver or a window too short to time has no CPU figure: the run is invalid, not 0 %
             final long wall = window.wall1() - window.wall0();
-            final Double cpuPct = failure != null || wall < TimeUnit.MILLISECONDS.toNanos(100) ? null :
+            final Double cpuPct = failure != null || wall < MIN_CPU_WINDOW_NANOS ? null :
                 Math.round(1000.0 * (window.cpu1() - window.cpu0()) / wall) / 10.0;
+            final String cpuUntimed = failure != null || cpuPct != null ? null : String.format(
+                "the sending after the warm-up lasted %.1f ms as the receiver watched it, under the %d ms a CPU " +
+                "figure needs (the sender or the watching thread was held up)", wall / 1e6,
+                TimeUnit.NANOSECONDS.toMillis(MIN_CPU_WINDOW_NANOS));
             long overflows = 0;
             for (final EventType type : EventType.values())
             {
@@ -544,7 +559,7 @@ public final class BenchCompare implements Callable<Integer>
                     delta.involuntarySwitches()));
             }
             return new Result(path.counter(RuntimeCounter.FRAMES_HANDLED), Math.round(e2e.getMean() / 100.0) / 10.0,
-                Histograms.Percentiles.of(e2e), Histograms.encode(e2e), cpuPct, failure,
+                Histograms.Percentiles.of(e2e), Histograms.encode(e2e), cpuPct, cpuUntimed, failure,
                 path.counter(FrameCounter.GAPS), window.warmGaps(), window.warmDropped(),
                 path.counter(FrameCounter.TORN), path.counter(FrameCounter.DMA_MISSING), overflows,
                 device.counter(RfmCounter.DMA_DROPPED, null), path.counter(RuntimeCounter.HANDOFF_FULL),

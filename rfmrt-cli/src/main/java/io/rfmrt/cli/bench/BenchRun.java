@@ -282,7 +282,8 @@ final class BenchRun
                 failure = "the receiver process exited " + receiver.exitValue();
             }
             return new ModeRun(mode[0], wait, "on".equals(mode[2]), traffic.sender(), sent[0], sendRate, held,
-                figures, Counts.of(r), failure, failure == null && figures.cpuPct() != null);
+                figures, Counts.of(r), failure, failure == null && figures.cpuPct() != null,
+                failure == null ? r.path("cpu_untimed").asText(null) : null);
         }
         finally
         {
@@ -306,19 +307,29 @@ final class BenchRun
      * @param counts       its losses by cause, stages and threads, or null.
      * @param failure      why the run is invalid (a thread died, no result, a bad exit), or null.
      * @param valid        whether it finished well with a CPU figure.
+     * @param cpuUntimed   why a receiver that did not fail has no CPU figure (its window of the sending was too
+     *                     short to time), or null (left out).
      */
     record ModeRun(@JsonInclude(JsonInclude.Include.NON_NULL) String mode,
         @JsonProperty("wait") String waitStrategy, boolean journal, String sender, long sent, long sendRateHz,
         @JsonUnwrapped SenderHoldUps.Figures holdUps, @JsonUnwrapped ReceiverFigures figures,
-        @JsonUnwrapped Counts counts, String failure, boolean valid)
+        @JsonUnwrapped Counts counts, String failure, boolean valid,
+        @JsonInclude(JsonInclude.Include.NON_NULL) String cpuUntimed)
     {
+        ModeRun(final String mode, final String waitStrategy, final boolean journal, final String sender,
+            final long sent, final long sendRateHz, final SenderHoldUps.Figures holdUps, final ReceiverFigures figures,
+            final Counts counts, final String failure, final boolean valid)
+        {
+            this(mode, waitStrategy, journal, sender, sent, sendRateHz, holdUps, figures, counts, failure, valid, null);
+        }
+
         /**
          * @return this run as a bench peers row holds it: without the mode's name and the histogram.
          */
         ModeRun forPeers()
         {
             return new ModeRun(null, waitStrategy, journal, sender, sent, sendRateHz, holdUps,
-                figures == null ? null : figures.withoutHistogram(), counts, failure, valid);
+                figures == null ? null : figures.withoutHistogram(), counts, failure, valid, cpuUntimed);
         }
     }
 

@@ -129,11 +129,22 @@ class BenchCommandsTest
     private static void assertReceived(final JsonNode mode, final String name)
     {
         assertThat(mode.get("failure").isNull()).as(name + ": " + mode.get("failure")).isTrue();
-        assertThat(mode.get("valid").asBoolean()).as(name).isTrue();
         final long sent = mode.get("sent").asLong();
         assertThat(sent).as(name + " sent").isPositive();
         assertThat(mode.get("frames").asLong()).as(name + " frames").isPositive().isLessThanOrEqualTo(sent);
-        assertThat(mode.get("cpu_pct").asDouble()).as(name + " cpu").isBetween(0.0, 200.0);
+        if (mode.has("cpu_untimed"))
+        {
+            // a loaded machine held the sender or the receiver's watching thread up until the sending was nearly
+            // over: no CPU figure, the row invalid, and the row says why
+            assertThat(mode.get("cpu_untimed").asText()).as(name).contains("under the 100 ms a CPU figure needs");
+            assertThat(mode.get("cpu_pct").isNull()).as(name + " cpu").isTrue();
+            assertThat(mode.get("valid").asBoolean()).as(name).isFalse();
+        }
+        else
+        {
+            assertThat(mode.get("valid").asBoolean()).as(name).isTrue();
+            assertThat(mode.get("cpu_pct").asDouble()).as(name + " cpu").isBetween(0.0, 200.0);
+        }
         assertThat(mode.get("p50_us").asDouble()).as(name + " p50").isPositive();
     }
 

@@ -122,6 +122,35 @@ class BenchResultShapesTest
     }
 
     @Test
+    void shouldSayWhyARowThatDidNotFailHasNoCpuFigure()
+    {
+        final BenchRun.ModeRun m = modeRun(null);
+        final String why = "the sending after the warm-up lasted 40.0 ms as the receiver watched it, under the 100 ms" +
+            " a CPU figure needs (the sender or the watching thread was held up)";
+        final BenchRun.ModeRun untimed = new BenchRun.ModeRun(m.mode(), m.waitStrategy(), m.journal(), m.sender(),
+            m.sent(), m.sendRateHz(), m.holdUps(), new BenchRun.ReceiverFigures(998, 2, 10.0, 9.0, 11.0, 20.0, 30.0,
+            40.0, null, "HISTOGRAM"), m.counts(), null, false, why);
+        final JsonNode row = tree(untimed);
+        final List<String> names = names(row);
+        assertThat(names.subList(names.size() - 3, names.size())).containsExactly("failure", "valid", "cpu_untimed");
+        assertThat(row.get("cpu_pct").isNull()).isTrue();
+        assertThat(row.get("cpu_untimed").asText()).isEqualTo(why);
+        assertThat(names(tree(untimed.forPeers()))).contains("cpu_untimed");
+        assertThat(names(tree(m))).doesNotContain("cpu_untimed");
+
+        final Histogram histogram = Histograms.create();
+        histogram.recordValue(12_000);
+        final BenchRun.Floors floors = new BenchRun.Floors(BenchRun.Floor.of("cyclictest", histogram),
+            BenchRun.Floor.of("wake", histogram));
+        final java.io.StringWriter text = new java.io.StringWriter();
+        BenchCompare.table(new java.io.PrintWriter(text, true), List.of(m, untimed), floors);
+        final List<String> lines = text.toString().lines().toList();
+        assertThat(lines.get(1).split(" +")[9]).as(lines.get(1)).isEqualTo("12.5");
+        assertThat(lines.get(2).split(" +")[9]).as(lines.get(2)).isEqualTo("-");
+        assertThat(lines).contains("no cpu% for interrupt: " + why);
+    }
+
+    @Test
     void shouldPutTheRateAfterTheRunInARampStep()
     {
         final JsonNode step = tree(new BenchRamp.RampStep(modeRun(null), 5_000));
