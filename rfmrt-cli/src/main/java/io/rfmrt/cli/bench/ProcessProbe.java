@@ -50,10 +50,13 @@ final class ProcessProbe
      * @param pid      the process.
      * @param alive    whether it was there to read.
      * @param rssBytes its resident set, -1 when unreadable.
+     * @param rssAnonBytes the anonymous part of it (heap, stacks, malloc; not the pages of mapped files such as a
+     *                     journal's), -1 when unreadable.
      * @param jvm      its JVM's counters, null when unreadable.
      * @param threads  its threads of the names asked for, in the order the kernel lists them.
      */
-    record Reading(long pid, boolean alive, long rssBytes, JvmPerfData jvm, List<ThreadReading> threads)
+    record Reading(long pid, boolean alive, long rssBytes, long rssAnonBytes, JvmPerfData jvm,
+        List<ThreadReading> threads)
     {
     }
 
@@ -69,7 +72,7 @@ final class ProcessProbe
         final String status = read(proc.resolve("status"));
         if (status == null)
         {
-            return new Reading(pid, false, -1, null, List.of());
+            return new Reading(pid, false, -1, -1, null, List.of());
         }
         // the kernel keeps the first 15 bytes of a thread's name
         final Map<String, String> byComm = new HashMap<>();
@@ -102,20 +105,22 @@ final class ProcessProbe
         {
             // the process ended between the two reads: its threads are not there to count
         }
-        return new Reading(pid, true, rssBytes(status), JvmPerfData.of(pid), List.copyOf(found));
+        return new Reading(pid, true, statusBytes(status, "VmRSS:"), statusBytes(status, "RssAnon:"),
+            JvmPerfData.of(pid), List.copyOf(found));
     }
 
     /**
      * @param status the text of {@code /proc/PID/status}.
-     * @return {@code VmRSS} in bytes, -1 when absent.
+     * @param key    a field given in kB, with its colon ({@code VmRSS:}, {@code RssAnon:}).
+     * @return the field in bytes, -1 when absent or not a number of kB.
      */
-    static long rssBytes(final String status)
+    static long statusBytes(final String status, final String key)
     {
         for (final String line : status.split("\n"))
         {
-            if (line.startsWith("VmRSS:"))
+            if (line.startsWith(key))
             {
-                final String[] parts = line.substring("VmRSS:".length()).trim().split("\\s+");
+                final String[] parts = line.substring(key.length()).trim().split("\\s+");
                 try
                 {
                     return "kB".equals(parts.length > 1 ? parts[1] : "kB") ? Long.parseLong(parts[0]) * 1024 : -1;

@@ -67,6 +67,7 @@ final class SoakPlot
             add(jvm, name + " GC", t, series.apply(SoakReport.ProcessInterval::gc));
             add(jvm, name + " JIT", t, series.apply(SoakReport.ProcessInterval::compilations));
             add(memory, name + " RSS", t, series.apply(pi -> pi.rssBytes() / 1048576.0));
+            add(memory, name + " RSS anon", t, series.apply(pi -> pi.rssAnonBytes() / 1048576.0));
             add(memory, name + " heap", t, series.apply(pi -> pi.heapUsedBytes() == null ? null :
                 pi.heapUsedBytes() / 1048576.0));
             final Map<String, List<Double>> mf = new LinkedHashMap<>();

@@ -23,7 +23,10 @@ record SoakReport(List<Interval> intervals, List<Target> targets)
 {
     /** The threads held to 0 minor faults after the warm-up: the ISR-wake thread (inline: the controller) and the consumer. */
     static final Set<String> FAULT_FREE_THREADS = Set.of(ReceiveThreads.ISR, ReceiveThreads.CONSUMER);
-    /** How far the resident set may move from its size at the end of the warm-up, percent. */
+    /**
+     * How far the anonymous resident set may move from its size at the end of the warm-up, percent. Pages of mapped
+     * files (a journal's chunks) come and go with the kernel's page cache and are not held to it.
+     */
     static final double RSS_FLAT_PCT = 1.0;
 
     /**
@@ -61,11 +64,13 @@ record SoakReport(List<Interval> intervals, List<Target> targets)
      * @param safepointMs   time at them, ms.
      * @param heapUsedBytes heap in use at the end of the interval.
      * @param rssBytes      resident set at the end of the interval, -1 when unreadable.
+     * @param rssAnonBytes  its anonymous part ({@code RssAnon}), -1 when unreadable.
      * @param threads       each named RT thread's faults and preemptions in the interval.
      */
     record ProcessInterval(String process, long pid, boolean node, Long received, Long lost,
         Map<String, Long> lostCauses, Long gc, Double gcPauseMs, Long compilations, String lastCompiled,
-        Long safepoints, Double safepointMs, Long heapUsedBytes, long rssBytes, List<ThreadInterval> threads)
+        Long safepoints, Double safepointMs, Long heapUsedBytes, long rssBytes, long rssAnonBytes,
+        List<ThreadInterval> threads)
     {
     }
 
@@ -142,7 +147,8 @@ record SoakReport(List<Interval> intervals, List<Target> targets)
             jvm ? j1.gcCount() - j0.gcCount() : null, jvm ? millis(j1.gcNanos() - j0.gcNanos()) : null,
             jvm ? compiled : null, compiled > 0 ? j1.lastCompiled() : null,
             jvm ? j1.safepoints() - j0.safepoints() : null, jvm ? millis(j1.safepointNanos() - j0.safepointNanos()) : null,
-            jvm ? j1.heapUsed() : null, to.process().rssBytes(), threads(from.process(), to.process()));
+            jvm ? j1.heapUsed() : null, to.process().rssBytes(), to.process().rssAnonBytes(),
+            threads(from.process(), to.process()));
     }
 
     private static List<ThreadInterval> threads(final ProcessProbe.Reading from, final ProcessProbe.Reading to)
@@ -222,7 +228,7 @@ record SoakReport(List<Interval> intervals, List<Target> targets)
 
     private static Target rssFlat(final List<Interval> intervals)
     {
-        final String name = "RSS flat (±" + RSS_FLAT_PCT + " %)";
+        final String name = "anonymous RSS flat (±" + RSS_FLAT_PCT + " %)";
         if (intervals.size() < 2)
         {
             return new Target(name, false, "no interval after the warm-up");
@@ -237,15 +243,15 @@ record SoakReport(List<Interval> intervals, List<Target> targets)
             {
                 continue;
             }
-            if (base.rssBytes() <= 0)
+            if (base.rssAnonBytes() <= 0)
             {
                 return new Target(name, false, base.process() + ": not measured");
             }
             for (final Interval i : intervals.subList(1, intervals.size()))
             {
-                final long rss = i.processes().get(p).rssBytes();
+                final long rss = i.processes().get(p).rssAnonBytes();
                 final double pct = rss <= 0 ? Double.POSITIVE_INFINITY :
-                    100.0 * Math.abs(rss - base.rssBytes()) / base.rssBytes();
+                    100.0 * Math.abs(rss - base.rssAnonBytes()) / base.rssAnonBytes();
                 if (pct > worst)
                 {
                     worst = pct;
@@ -272,9 +278,9 @@ record SoakReport(List<Interval> intervals, List<Target> targets)
      */
     void print(final PrintWriter out)
     {
-        out.printf("%4s %7s %-10s %9s %9s %5s %6s %5s %4s %7s %4s %5s %8s %8s %8s %6s  %s%n", "int", "end_s",
+        out.printf("%4s %7s %-10s %9s %9s %5s %6s %5s %4s %7s %4s %5s %8s %8s %8s %8s %6s  %s%n", "int", "end_s",
             "process", "sent", "received", "lost", "causes", "gc", "gc_ms", "jit", "sp", "sp_ms", "heap_MB", "rss_MB",
-            "jrnl_MB", "misses", "RT threads: minor faults/involuntary switches");
+            "anon_MB", "jrnl_MB", "misses", "RT threads: minor faults/involuntary switches");
         for (final Interval i : intervals)
         {
             for (final ProcessInterval p : i.processes())
@@ -293,7 +299,8 @@ record SoakReport(List<Interval> intervals, List<Target> targets)
                         causes += c;
                     }
                 }
-                out.printf(Locale.ROOT, "%4s %7.1f %-10s %9s %9s %5s %6s %5s %4s %7s %4s %5s %8s %8.1f %8.1f %6s  %s%n",
+                out.printf(Locale.ROOT,
+                    "%4s %7.1f %-10s %9s %9s %5s %6s %5s %4s %7s %4s %5s %8s %8.1f %8.1f %8.1f %6s  %s%n",
                     i.warmUp() ? i.index() + "w" : Integer.toString(i.index()), i.endS(), p.process(),
                     p.node() && i.sent() != null ? i.sent() : "-", orDash(p.received()), orDash(p.lost()),
                     p.lostCauses() == null ? "-" : Long.toString(causes), orDash(p.gc()),
@@ -301,13 +308,14 @@ record SoakReport(List<Interval> intervals, List<Target> targets)
                     orDash(p.compilations()), orDash(p.safepoints()),
                     p.safepointMs() == null ? "-" : String.format(Locale.ROOT, "%.1f", p.safepointMs()),
                     p.heapUsedBytes() == null ? "-" : String.format(Locale.ROOT, "%.1f", p.heapUsedBytes() / 1048576.0),
-                    p.rssBytes() / 1048576.0, i.journalBytes() / 1048576.0,
+                    p.rssBytes() / 1048576.0, p.rssAnonBytes() / 1048576.0, i.journalBytes() / 1048576.0,
                     p.node() && i.deadlineMisses() != null ? i.deadlineMisses() : "-",
                     threads.length() == 0 ? "-" : threads);
             }
         }
         out.println("int: interval (w = warm-up, left out of the targets); causes: torn + dma_dropped + " +
-            "fifo_overflows + handoff_full (by name in --json); jit: methods compiled; sp: safepoints");
+            "fifo_overflows + handoff_full (by name in --json); jit: methods compiled; sp: safepoints; anon: RssAnon, the " +
+            "resident set without mapped files");
         printTargets(out);
     }
 

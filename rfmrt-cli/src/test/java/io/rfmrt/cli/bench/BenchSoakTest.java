@@ -82,6 +82,8 @@ class BenchSoakTest
             {
                 processes.add(p.get("process").asText());
                 assertThat(p.get("rss_bytes").asLong()).as(p.toString()).isPositive();
+                assertThat(p.get("rss_anon_bytes").asLong()).as(p.toString()).isPositive()
+                    .isLessThanOrEqualTo(p.get("rss_bytes").asLong());
                 assertThat(p.get("heap_used_bytes").asLong()).as(p.toString()).isPositive();
                 assertThat(p.get("gc").asLong()).as(p.toString()).isNotNegative();
                 assertThat(p.get("compilations").asLong()).as(p.toString()).isNotNegative();
