@@ -44,6 +44,8 @@ class BridgeSlowNodeTest
     private static final int FRAME_OFFSET = 1024;
     private static final int FRAME_LENGTH = 64;
     private static final int EVENTS = 200;
+    /** The hosts' time a slow but alive node spends on each frame. */
+    private static final long SLOW_WORK_NS = 1_250_000L;
 
     private Path root;
     private SimLinks links;
@@ -243,11 +245,19 @@ class BridgeSlowNodeTest
     }
 
     /**
-     * A node that asked to be waited for and is slow but alive: each frame takes it 2 ms of the hosts' time (it moves
-     * their clocks on as it takes one), so the 200 frames, all in one DATA message, take 400 ms, twice the peer
-     * time-out. The receiving bridge cuts its apply short each time its deliveries have run for a quarter of the
+     * A node that asked to be waited for and is slow but alive: each frame takes it 1.25 ms of the hosts' time (it
+     * moves their clocks on as it takes one), so the 200 frames, all in one DATA message, take 250 ms, more than the
+     * peer time-out. The receiving bridge cuts its apply short each time its deliveries have run for a quarter of the
      * time-out, runs its timers (its HELLOs go out, the wait is not counted as the peer's silence) and goes on where it
      * stopped: the link stays up, and the node gets every frame, in order.
+     * <p>
+     * Not 400 ms, as this test had it: the time a cut poll ran is excused up to one time-out between two messages
+     * heard from the peer (docs/protocol.md), and host 1's messages wait behind the rest meanwhile. At the last cut
+     * of a 400-ms apply host 2 has gone without hearing host 1 for the time since host 1's last HELLO before the
+     * message (up to its 50-ms heartbeat), the waits beyond the excuse (up to 400 - 200 ms less the last, uncut
+     * piece) and the frames the node took between cuts: at the time-out or past it, by the node thread's phase (host
+     * 2 lost host 1 for silence, PEER_LOST reason 1, in 2 of 14 runs of this class). At 250 ms that is at most the
+     * heartbeat, 50 ms of waits and the frames between cuts: about half the time-out.
      */
     @Test
     void shouldRunItsTimersBetweenWaitsForASlowButAliveNodeAndKeepTheLinkUp() throws Exception
@@ -266,8 +276,8 @@ class BridgeSlowNodeTest
         final long losses2 = BridgeFile.of(views[2].bridge()).counter(BridgeCounter.PEER_LOSSES);
         final List<Long> frames = new ArrayList<>();
         final AtomicReference<Throwable> failure = new AtomicReference<>();
-        node = new Thread(() -> SlowNode.consume(slow, frames, failure, EVENTS, TimeUnit.MILLISECONDS.toNanos(2),
-            nodeNs, () -> stop), "slow-node");
+        node = new Thread(() -> SlowNode.consume(slow, frames, failure, EVENTS, SLOW_WORK_NS, nodeNs, () -> stop),
+            "slow-node");
         node.start();
         sendFrames();
         final BridgeFile file2 = BridgeFile.of(views[2].bridge());
@@ -281,16 +291,17 @@ class BridgeSlowNodeTest
         {
             assertThat(frames.get(i)).isEqualTo(i + 1L);
         }
-        // 400 ms of waits cut into pieces of a quarter of the time-out (50 ms) and the frames the node took while
+        // 250 ms of waits cut into pieces of a quarter of the time-out (50 ms) and the frames the node took while
         // the bridge read the clock (a few, the ring has 4 slots): host 2's timers ran at least every 50-60 ms
-        assertThat(longestCycle2Ns).isLessThanOrEqualTo(PEER_TIMEOUT_NS / 4 + (DMA_SLOTS + 2) * 2_000_000L);
-        assertThat(BridgeFile.of(views[1].bridge()).counter(BridgeCounter.PEER_LOSSES)).isEqualTo(losses1);
-        assertThat(file2.counter(BridgeCounter.PEER_LOSSES)).isEqualTo(losses2);
+        assertThat(longestCycle2Ns).isLessThanOrEqualTo(PEER_TIMEOUT_NS / 4 + (DMA_SLOTS + 2) * SLOW_WORK_NS);
+        assertThat(BridgeFile.of(views[1].bridge()).counter(BridgeCounter.PEER_LOSSES)).as("records %s", records)
+            .isEqualTo(losses1);
+        assertThat(file2.counter(BridgeCounter.PEER_LOSSES)).as("records %s", records).isEqualTo(losses2);
         assertThat(agents[1].linkUp()).isTrue();
         assertThat(agents[2].linkUp()).isTrue();
         assertThat(file2.counter(BridgeCounter.DMA_DROPPED_NODE_BEHIND)).isZero();
         assertThat(records).noneMatch(r -> r.contains(BridgeRecordKind.PEER_LOST.toString()));
-        assertThat(file2.counter(BridgeCounter.INBOUND_POLLS_CUT)).isBetween(4L, 8L);
+        assertThat(file2.counter(BridgeCounter.INBOUND_POLLS_CUT)).isBetween(3L, 8L);
     }
 
     /** Node 1 writes frame i (its number) and sends node 2 an event with it, for i = 1..EVENTS. */
