@@ -308,9 +308,9 @@ public final class BenchCompare implements Callable<Integer>
         /** The receiver's node id. */
         static final int NODE = 2;
 
-        /** Taken once: {@code values()} copies its array at every call, 100 times a second here. */
         /** The shortest window of the sending a CPU figure is taken over. */
         static final long MIN_CPU_WINDOW_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
+        /** Taken once: {@code values()} copies its array at every call, 100 times a second here. */
         private static final RfmCounter[] CARD_COUNTERS = RfmCounter.values();
         private static final EventType[] EVENT_TYPES = EventType.values();
 
@@ -438,8 +438,9 @@ public final class BenchCompare implements Callable<Integer>
          * @param skips              the frames missing by number, and when.
          */
         record Result(long frames, double meanUs, @JsonUnwrapped Histograms.Percentiles percentiles, String histogram,
-            Double cpuPct, @JsonInclude(JsonInclude.Include.NON_NULL) String cpuUntimed, String failure, long gaps, long gapsInWarmup, long dmaDroppedInWarmup, long torn,
-            long dmaMissing, long fifoOverflows, long dmaDropped, long handoffFull, long events, long emptyWakes,
+            Double cpuPct, @JsonInclude(JsonInclude.Include.NON_NULL) String cpuUntimed, String failure, long gaps,
+            long gapsInWarmup, long dmaDroppedInWarmup, long torn, long dmaMissing, long fifoOverflows, long dmaDropped,
+            long handoffFull, long events, long emptyWakes,
             long boundedDrains, long errors, Map<String, Double> stagesP50Us, List<ThreadHygiene> threads,
             @JsonInclude(JsonInclude.Include.NON_NULL) Long journalRecords, SequenceSkips.Figures skips)
         {

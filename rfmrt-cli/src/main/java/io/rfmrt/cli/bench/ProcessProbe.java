@@ -47,13 +47,13 @@ final class ProcessProbe
     /**
      * One process's figures so far.
      *
-     * @param pid      the process.
-     * @param alive    whether it was there to read.
-     * @param rssBytes its resident set, -1 when unreadable.
+     * @param pid          the process.
+     * @param alive        whether it was there to read.
+     * @param rssBytes     its resident set, -1 when unreadable.
      * @param rssAnonBytes the anonymous part of it (heap, stacks, malloc; not the pages of mapped files such as a
      *                     journal's), -1 when unreadable.
-     * @param jvm      its JVM's counters, null when unreadable.
-     * @param threads  its threads of the names asked for, in the order the kernel lists them.
+     * @param jvm          its JVM's counters, null when unreadable.
+     * @param threads      its threads of the names asked for, in the order the kernel lists them.
      */
     record Reading(long pid, boolean alive, long rssBytes, long rssAnonBytes, JvmPerfData jvm,
         List<ThreadReading> threads)

@@ -314,8 +314,8 @@ record SoakReport(List<Interval> intervals, List<Target> targets)
             }
         }
         out.println("int: interval (w = warm-up, left out of the targets); causes: torn + dma_dropped + " +
-            "fifo_overflows + handoff_full (by name in --json); jit: methods compiled; sp: safepoints; anon: RssAnon, the " +
-            "resident set without mapped files");
+            "fifo_overflows + handoff_full (by name in --json); jit: methods compiled; sp: safepoints; " +
+            "anon: RssAnon, the resident set without mapped files");
         printTargets(out);
     }
 
