@@ -124,8 +124,7 @@ public final class CliProcesses
             // where the rfm2g stand-in library is
             command.add("-Djna.library.path=" + jnaPath);
         }
-        command.add("-cp");
-        command.add(System.getProperty("rfmrt.test.classpath", System.getProperty("java.class.path")));
+        command.addAll(ChildClassArchive.classpathArgs());
         command.add(main.getName());
         command.addAll(Arrays.asList(args));
         return command;

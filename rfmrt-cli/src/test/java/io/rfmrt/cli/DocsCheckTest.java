@@ -431,9 +431,10 @@ class DocsCheckTest
     {
         final String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         final String flags = String.join(" ", CliProcesses.childJvmFlags());
-        final String classpath = System.getProperty("rfmrt.test.classpath", System.getProperty("java.class.path"));
+        final String classpath = ChildClassArchive.classpathArgs().stream().map(arg -> "'" + arg + "'")
+            .collect(Collectors.joining(" "));
         Files.writeString(file, "#!/usr/bin/env bash\nexec '" + java + "' " + flags +
-            " -Xmx256m -cp '" + classpath + "' " + Main.class.getName() + " \"$@\"\n");
+            " -Xmx256m " + classpath + " " + Main.class.getName() + " \"$@\"\n");
         Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rwxr-xr-x"));
     }
 

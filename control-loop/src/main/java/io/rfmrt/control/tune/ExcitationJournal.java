@@ -60,23 +60,31 @@ public final class ExcitationJournal
     {
         final long periodNanos = Math.round(periodSeconds * 1e9);
         final int running = ControlJournal.stateId(AxisState.RUNNING);
+        // the recording's getters copy their series: each taken once, not once a cycle (which copied n² values)
+        final double[] setpoint = r.setpointRad();
+        final double[] position = r.positionRad();
+        final double[] velocity = r.velocityRadPerS();
+        final double[] torque = r.torqueNm();
+        final double[] injected = r.injected();
+        final double[] frequency = r.frequencyHz();
+        final double[] before = r.before();
         try (Journal journal = Journal.start(JournalConfig.of(journalDir, 2)))
         {
             final JournalWriter w = journal.newWriter("controller");
             for (int i = 0; i < r.count(); i++)
             {
                 final long nanos = 1_000_000_000L + i * periodNanos + (long)(LATENCY_US * 1e3);
-                final double sp = r.setpointRad()[i];
-                final double pos = r.positionRad()[i];
+                final double sp = setpoint[i];
+                final double pos = position[i];
                 while (computed.test(i) && !w.sample(ControlJournal.SAMPLE_CONTROL, nanos, i, running, sp, pos,
-                    r.velocityRadPerS()[i], r.torqueNm()[i], sp - pos, LATENCY_US))
+                    velocity[i], torque[i], sp - pos, LATENCY_US))
                 {
                     Thread.onSpinWait();
                 }
                 if (i >= r.firstExcited() && i <= r.lastExcited())
                 {
-                    while (!w.sample(ControlJournal.SAMPLE_EXCITATION, nanos, i, point, r.injected()[i],
-                        r.frequencyHz()[i], kind, amplitude, r.before()[i], 0.0))
+                    while (!w.sample(ControlJournal.SAMPLE_EXCITATION, nanos, i, point, injected[i],
+                        frequency[i], kind, amplitude, before[i], 0.0))
                     {
                         Thread.onSpinWait();
                     }

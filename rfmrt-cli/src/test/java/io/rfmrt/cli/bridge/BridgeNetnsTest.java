@@ -1,5 +1,6 @@
 package io.rfmrt.cli.bridge;
 
+import io.rfmrt.cli.ChildClassArchive;
 import io.rfmrt.cli.CliProcesses;
 import io.rfmrt.cli.Main;
 import io.rfmrt.cli.common.ChildResult;
@@ -458,8 +459,7 @@ class BridgeNetnsTest
         command.addAll(CliProcesses.childJvmFlags());
         command.add("-Xmx256m");
         command.add("-D" + SimNetwork.ROOT_PROPERTY + "=" + roots.get(host));
-        command.add("-cp");
-        command.add(System.getProperty("rfmrt.test.classpath", System.getProperty("java.class.path")));
+        command.addAll(ChildClassArchive.classpathArgs());
         command.add(main);
         return command;
     }
