@@ -25,8 +25,9 @@ import java.util.stream.Stream;
 
 /**
  * A class-data-sharing archive for the test's child JVMs: every class of the children's class path (test frameworks
- * left out) parsed, verified and laid out once, then mapped by each child instead of loaded again. A child starts on
- * about a quarter less CPU (docs/testing.md, "Child JVMs"), and the module's process tests start a few hundred.
+ * left out) parsed, verified and laid out once, then mapped by each child instead of loaded again. A 1-s demo's three
+ * JVMs used about a fifth less user CPU (docs/testing.md, "Child JVMs"), and the module's process tests start a few
+ * hundred JVMs.
  * <p>
  * Java 17 archives classes of jar files only and refuses to dump at all while a non-empty folder is on the class
  * path, so every folder of the test class path (this module's classes, a sibling's when Maven did not package it) is
