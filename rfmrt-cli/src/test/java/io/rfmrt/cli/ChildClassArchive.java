@@ -3,6 +3,7 @@ package io.rfmrt.cli;
 import java.io.File;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.io.PrintStream;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.charset.StandardCharsets;
@@ -35,13 +36,17 @@ import java.util.stream.Stream;
  * {@code target/child-cds/STAMP/}, STAMP a digest of the class path's files (names, sizes, times), the JVM and its
  * flags: the first test JVM to need them makes them under a file lock, the other waits and reuses them, and a
  * changed build makes a new one. Any failure (the dump, a check that a child can map it) leaves a line on stderr and
- * the children on the plain class path: slower, not wrong.
+ * the children on the plain class path: slower, not wrong. The failure is written beside the build's stamp, so the
+ * other test JVM says it too and does not spend the dump's seconds again.
  */
 public final class ChildClassArchive
 {
     /** Jar names of test frameworks: a child never runs them. */
     private static final List<String> LEFT_OUT = List.of(
         "junit-", "assertj-", "byte-buddy", "opentest4j-", "apiguardian-", "test-classes");
+
+    /** In a stamp's folder when its archive could not be made: the message, so the other test JVM does not retry. */
+    static final String FAILED = "failed";
 
     private static final Object LOCK = new Object();
     private static List<String> args;
@@ -68,7 +73,16 @@ public final class ChildClassArchive
 
     private static List<String> make()
     {
-        final String classpath = System.getProperty("rfmrt.test.classpath", System.getProperty("java.class.path"));
+        return make(System.getProperty("rfmrt.test.classpath", System.getProperty("java.class.path")), System.err);
+    }
+
+    /**
+     * @param classpath the children's class path, its first entry a module's {@code target/test-classes}.
+     * @param err       where a failure is said, in one line.
+     * @return the children's class path arguments: on the archive, or on {@code classpath} when it cannot be made.
+     */
+    static List<String> make(final String classpath, final PrintStream err)
+    {
         final List<String> plain = List.of("-cp", classpath);
         final List<Path> entries = new ArrayList<>();
         for (final String entry : classpath.split(File.pathSeparator))
@@ -94,13 +108,27 @@ public final class ChildClassArchive
                 final Path dir = home.resolve(stamp(entries));
                 final Path archive = dir.resolve("child.jsa");
                 final Path jarList = dir.resolve("classpath");
+                final Path failed = dir.resolve(FAILED);
+                if (Files.isRegularFile(failed))
+                {
+                    // the other test JVM tried this build's archive and failed: not tried again
+                    throw new IOException(readFailure(failed) + " (an earlier try, " + failed + ")");
+                }
                 if (!Files.isRegularFile(archive) || !Files.isRegularFile(jarList))
                 {
                     clear(home);
                     Files.createDirectories(dir);
-                    final String jars = jars(entries, dir);
-                    dump(dir, archive, jars);
-                    Files.writeString(jarList, jars);
+                    try
+                    {
+                        final String jars = jars(entries, dir);
+                        dump(dir, archive, jars);
+                        Files.writeString(jarList, jars);
+                    }
+                    catch (final IOException | RuntimeException ex)
+                    {
+                        Files.writeString(failed, String.valueOf(ex.getMessage()));
+                        throw ex;
+                    }
                 }
                 final String jars = Files.readString(jarList);
                 return List.of("-XX:SharedArchiveFile=" + archive, "-cp", jars);
@@ -108,9 +136,16 @@ public final class ChildClassArchive
         }
         catch (final IOException | RuntimeException ex)
         {
-            System.err.println("child JVMs without a class-data-sharing archive: " + ex.getMessage());
+            err.println("child JVMs without a class-data-sharing archive: " + ex.getMessage());
             return plain;
         }
+    }
+
+    /** The first line of a failure file, at most 200 characters: it was written by this class, but read as found. */
+    private static String readFailure(final Path failed) throws IOException
+    {
+        final String text = Files.readString(failed).lines().findFirst().orElse("").strip();
+        return text.length() > 200 ? text.substring(0, 200) + "..." : text;
     }
 
     /** Every folder of the class path packed into a jar of {@code dir}; jars stay where they are. */

@@ -62,7 +62,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 
 import static io.rfmrt.control.node.ControlFrames.*;
 
@@ -466,7 +465,7 @@ public final class ControllerApp implements NodeApp
             // the controller-stall fault: this thread held up once after answering the cycle, as a pre-emption would;
             // the sensor frames published meanwhile wait in the rings, and all but the newest are skipped as backlog
             stallAt = 0;
-            LockSupport.parkNanos(settings.stallNanos());
+            HoldUp.atLeast(settings.stallNanos());
         }
     }
 

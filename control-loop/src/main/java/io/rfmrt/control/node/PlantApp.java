@@ -370,7 +370,7 @@ public final class PlantApp implements NodeApp
             {
                 // the plant-stall fault: this thread held up once, as a pre-emption would; the ticks that pass
                 // meanwhile are missed, not made up
-                LockSupport.parkNanos(settings.stallNanos());
+                HoldUp.atLeast(settings.stallNanos());
             }
             // the tick's period (from the last tick taken), its execution as the thread's CPU time, and its wall time
             cycleStatistics.record(now, cpuClock.getCurrentThreadCpuTime() - cpuStart, System.nanoTime() - now);

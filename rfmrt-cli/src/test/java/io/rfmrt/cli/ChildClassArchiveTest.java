@@ -1,0 +1,96 @@
+package io.rfmrt.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The children's class-data-sharing archive: made and used in this build, and when it cannot be made, the plain class
+ * path with one line saying why, said again (not retried) by the next test JVM of the same build.
+ */
+class ChildClassArchiveTest
+{
+    @TempDir
+    Path tmp;
+
+    @Test
+    void shouldStartTheChildrenOnAnArchiveTheyMap()
+    {
+        final List<String> args = ChildClassArchive.classpathArgs();
+
+        // a silent fall-back would leave every process test correct and slower: this build must have its archive
+        assertThat(args).hasSize(3);
+        assertThat(args.get(0)).startsWith("-XX:SharedArchiveFile=");
+        assertThat(Path.of(args.get(0).substring("-XX:SharedArchiveFile=".length()))).isRegularFile();
+        assertThat(args.get(1)).isEqualTo("-cp");
+        assertThat(args.get(2).split(":")).allMatch(jar -> jar.endsWith(".jar"));
+    }
+
+    @Test
+    void shouldFallBackToThePlainClassPathSayingWhyWhenTheDumpFails() throws IOException
+    {
+        // a module's test classes without the training class: the dump's JVM cannot find its main and exits 1
+        final Path classes = Files.createDirectories(tmp.resolve("module/target/test-classes"));
+        Files.writeString(classes.resolve("notes.txt"), "not a class");
+        final String classpath = classes.toString();
+
+        final ByteArrayOutputStream first = new ByteArrayOutputStream();
+        final List<String> firstArgs = ChildClassArchive.make(classpath, new PrintStream(first, true,
+            StandardCharsets.UTF_8));
+
+        assertThat(firstArgs).containsExactly("-cp", classpath);
+        final String firstLine = first.toString(StandardCharsets.UTF_8);
+        assertThat(firstLine.lines()).hasSize(1);
+        assertThat(firstLine).startsWith("child JVMs without a class-data-sharing archive: the dump exited 1 (");
+        final Path failed = failureFile(tmp.resolve("module/target/child-cds"));
+        assertThat(Files.readString(failed)).startsWith("the dump exited 1 (");
+        final Path dumpLog = failed.resolveSibling("dump.log");
+        assertThat(Files.readString(dumpLog)).contains(ChildClassArchive.LoadEveryClass.class.getName());
+        Files.delete(dumpLog);
+
+        // the next test JVM of the same build: the same fall-back and reason, without a second dump
+        final ByteArrayOutputStream second = new ByteArrayOutputStream();
+        final List<String> secondArgs = ChildClassArchive.make(classpath, new PrintStream(second, true,
+            StandardCharsets.UTF_8));
+
+        assertThat(secondArgs).containsExactly("-cp", classpath);
+        final String secondLine = second.toString(StandardCharsets.UTF_8);
+        assertThat(secondLine.lines()).hasSize(1);
+        assertThat(secondLine).startsWith("child JVMs without a class-data-sharing archive: the dump exited 1 (")
+            .contains("(an earlier try, " + failed + ")");
+        assertThat(dumpLog).doesNotExist();
+    }
+
+    @Test
+    void shouldLeaveAClassPathThatIsNotATestBuildAsItIs()
+    {
+        final ByteArrayOutputStream err = new ByteArrayOutputStream();
+        final String classpath = tmp.resolve("absent.jar").toString();
+
+        assertThat(ChildClassArchive.make(classpath, new PrintStream(err, true, StandardCharsets.UTF_8)))
+            .containsExactly("-cp", classpath);
+        assertThat(err.size()).isZero();
+        assertThat(tmp.resolve("child-cds")).doesNotExist();
+    }
+
+    private static Path failureFile(final Path home) throws IOException
+    {
+        try (Stream<Path> files = Files.walk(home))
+        {
+            final List<Path> found = files.filter(f -> f.getFileName().toString().equals(ChildClassArchive.FAILED))
+                .toList();
+            assertThat(found).hasSize(1);
+            return found.get(0);
+        }
+    }
+}
