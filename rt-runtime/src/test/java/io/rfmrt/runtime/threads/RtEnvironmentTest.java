@@ -189,12 +189,19 @@ class RtEnvironmentTest
         assertThat(lines[4]).startsWith("process: rt cpus 1 (configured), housekeeping cpu 0");
         assertThat(environment.placements()).extracting(Placement::thread)
             .containsExactly("rfmrt-t-isr", "rfmrt-t-consumer", "rfmrt-t-journal");
-        // sharing the cpu with another thread of the same environment is not a refusal: the consumer is refused on
-        // that cpu what the isr was refused there (e.g. an OpenHFT reservation of a cpu that is not isolated), nothing
-        // more, and the table says so
-        assertThat(consumer.placement().refused()).isEqualTo(isr.placement().refused());
-        assertThat(lines[1]).endsWith(isr.placement().refused().isEmpty() ? " -" :
-            " " + String.join(",", isr.placement().refused()));
+        // sharing the cpu with another thread of the same environment is not a refusal: where the isr holds the
+        // cpu's OpenHFT reservation the consumer does not ask for it and is refused nothing. Where the isr was refused
+        // the reservation (another process held it: the other test JVM's nodes reserve this cpu too), the consumer
+        // asks in turn, and is given it if that process has let it go meanwhile (seen in a full run), or refused it
+        // too; the reservation is all either may be refused, and the table says what each was
+        assertThat(isr.placement().refused()).isSubsetOf("affinity-lock");
+        assertThat(consumer.placement().refused()).isSubsetOf("affinity-lock");
+        if (isr.placement().refused().isEmpty())
+        {
+            assertThat(consumer.placement().refused()).as("sharing the isr's reserved cpu").isEmpty();
+        }
+        assertThat(lines[1]).endsWith(refusedColumn(isr));
+        assertThat(lines[2]).endsWith(refusedColumn(consumer));
         assertThat(journal.placement().refused()).isEmpty();
     }
 
@@ -233,6 +240,11 @@ class RtEnvironmentTest
 
         assertThatThrownBy(() -> environment.start("rfmrt-t-twin", -1, 0, () -> { }))
             .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("already running");
+    }
+
+    private static String refusedColumn(final RtThread thread)
+    {
+        return thread.placement().refused().isEmpty() ? " -" : " " + String.join(",", thread.placement().refused());
     }
 
     private RtEnvironment prepare(final boolean strict)
