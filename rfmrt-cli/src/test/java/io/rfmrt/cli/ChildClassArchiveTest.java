@@ -44,13 +44,8 @@ class ChildClassArchiveTest
         Files.writeString(classes.resolve("notes.txt"), "not a class");
         final String classpath = classes.toString();
 
-        final ByteArrayOutputStream first = new ByteArrayOutputStream();
-        final List<String> firstArgs = ChildClassArchive.make(classpath, new PrintStream(first, true,
-            StandardCharsets.UTF_8));
+        final String firstLine = fallBackLine(classpath);
 
-        assertThat(firstArgs).containsExactly("-cp", classpath);
-        final String firstLine = first.toString(StandardCharsets.UTF_8);
-        assertThat(firstLine.lines()).hasSize(1);
         assertThat(firstLine).startsWith("child JVMs without a class-data-sharing archive: the dump exited 1 (");
         final Path failed = failureFile(tmp.resolve("module/target/child-cds"));
         assertThat(Files.readString(failed)).startsWith("the dump exited 1 (");
@@ -59,13 +54,8 @@ class ChildClassArchiveTest
         Files.delete(dumpLog);
 
         // the next test JVM of the same build: the same fall-back and reason, without a second dump
-        final ByteArrayOutputStream second = new ByteArrayOutputStream();
-        final List<String> secondArgs = ChildClassArchive.make(classpath, new PrintStream(second, true,
-            StandardCharsets.UTF_8));
+        final String secondLine = fallBackLine(classpath);
 
-        assertThat(secondArgs).containsExactly("-cp", classpath);
-        final String secondLine = second.toString(StandardCharsets.UTF_8);
-        assertThat(secondLine.lines()).hasSize(1);
         assertThat(secondLine).startsWith("child JVMs without a class-data-sharing archive: the dump exited 1 (")
             .contains("(an earlier try, " + failed + ")");
         assertThat(dumpLog).doesNotExist();
@@ -81,6 +71,17 @@ class ChildClassArchiveTest
             .containsExactly("-cp", classpath);
         assertThat(err.size()).isZero();
         assertThat(tmp.resolve("child-cds")).doesNotExist();
+    }
+
+    /** {@code make} on a class path it cannot archive: the plain class path back, and the one line it said. */
+    private static String fallBackLine(final String classpath)
+    {
+        final ByteArrayOutputStream err = new ByteArrayOutputStream();
+        assertThat(ChildClassArchive.make(classpath, new PrintStream(err, true, StandardCharsets.UTF_8)))
+            .containsExactly("-cp", classpath);
+        final String line = err.toString(StandardCharsets.UTF_8);
+        assertThat(line.lines()).hasSize(1);
+        return line;
     }
 
     private static Path failureFile(final Path home) throws IOException

@@ -547,8 +547,8 @@ class DemoCommandTest
         assertThat(backlog).as("skipped between cycle %d and the first answered after it, %d (the plant missed %s)",
             stallAt, resumed, notPublished.subSet(stallAt + 1, resumed)).containsExactlyElementsOf(published);
         // the thread was held up 50 ms, never shorter: timed on its own stamps, not counted in the plant's periods
-        // (about 50 of them pass, fewer when the plant or the delivery into the controller's ring is late at the end
-        // of the hold, as on a loaded machine: 43 were seen)
+        // (about 50 of them pass; a full run once saw 43, as it would be if the plant or the delivery into the
+        // controller's ring was late at the end of the hold: which, it did not say)
         assertThat(firstAfterHold - answeredStallAt).as("ns from cycle %d's command to the next frame handled", stallAt)
             .isGreaterThanOrEqualTo(50_000_000L);
         // the fault's subject: the frames that came in meanwhile were backlog
